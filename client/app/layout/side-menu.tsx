@@ -1,0 +1,131 @@
+import * as Dialog from '@radix-ui/react-dialog'
+import {
+  AudioWaveform,
+  BookOpen,
+  CircleDot,
+  Droplets,
+  FileText,
+  House,
+  Info,
+  LifeBuoy,
+  LogIn,
+  LogOut,
+  type LucideIcon,
+  ShieldAlert,
+  Sparkles,
+  UserCog,
+  UserRound,
+  Users,
+  X,
+} from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { NavLink } from 'react-router'
+import { SIDE_MENU_WIDTH_PX } from '../../../domain/constants'
+import { LOGIN_PATH } from '../../../domain/routes'
+import { UserAvatar } from '../../features/account/components/user-avatar'
+import { useSession } from '../../lib/session'
+
+interface MenuItem {
+  label: string
+  to: string
+  Icon: LucideIcon
+}
+
+// Order and grouping follow spec core §2 "Side menu".
+const INFO_ITEMS: MenuItem[] = [
+  { label: 'about', to: '/about', Icon: Info },
+  { label: 'solfeggio', to: '/solfeggio-frequencies', Icon: AudioWaveform },
+  { label: 'disclaimer', to: '/disclaimer', Icon: ShieldAlert },
+  { label: 'messages', to: '/messages', Icon: Droplets },
+  { label: 'privacy', to: '/privacy-policy', Icon: FileText },
+  { label: 'howTo', to: '/how-to', Icon: BookOpen },
+]
+
+const MAIN_ITEMS: MenuItem[] = [
+  { label: 'home', to: '/home', Icon: House },
+  { label: 'userRecords', to: '/aura-user-record', Icon: Users },
+  { label: 'aura', to: '/user-details', Icon: Sparkles },
+  { label: 'chakra', to: '/chakra-scan', Icon: CircleDot },
+  { label: 'myAccount', to: '/my-account', Icon: UserCog },
+  { label: 'support', to: '/support', Icon: LifeBuoy },
+]
+
+function MenuLink({ item, onNavigate }: { item: MenuItem; onNavigate: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <li>
+      <NavLink
+        to={item.to}
+        onClick={onNavigate}
+        className={({ isActive }) =>
+          `flex items-center gap-3 rounded-lg px-3 py-2.5 text-[15px] hover:bg-brand-100 ${
+            isActive ? 'bg-brand-100 font-semibold text-brand-800' : 'text-slate-800'
+          }`
+        }
+      >
+        <item.Icon aria-hidden className="size-5 text-brand-600" />
+        {t(`menu.${item.label}`)}
+      </NavLink>
+    </li>
+  )
+}
+
+/** The left drawer, 279 px wide: a welcome line, the information pages, then the app. */
+export function SideMenu({
+  open,
+  onOpenChange,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+}) {
+  const { t } = useTranslation()
+  const { user } = useSession()
+  const close = () => onOpenChange(false)
+  const last: MenuItem = user
+    ? { label: 'logout', to: '/logout', Icon: LogOut }
+    : { label: 'signIn', to: LOGIN_PATH, Icon: LogIn }
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <Dialog.Content
+          aria-describedby={undefined}
+          style={{ width: SIDE_MENU_WIDTH_PX }}
+          className="fixed inset-y-0 left-0 z-50 flex max-w-full flex-col overflow-y-auto bg-white shadow-2xl focus:outline-none"
+          data-testid="side-menu"
+        >
+          <div className="flex items-center gap-3 bg-brand-700 px-4 py-5 text-white">
+            <UserAvatar
+              name={user?.name ?? ''}
+              avatarUpdatedAt={user?.avatarUpdatedAt ?? null}
+              className="size-11 bg-white/20"
+              fallback={<UserRound aria-hidden className="size-6" />}
+            />
+            <Dialog.Title className="line-clamp-2 min-w-0 flex-1 font-semibold leading-snug">
+              {user ? t('menu.welcomeName', { name: user.name }) : t('menu.welcome')}
+            </Dialog.Title>
+            <Dialog.Close
+              aria-label={t('menu.close')}
+              className="rounded-full p-1.5 hover:bg-white/15"
+            >
+              <X aria-hidden className="size-5" />
+            </Dialog.Close>
+          </div>
+          <nav aria-label={t('menu.label')} className="flex flex-col gap-2 p-2">
+            <ul>
+              {INFO_ITEMS.map((item) => (
+                <MenuLink key={item.to} item={item} onNavigate={close} />
+              ))}
+            </ul>
+            <hr className="border-slate-200" />
+            <ul>
+              {[...MAIN_ITEMS, last].map((item) => (
+                <MenuLink key={item.to} item={item} onNavigate={close} />
+              ))}
+            </ul>
+          </nav>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  )
+}

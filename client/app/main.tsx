@@ -1,0 +1,37 @@
+import '../styles.css'
+import '../lib/i18n'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { I18nextProvider } from 'react-i18next'
+import { BrowserRouter } from 'react-router'
+import { HeaderSlotProvider } from '../lib/header-slot'
+import { i18n } from '../lib/i18n'
+import { NotificationsProvider } from '../lib/notifications'
+import { queryClient } from '../lib/query-client'
+import { AppRoutes } from './routes'
+
+const container = document.getElementById('root')
+if (!container) throw new Error('index.html has no #root element')
+
+createRoot(container).render(
+  <StrictMode>
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <NotificationsProvider>
+          <HeaderSlotProvider>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </HeaderSlotProvider>
+        </NotificationsProvider>
+      </QueryClientProvider>
+    </I18nextProvider>
+  </StrictMode>,
+)
+
+// The service worker precaches the app shell so it opens offline after one visit.
+// Loaded after the first render: the registration code is not needed to show the page.
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }))
+}

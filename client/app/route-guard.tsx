@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react'
+import { Navigate, useLocation } from 'react-router'
+import { LOGIN_PATH, type RouteAccess, SIGNED_IN_LANDING_PATH } from '../../domain/routes'
+import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
+import { useSession } from '../lib/session'
+
+/**
+ * Applies the route table's access rule: visitors on a protected page go to /login (which sends
+ * them back afterwards), signed-in users on a visitors-only page go to /user-details (or back to
+ * the page that sent them to sign in).
+ */
+export function RouteGuard({ access, children }: { access: RouteAccess; children: ReactNode }) {
+  const { user, isLoading } = useSession()
+  const location = useLocation()
+  if (access === 'open') return children
+  if (isLoading) return <FullScreenSpinner />
+  if (access === 'protected' && !user) {
+    const from = `${location.pathname}${location.search}${location.hash}`
+    return <Navigate to={LOGIN_PATH} replace state={{ from }} />
+  }
+  if (access === 'public' && user) {
+    // Signing in on /login lands here too: the new session renders before the login page's own
+    // navigation (a transition) does, so this redirect must honour where the visitor was going.
+    const from = (location.state as { from?: string } | null)?.from
+    const to = from && from !== LOGIN_PATH ? from : SIGNED_IN_LANDING_PATH
+    return <Navigate to={to} replace />
+  }
+  return children
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { APP_ROUTES } from '../../domain/routes'
+import en from '../locales/en.json'
+import es from '../locales/es.json'
+import { ROUTE_TITLES, titleKeyOf } from './route-titles'
+
+const text = (catalogue: { titles: Record<string, string> }, path: string) => {
+  const key = titleKeyOf(path)
+  return key === null ? '' : catalogue.titles[key]
+}
+
+describe('header titles (spec core §2 Header)', () => {
+  it('are blank on the about, solfeggio, messages and privacy pages', () => {
+    for (const path of ['/about', '/solfeggio-frequencies', '/messages', '/privacy-policy']) {
+      expect(text(en, path), path).toBe('')
+    }
+  })
+
+  it("show '...' while a panel loads and 'Harmonizing Screen' while harmonizing", () => {
+    expect(text(en, '/panel-info/04')).toBe('...')
+    expect(text(en, '/harmonizing-screen/04')).toBe('Harmonizing Screen')
+  })
+
+  it('say My Subscription on upgrade plan, billing history and add credit card', () => {
+    for (const path of ['/upgrade-plan', '/billing-history', '/add-credit-card']) {
+      expect(text(en, path), path).toBe('My Subscription')
+      expect(text(es, path), path).toBe('Mi suscripción')
+    }
+  })
+
+  it('exist in both languages for every route', () => {
+    for (const { path } of APP_ROUTES) {
+      const key = ROUTE_TITLES[path]
+      if (key === null) continue
+      expect((en.titles as Record<string, string>)[key], path).toBeTruthy()
+      expect((es.titles as Record<string, string>)[key], path).toBeTruthy()
+    }
+  })
+
+  it('are blank on an unknown path', () => {
+    expect(titleKeyOf('/no-such-page')).toBeNull()
+  })
+})

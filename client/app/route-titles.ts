@@ -1,0 +1,52 @@
+import { type AppPath, matchAppRoute } from '../../domain/routes'
+
+/**
+ * Header title of each route (spec core §2 Header): a key under `titles.` in the locale files, or
+ * null where the spec leaves the title blank. A record over the route table, so a route added to
+ * domain/routes.ts without a title here fails the type check.
+ */
+export const ROUTE_TITLES: Record<AppPath, string | null> = {
+  '/login': 'login',
+  '/signup': 'signup',
+  '/signup/:code': 'signup',
+  '/signup-confirm': 'signupConfirm',
+  '/signed': 'signed',
+  '/forgot-password': 'forgotPassword',
+  '/reset-password': 'resetPassword',
+  '/resend-confirmation-code': 'resendCode',
+  '/logout': 'logout',
+  '/': null,
+  '/home': 'home',
+  '/my-account/*': 'myAccount',
+  '/upgrade-plan': 'mySubscription',
+  '/modify-billing-info': 'modifyBillingInfo',
+  '/billing-history': 'mySubscription',
+  '/add-credit-card': 'mySubscription',
+  // Replaced by "{name} Panel" once the panel has loaded.
+  '/panel-info/:id': 'panelLoading',
+  '/harmonizing-screen/:id': 'harmonizing',
+  '/harmonized-complete': 'harmonizing',
+  '/about': null,
+  '/solfeggio-frequencies': null,
+  '/disclaimer': 'disclaimer',
+  '/how-to': 'howTo',
+  '/messages': null,
+  '/support': 'support',
+  '/help': 'help',
+  '/privacy-policy': null,
+  '/terms-of-use': 'termsOfUse',
+  '/send-mail': 'sendMail',
+  '/mail-sent': 'mailSent',
+  '/user-details': 'userDetails',
+  '/aura-scan': 'auraScan',
+  '/aura-screen': 'aura',
+  '/aura-user-record': 'userRecords',
+  '/chakra-scan': 'chakraScan',
+  '/chakra-screen': 'chakra',
+}
+
+/** The title key of a browser path; null for a blank title (and the 404 page). */
+export function titleKeyOf(pathname: string): string | null {
+  const route = matchAppRoute(pathname)
+  return route ? ROUTE_TITLES[route.path as AppPath] : null
+}

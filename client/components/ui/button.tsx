@@ -1,0 +1,43 @@
+import type { ButtonHTMLAttributes } from 'react'
+
+interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: 'primary' | 'secondary' | 'ghost'
+  loading?: boolean
+}
+
+const VARIANTS = {
+  primary:
+    'bg-brand-600 text-white shadow hover:bg-brand-700 disabled:bg-slate-300 disabled:text-slate-600',
+  secondary:
+    'bg-white text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50 disabled:text-slate-400',
+  ghost: 'text-brand-700 hover:bg-brand-100 disabled:text-slate-400',
+}
+
+/** The app's button; `loading` shows a spinner and blocks a second click. */
+export function Button({
+  variant = 'primary',
+  loading = false,
+  disabled,
+  className = '',
+  children,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
+  return (
+    <button
+      type={type}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      className={`inline-flex items-center justify-center gap-2 rounded-lg px-5 py-2.5 font-medium transition-colors disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`}
+      {...rest}
+    >
+      {loading && (
+        <span
+          aria-hidden
+          className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+        />
+      )}
+      {children}
+    </button>
+  )
+}

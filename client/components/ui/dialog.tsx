@@ -1,0 +1,52 @@
+import * as RadixDialog from '@radix-ui/react-dialog'
+import { X } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+
+/** A modal dialog; full-screen below 800 px wide (spec core §2, §9). */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  title: string
+  description?: string
+  children: ReactNode
+}) {
+  const { t } = useTranslation()
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <RadixDialog.Content
+          // Without a description Radix must be told so, or it warns about a missing one.
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          className="fixed inset-0 z-50 flex flex-col overflow-y-auto bg-white p-6 shadow-2xl focus:outline-none min-[800px]:inset-auto min-[800px]:top-1/2 min-[800px]:left-1/2 min-[800px]:w-[480px] min-[800px]:-translate-x-1/2 min-[800px]:-translate-y-1/2 min-[800px]:rounded-2xl"
+          data-testid="dialog"
+        >
+          <div className="mb-4 flex items-center gap-2">
+            <RadixDialog.Title className="flex-1 text-xl font-semibold text-brand-900">
+              {title}
+            </RadixDialog.Title>
+            <RadixDialog.Close
+              aria-label={t('common.close')}
+              className="rounded-full p-1.5 text-slate-600 hover:bg-slate-100"
+            >
+              <X aria-hidden className="size-5" />
+            </RadixDialog.Close>
+          </div>
+          {description && (
+            <RadixDialog.Description className="mb-4 text-slate-600">
+              {description}
+            </RadixDialog.Description>
+          )}
+          {children}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  )
+}

@@ -1,0 +1,49 @@
+import { AlertTriangle, CheckCircle2, Info, X, XCircle } from 'lucide-react'
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { SNACKBAR_AUTO_HIDE_MS } from '../../../domain/constants'
+import { type Severity, useNotifications } from '../../lib/notifications'
+
+const STYLES: Record<Severity, { box: string; Icon: typeof Info }> = {
+  success: { box: 'bg-emerald-700 text-white', Icon: CheckCircle2 },
+  info: { box: 'bg-brand-700 text-white', Icon: Info },
+  warning: { box: 'bg-amber-300 text-amber-950', Icon: AlertTriangle },
+  error: { box: 'bg-red-700 text-white', Icon: XCircle },
+}
+
+/** The shared snackbar: top centre, hides itself after 6 s, one message at a time. */
+export function Snackbar() {
+  const { t } = useTranslation()
+  const { current, dismiss } = useNotifications()
+
+  useEffect(() => {
+    if (!current) return
+    const timer = setTimeout(() => dismiss(current.id), SNACKBAR_AUTO_HIDE_MS)
+    return () => clearTimeout(timer)
+  }, [current, dismiss])
+
+  if (!current) return null
+  const { box, Icon } = STYLES[current.severity]
+  const urgent = current.severity === 'error' || current.severity === 'warning'
+  return (
+    <div className="pointer-events-none fixed inset-x-0 top-3 z-50 flex justify-center px-3">
+      <div
+        role={urgent ? 'alert' : 'status'}
+        data-testid="snackbar"
+        data-severity={current.severity}
+        className={`pointer-events-auto flex max-w-xl items-center gap-3 rounded-lg px-4 py-3 shadow-lg ${box}`}
+      >
+        <Icon aria-hidden className="size-5 shrink-0" />
+        <p className="text-sm font-medium">{current.message}</p>
+        <button
+          type="button"
+          onClick={() => dismiss(current.id)}
+          aria-label={t('snackbar.close')}
+          className="ml-2 rounded p-1 hover:bg-black/10"
+        >
+          <X aria-hidden className="size-4" />
+        </button>
+      </div>
+    </div>
+  )
+}

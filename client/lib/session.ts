@@ -1,0 +1,24 @@
+import { useQuery } from '@tanstack/react-query'
+import { type SessionUser, sessionResponseSchema } from '../../domain/session'
+import { apiRequest } from './api-client'
+import { withOfflineCopy } from './offline-cache'
+
+export const sessionQueryKey = ['session'] as const
+
+export interface SessionState {
+  user: SessionUser | null
+  isLoading: boolean
+}
+
+/** Who is signed in, as the server says. Offline, the visitor state applies until it answers. */
+export function useSession(): SessionState {
+  const query = useQuery({
+    queryKey: sessionQueryKey,
+    // Offline, the last known signed-in state (up to 7 days old) keeps the app usable.
+    queryFn: () =>
+      withOfflineCopy('session', () => apiRequest('/api/session', sessionResponseSchema)),
+    retry: false,
+    networkMode: 'always',
+  })
+  return { user: query.data?.user ?? null, isLoading: query.isPending }
+}

@@ -1,0 +1,8 @@
+// The one place that gathers every table, because Drizzle's relational API and drizzle-kit
+// both want the whole schema as a single object.
+export * from './auth'
+export * from './mail'
+export * from './meta'
+export * from './panels'
+export * from './reference'
+export * from './security'

@@ -1,0 +1,169 @@
+import type { Language } from './i18n'
+
+/**
+ * Texts both sides show for the same rule: shared schemas carry these keys as their error
+ * message, the server answers with the text in the user's language, and forms show the same
+ * text before anything is sent. Quoted spec texts are kept word for word.
+ */
+export const MESSAGES = {
+  'validation.fullName': {
+    en: 'Please, enter your full name',
+    es: 'Por favor, introduce tu nombre completo',
+  },
+  'validation.email': {
+    en: 'Please, enter a valid email',
+    es: 'Por favor, introduce un correo electrónico válido',
+  },
+  'validation.emailRequired': {
+    en: 'Please enter your email address',
+    es: 'Por favor, introduce tu dirección de correo electrónico',
+  },
+  'validation.passwordsDoNotMatch': {
+    en: 'Passwords do not match',
+    es: 'Las contraseñas no coinciden',
+  },
+  'validation.verificationPasswordMismatch': {
+    en: 'The verification password does not match.',
+    es: 'La contraseña de verificación no coincide.',
+  },
+  'validation.passwordPolicy': {
+    en: 'Please use minimal 8 characters (lower and upper letters, numbers and symbols)',
+    es: 'Usa como mínimo 8 caracteres (letras minúsculas y mayúsculas, números y símbolos)',
+  },
+  'validation.passwordRequired': {
+    en: 'Please enter your password',
+    es: 'Por favor, introduce tu contraseña',
+  },
+  'validation.incorrectEntry': { en: 'Incorrect entry.', es: 'Entrada incorrecta.' },
+  'validation.code': {
+    en: 'Enter the 6-digit code from the e-mail',
+    es: 'Introduce el código de 6 dígitos del correo',
+  },
+  'validation.humanCheck': {
+    en: 'Please complete the human check before signing in.',
+    es: 'Completa la verificación humana antes de iniciar sesión.',
+  },
+  'auth.incorrectCredentials': {
+    en: 'Incorrect username or password.',
+    es: 'Usuario o contraseña incorrectos.',
+  },
+  'auth.emailNotVerified': {
+    en: 'Please confirm your e-mail address first. We have sent you a new code.',
+    es: 'Primero confirma tu correo electrónico. Te hemos enviado un código nuevo.',
+  },
+  'auth.codeInvalid': {
+    en: 'This code is not correct. Check the e-mail and try again.',
+    es: 'Este código no es correcto. Revisa el correo y vuelve a intentarlo.',
+  },
+  'auth.codeExpired': {
+    en: 'This code is no longer valid. Please ask for a new one.',
+    es: 'Este código ya no es válido. Pide uno nuevo.',
+  },
+  'auth.codeTooManyAttempts': {
+    en: 'Too many wrong tries for this code. Please ask for a new one.',
+    es: 'Demasiados intentos fallidos con este código. Pide uno nuevo.',
+  },
+  'auth.tooManySignIns': {
+    en: 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
+    es: 'Demasiados intentos fallidos de inicio de sesión. Espera 15 minutos y vuelve a intentarlo.',
+  },
+  'auth.currentPasswordIncorrect': {
+    en: 'The current password is not correct.',
+    es: 'La contraseña actual no es correcta.',
+  },
+  'auth.emailUnavailable': {
+    en: 'This e-mail address cannot be used. Please choose another one.',
+    es: 'No se puede usar esta dirección de correo. Elige otra.',
+  },
+  'auth.sameEmail': {
+    en: 'This is already the e-mail address of your account.',
+    es: 'Esta ya es la dirección de correo de tu cuenta.',
+  },
+  'auth.sessionNotFresh': {
+    en: 'For your safety, please sign in again before changing your e-mail address.',
+    es: 'Por tu seguridad, vuelve a iniciar sesión antes de cambiar tu dirección de correo.',
+  },
+  'auth.signInRequired': {
+    en: 'Please sign in to continue.',
+    es: 'Inicia sesión para continuar.',
+  },
+  'avatar.unsupportedType': {
+    en: 'Please choose an image file (JPEG, PNG, WebP, GIF or AVIF).',
+    es: 'Elige un archivo de imagen (JPEG, PNG, WebP, GIF o AVIF).',
+  },
+  'avatar.tooLarge': {
+    en: 'This picture is too large. Please choose one smaller than 5 MB.',
+    es: 'Esta foto es demasiado grande. Elige una de menos de 5 MB.',
+  },
+  'avatar.tooManyPixels': {
+    en: 'This picture is too big to process. Please choose one of at most 40 megapixels and 10,000 pixels per side.',
+    es: 'Esta foto es demasiado grande para procesarla. Elige una de 40 megapíxeles como máximo y 10.000 píxeles por lado.',
+  },
+  'avatar.unreadable': {
+    en: 'This picture could not be read. It may be damaged; please choose another one.',
+    es: 'No se pudo leer esta foto. Puede estar dañada; elige otra.',
+  },
+  'access.noPayment': {
+    en: 'Sorry, no payment found yet.',
+    es: 'Lo sentimos, todavía no encontramos ningún pago.',
+  },
+  'access.codeUnknown': {
+    en: 'This access code does not exist. Please check it and try again.',
+    es: 'Este código de acceso no existe. Revísalo y vuelve a intentarlo.',
+  },
+  'access.codeUsed': {
+    en: 'This access code has already been used.',
+    es: 'Este código de acceso ya se ha usado.',
+  },
+  'access.codeRevoked': {
+    en: 'This access code is no longer valid.',
+    es: 'Este código de acceso ya no es válido.',
+  },
+  'access.codeRequired': {
+    en: 'Please enter your access code',
+    es: 'Por favor, introduce tu código de acceso',
+  },
+  'panels.notFound': {
+    en: 'This panel does not exist.',
+    es: 'Este panel no existe.',
+  },
+  'harmonize.sessionNotFound': {
+    en: 'This harmonizing session does not exist.',
+    es: 'Esta sesión de armonización no existe.',
+  },
+  'media.unsupportedType': {
+    en: 'This file type is not supported. Use an MP4 or WebM video, or an MP3, M4A, Ogg or WAV audio file.',
+    es: 'Este tipo de archivo no es compatible. Usa un vídeo MP4 o WebM, o un audio MP3, M4A, Ogg o WAV.',
+  },
+  'media.backingMustBeAudio': {
+    en: 'A backing track must be an audio file.',
+    es: 'La pista de fondo debe ser un archivo de audio.',
+  },
+  'media.badName': {
+    en: 'This file name cannot be used. Use letters, digits, dots, dashes or underscores.',
+    es: 'Este nombre de archivo no se puede usar. Usa letras, números, puntos, guiones o guiones bajos.',
+  },
+  'media.notFound': {
+    en: 'This media file does not exist.',
+    es: 'Este archivo multimedia no existe.',
+  },
+  'media.linkInvalid': {
+    en: 'This media link is not valid or has expired.',
+    es: 'Este enlace multimedia no es válido o ha caducado.',
+  },
+  'media.rangeNotSatisfiable': {
+    en: 'The requested range is not available in this file.',
+    es: 'El rango solicitado no está disponible en este archivo.',
+  },
+} as const satisfies Record<string, Record<Language, string>>
+
+export type MessageKey = keyof typeof MESSAGES
+
+export function isMessageKey(value: string): value is MessageKey {
+  return Object.hasOwn(MESSAGES, value)
+}
+
+/** The text of a shared message in a language. */
+export function messageText(key: MessageKey, language: Language): string {
+  return MESSAGES[key][language]
+}

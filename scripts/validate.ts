@@ -1,0 +1,78 @@
+// `npm test` and `npm run validate`: everything CI checks, in order, continuing past failures so
+// one run shows every problem. Ends with the line `N passed, N failed`; non-zero exit on failure.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { add, type Counts, playwrightCounts, vitestCounts } from './test-report'
+
+const root = path.resolve(import.meta.dirname, '..')
+const reports = path.join(root, 'reports')
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name)
+
+interface Step {
+  name: string
+  command: string[]
+  /** Test counts from the step's report; steps without one count as a single check. */
+  counts?: () => Counts | null
+}
+
+const steps: Step[] = [
+  { name: 'lint and format (Biome)', command: [bin('biome'), 'ci', '--error-on-warnings', '.'] },
+  { name: 'typecheck (server)', command: [bin('tsc'), '-p', 'tsconfig.json'] },
+  { name: 'typecheck (client)', command: [bin('tsc'), '-p', 'client/tsconfig.json'] },
+  { name: 'typecheck (e2e)', command: [bin('tsc'), '-p', 'tests/e2e/tsconfig.json'] },
+  {
+    name: 'unit and integration tests (Vitest)',
+    command: [
+      bin('vitest'),
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(reports, 'vitest.json')}`,
+    ],
+    counts: () => vitestCounts(path.join(reports, 'vitest.json')),
+  },
+  {
+    name: 'client build (Vite)',
+    command: [process.execPath, '--import', 'tsx', 'scripts/build.ts'],
+  },
+  {
+    name: 'bundle budget',
+    command: [process.execPath, '--import', 'tsx', 'scripts/bench/bundle-size.ts'],
+  },
+  {
+    name: 'end-to-end tests (Playwright, Chromium)',
+    command: [bin('playwright'), 'test'],
+    counts: () => playwrightCounts(path.join(reports, 'e2e.json')),
+  },
+]
+
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+
+let total: Counts = { passed: 0, failed: 0 }
+const results: { step: string; ok: boolean; counts: Counts }[] = []
+for (const step of steps) {
+  process.stdout.write(`\n▶ ${step.name}\n`)
+  const [command = '', ...args] = step.command
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' })
+  const ok = result.status === 0
+  // A runner that crashed before writing its report still counts as one failure.
+  const counts = step.counts?.() ?? (ok ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 })
+  if (!ok && counts.failed === 0) counts.failed = 1
+  total = add(total, counts)
+  results.push({ step: step.name, ok, counts })
+}
+
+process.stdout.write('\nSummary\n')
+for (const { step, ok, counts } of results) {
+  process.stdout.write(
+    `  ${ok ? '✓' : '✗'} ${step}: ${counts.passed} passed, ${counts.failed} failed\n`,
+  )
+}
+writeFileSync(
+  path.join(reports, 'summary.json'),
+  `${JSON.stringify({ total, results }, null, 2)}\n`,
+)
+process.stdout.write(`${total.passed} passed, ${total.failed} failed\n`)
+process.exit(results.every((r) => r.ok) ? 0 : 1)

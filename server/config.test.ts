@@ -1,0 +1,167 @@
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig, trustProxyOption } from './config'
+
+/** Runs loadConfig and returns the ConfigError it throws (fails the test when it does not). */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return error as ConfigError
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`)
+}
+
+describe('loadConfig', () => {
+  it('runs the whole product on one machine with no variables set', () => {
+    const config = loadConfig({})
+
+    expect(config.PORT).toBe(3000)
+    expect(config.HOST).toBe('127.0.0.1')
+    expect(config.publicUrl).toBe('http://localhost:3000')
+    expect(config.NODE_ENV).toBe('production')
+    expect(config.PAYMENTS).toBe('sandbox')
+    expect(config.dataDir).toBe(path.resolve(process.cwd(), 'data'))
+    expect(config.database).toEqual({
+      kind: 'pglite',
+      dir: path.join(path.resolve(process.cwd(), 'data'), 'pgdata'),
+    })
+  })
+
+  it('resolves DATA_DIR against the working directory and keeps PGlite inside it', () => {
+    const config = loadConfig({ DATA_DIR: 'var/harmonize' }, '/srv/app')
+
+    expect(config.dataDir).toBe(path.resolve('/srv/app/var/harmonize'))
+    expect(config.database).toEqual({
+      kind: 'pglite',
+      dir: path.join(path.resolve('/srv/app/var/harmonize'), 'pgdata'),
+    })
+  })
+
+  it('treats empty and blank values as unset', () => {
+    const config = loadConfig({
+      PORT: '',
+      HOST: '',
+      PUBLIC_URL: '',
+      DATABASE_URL: '  ',
+      PAYMENTS: '',
+      SMTP_URL: '',
+      AUTH_SECRET: '',
+    })
+
+    expect(config.PORT).toBe(3000)
+    expect(config.HOST).toBe('127.0.0.1')
+    expect(config.publicUrl).toBe('http://localhost:3000')
+    expect(config.database.kind).toBe('pglite')
+    expect(config.PAYMENTS).toBe('sandbox')
+    expect(config.SMTP_URL).toBeUndefined()
+    expect(config.AUTH_SECRET).toBeUndefined()
+  })
+
+  it('derives the public URL from PORT when PUBLIC_URL is unset', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080')
+  })
+
+  it('trims the trailing slash of PUBLIC_URL', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://harmonize.example.com/' }).publicUrl).toBe(
+      'https://harmonize.example.com',
+    )
+  })
+
+  it('switches to PostgreSQL when DATABASE_URL is a postgres:// URL', () => {
+    const url = 'postgres://harmonize:pw@db.internal:5432/harmonize'
+
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'postgres', url })
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/harmonize' }).database.kind).toBe('postgres')
+  })
+
+  it('accepts Stripe when all three keys are given', () => {
+    const config = loadConfig({
+      PAYMENTS: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_123',
+    })
+
+    expect(config.PAYMENTS).toBe('stripe')
+  })
+
+  it.each<{ env: Record<string, string>; expected: string }>([
+    { env: { PORT: 'abc' }, expected: 'PORT must be a whole number from 0 to 65535' },
+    { env: { PORT: '70000' }, expected: 'PORT must be a whole number from 0 to 65535' },
+    {
+      env: { DATABASE_URL: 'mysql://x' },
+      expected: 'DATABASE_URL must start with postgres:// or postgresql://',
+    },
+    { env: { PAYMENTS: 'paypal' }, expected: 'PAYMENTS must be sandbox or stripe' },
+    { env: { SMTP_URL: 'http://x' }, expected: 'SMTP_URL must start with smtp:// or smtps://' },
+    { env: { PUBLIC_URL: 'ftp://x' }, expected: 'PUBLIC_URL must be an http:// or https:// URL' },
+    {
+      env: { CAPTCHA_COST: '5' },
+      expected: 'CAPTCHA_COST must be a whole number from 1000 to 10000000',
+    },
+  ])('rejects $env naming the variable and what it allows', ({ env, expected }) => {
+    const error = configError(env)
+
+    expect(error.message).toContain(expected)
+    expect(error.problems).toHaveLength(1)
+    // The operator sees what they typed, so a typo is easy to spot.
+    expect(error.message).toContain(`(got "${Object.values(env)[0]}")`)
+  })
+
+  it('rejects a short AUTH_SECRET without printing the secret', () => {
+    const secret = 'my-short-s3cret'
+    const error = configError({ AUTH_SECRET: secret })
+
+    expect(error.message).toContain('AUTH_SECRET must be at least 32 characters long')
+    expect(error.message).not.toContain(secret)
+  })
+
+  it('names each missing Stripe key when PAYMENTS=stripe', () => {
+    const error = configError({ PAYMENTS: 'stripe', STRIPE_PUBLISHABLE_KEY: 'pk_test_123' })
+
+    expect(error.problems).toEqual([
+      'STRIPE_SECRET_KEY is required when PAYMENTS=stripe',
+      'STRIPE_WEBHOOK_SECRET is required when PAYMENTS=stripe',
+    ])
+  })
+
+  it('lists every problem at once', () => {
+    const error = configError({
+      PORT: 'abc',
+      SMTP_URL: 'http://x',
+      DATABASE_URL: 'mysql://x',
+      PAYMENTS: 'stripe',
+    })
+
+    expect(error.problems).toHaveLength(6)
+    for (const name of [
+      'PORT',
+      'SMTP_URL',
+      'DATABASE_URL',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_PUBLISHABLE_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+    ]) {
+      expect(error.message).toContain(`  - ${name} `)
+    }
+  })
+})
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy by default, so a forged X-Forwarded-For cannot dodge rate limits', () => {
+    expect(trustProxyOption(loadConfig({}).TRUST_PROXY)).toBe(false)
+  })
+
+  it('accepts true, a hop count and a list of addresses', () => {
+    expect(trustProxyOption('true')).toBe(true)
+    const oneHop = trustProxyOption('1') as (address: string, hop: number) => boolean
+    expect([oneHop('10.0.0.1', 0), oneHop('10.0.0.2', 1)]).toEqual([true, false])
+    expect(trustProxyOption('10.0.0.0/8, 127.0.0.1')).toBe('10.0.0.0/8, 127.0.0.1')
+  })
+
+  it('rejects anything else, naming the variable', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY must be true/)
+  })
+})

@@ -1,0 +1,138 @@
+import { randomInt } from 'node:crypto'
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { users } from '../../../db/schema/auth'
+import { accessCodes } from '../../../db/schema/panels'
+import {
+  type AccessFacts,
+  displayedPaymentFlow,
+  hasAccess,
+  type PaymentFlow,
+} from '../../../domain/access'
+import {
+  ACCESS_CODE_ALPHABET,
+  normalizeAccessCode,
+  type OperatorCode,
+} from '../../../domain/access-codes'
+import { AppError } from '../../errors'
+
+/**
+ * The facts the access rule needs, from our own tables. Billing (subscriptions, one-time
+ * payments) arrives with its own issue; until then only access codes can open the panels.
+ */
+export async function accessFactsFor(db: Database, userId: string): Promise<AccessFacts> {
+  const [code] = await db
+    .select({ revokedAt: accessCodes.revokedAt })
+    .from(accessCodes)
+    .where(eq(accessCodes.redeemedBy, userId))
+    .orderBy(desc(accessCodes.redeemedAt))
+    .limit(1)
+  return {
+    code: code ? { status: code.revokedAt ? 'INACTIVE' : 'ACTIVE' } : null,
+    subscriptionStatus: null,
+    paymentIntents: [],
+  }
+}
+
+/** Whether the user may run sessions, and which payment story to show. */
+export async function accessOf(
+  db: Database,
+  userId: string,
+): Promise<{ hasAccess: boolean; flow: PaymentFlow }> {
+  const facts = await accessFactsFor(db, userId)
+  return { hasAccess: hasAccess(facts), flow: displayedPaymentFlow(facts) }
+}
+
+/**
+ * Gives the code to the user. A code serves one person; a revoked or unknown one is refused with
+ * a message saying which. Redeeming the code one already holds is a no-op.
+ */
+export async function redeemCode(db: Database, userId: string, rawCode: string): Promise<void> {
+  const code = normalizeAccessCode(rawCode)
+  // The conditional update is the race guard: of two people redeeming at once, one wins.
+  const [claimed] = await db
+    .update(accessCodes)
+    .set({ redeemedBy: userId, redeemedAt: new Date() })
+    .where(
+      and(
+        eq(accessCodes.code, code),
+        isNull(accessCodes.redeemedBy),
+        isNull(accessCodes.revokedAt),
+      ),
+    )
+    .returning({ code: accessCodes.code })
+  if (claimed) return
+  const [existing] = await db.select().from(accessCodes).where(eq(accessCodes.code, code))
+  if (!existing) throw new AppError(400, 'access.codeUnknown')
+  if (existing.revokedAt) throw new AppError(400, 'access.codeRevoked')
+  if (existing.redeemedBy === userId) return
+  throw new AppError(400, 'access.codeUsed')
+}
+
+/**
+ * After a sign-up is confirmed: the invitation code given at /signup/{code} counts when it is
+ * a valid access code. Anything else about it is silently ignored (it may be a referral).
+ */
+export async function redeemSignupCode(db: Database, email: string): Promise<void> {
+  const [user] = await db
+    .select({ id: users.id, signupCode: users.signupCode })
+    .from(users)
+    .where(eq(users.email, email))
+  if (!user?.signupCode) return
+  try {
+    await redeemCode(db, user.id, user.signupCode)
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+  }
+}
+
+function newCode(): string {
+  const part = () =>
+    Array.from(
+      { length: 4 },
+      () => ACCESS_CODE_ALPHABET[randomInt(ACCESS_CODE_ALPHABET.length)],
+    ).join('')
+  return `HZ-${part()}-${part()}`
+}
+
+/** Creates `count` new codes (operator command). */
+export async function createCodes(db: Database, count: number, note?: string): Promise<string[]> {
+  const codes = new Set<string>()
+  while (codes.size < count) codes.add(newCode())
+  const rows = await db
+    .insert(accessCodes)
+    .values([...codes].map((code) => ({ code, note: note ?? null })))
+    .onConflictDoNothing()
+    .returning({ code: accessCodes.code })
+  // 31^8 codes make a collision vanishingly rare; if one happens, top up.
+  if (rows.length < count) {
+    return [...rows.map((row) => row.code), ...(await createCodes(db, count - rows.length, note))]
+  }
+  return rows.map((row) => row.code)
+}
+
+/** Every code with its state, newest first (operator command). */
+export async function listCodes(db: Database): Promise<OperatorCode[]> {
+  const rows = await db
+    .select({ code: accessCodes, email: users.email })
+    .from(accessCodes)
+    .leftJoin(users, eq(users.id, accessCodes.redeemedBy))
+    .orderBy(desc(accessCodes.createdAt), accessCodes.code)
+  return rows.map(({ code, email }) => ({
+    code: code.code,
+    note: code.note,
+    createdAt: code.createdAt.toISOString(),
+    status: code.revokedAt ? 'revoked' : code.redeemedBy ? 'redeemed' : 'available',
+    redeemedBy: email ?? null,
+  }))
+}
+
+/** Revokes a code; a user who redeemed it loses the access it gave. */
+export async function revokeCode(db: Database, rawCode: string): Promise<boolean> {
+  const rows = await db
+    .update(accessCodes)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(accessCodes.code, normalizeAccessCode(rawCode)), isNull(accessCodes.revokedAt)))
+    .returning({ code: accessCodes.code })
+  return rows.length > 0
+}

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod/mini'
+import { harmonizeMediaQuerySchema, harmonizeMediaResponseSchema } from '../../../domain/media'
+import { AppError, apiErrorSchema } from '../../errors'
+import { accessOf } from '../access/service'
+import { findMedia, harmonizeMedia, verifyMediaSignature } from './media'
+
+const RANGE = /^bytes=(\d*)-(\d*)$/
+
+/**
+ * The byte range a `Range` header asks for within `size` bytes: null for the whole file (no or
+ * an unreadable header, or several ranges, which we answer in full), 'unsatisfiable' for 416.
+ */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = header ? RANGE.exec(header.trim()) : null
+  if (!match) return null
+  const [, from = '', to = ''] = match
+  if (!from && !to) return null
+  if (!from) {
+    // A suffix range: the last N bytes.
+    const length = Number(to)
+    if (length === 0 || size === 0) return 'unsatisfiable'
+    return { start: Math.max(0, size - length), end: size - 1 }
+  }
+  const start = Number(from)
+  const end = to ? Math.min(Number(to), size - 1) : size - 1
+  if (start >= size || (to && Number(to) < start)) return 'unsatisfiable'
+  return { start, end }
+}
+
+export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/harmonize/media',
+    {
+      schema: {
+        tags: ['harmonize'],
+        summary: 'Media files for a session, with signed links (402 without access)',
+        querystring: harmonizeMediaQuerySchema,
+        response: { 200: harmonizeMediaResponseSchema, 401: apiErrorSchema, 402: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      if (!(await accessOf(app.db, user.id)).hasAccess) throw new AppError(402, 'access.noPayment')
+      // The links inside expire; a stored copy of this answer would hand out dead links.
+      reply.header('cache-control', 'no-store')
+      return harmonizeMedia(app.db, app.secrets.authSecret, request.query.panelId)
+    },
+  )
+
+  app.get(
+    '/media/*',
+    {
+      schema: {
+        tags: ['harmonize'],
+        summary: 'The bytes of a media file through a signed link (Range supported)',
+        // Missing parts make a wrong link (403), not a malformed request.
+        querystring: z.object({
+          expires: z.optional(z.string()),
+          signature: z.optional(z.string()),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const key = (request.params as { '*': string })['*']
+      const { expires = '', signature = '' } = request.query
+      if (!verifyMediaSignature(app.secrets.authSecret, key, Number(expires), signature)) {
+        throw new AppError(403, 'media.linkInvalid')
+      }
+      const row = await findMedia(app.db, key)
+      const stored = row ? await app.storage.get(key) : null
+      if (!row || !stored) throw new AppError(404, 'media.notFound')
+      const size = stored.data.length
+      reply
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', 'private, max-age=3600')
+        .header('last-modified', stored.updatedAt.toUTCString())
+        .type(row.contentType)
+      const range = parseRange(request.headers.range, size)
+      if (range === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${size}`)
+        throw new AppError(416, 'media.rangeNotSatisfiable')
+      }
+      if (!range) return reply.send(stored.data)
+      return reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .send(stored.data.subarray(range.start, range.end + 1))
+    },
+  )
+}

@@ -1,0 +1,60 @@
+import type { FastifyRequest } from 'fastify'
+import { type Language, pickLanguage } from '../domain/i18n'
+import { MESSAGES as SHARED_MESSAGES } from '../domain/messages'
+
+/** Texts only the server writes into responses. Both languages are required by the type. */
+const SERVER_MESSAGES = {
+  'errors.internal': {
+    en: 'Sorry, something went wrong on our side. Please try again.',
+    es: 'Lo sentimos, algo salió mal por nuestra parte. Inténtalo de nuevo.',
+  },
+  'errors.notFound': {
+    en: 'There is nothing at this address.',
+    es: 'No hay nada en esta dirección.',
+  },
+  'errors.validation': {
+    en: 'Some of the information sent is not valid.',
+    es: 'Parte de la información enviada no es válida.',
+  },
+  'errors.badRequest': {
+    en: 'The request could not be understood.',
+    es: 'No se pudo entender la solicitud.',
+  },
+  'errors.tooLarge': {
+    en: 'What was sent is too large.',
+    es: 'Lo que se envió es demasiado grande.',
+  },
+  'errors.unsupportedMediaType': {
+    en: 'This type of content is not accepted here.',
+    es: 'Este tipo de contenido no se acepta aquí.',
+  },
+  'errors.tooManyRequests': {
+    en: 'Too many attempts. Please wait a moment and try again.',
+    es: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+  },
+  'errors.crossSite': {
+    en: 'This request came from another website and was refused.',
+    es: 'Esta solicitud venía de otro sitio web y se ha rechazado.',
+  },
+  'errors.methodNotAllowed': {
+    en: 'This action is not allowed here.',
+    es: 'Esta acción no está permitida aquí.',
+  },
+} as const satisfies Record<string, Record<Language, string>>
+
+const MESSAGES = { ...SERVER_MESSAGES, ...SHARED_MESSAGES }
+
+export type MessageKey = keyof typeof MESSAGES
+
+export function isMessageKey(value: string): value is MessageKey {
+  return Object.hasOwn(MESSAGES, value)
+}
+
+export function translate(key: MessageKey, language: Language): string {
+  return MESSAGES[key][language]
+}
+
+/** The language to answer in: the client's Accept-Language, English when it asks for neither. */
+export function requestLanguage(request: FastifyRequest): Language {
+  return pickLanguage(request.headers['accept-language'])
+}

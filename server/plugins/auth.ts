@@ -1,0 +1,234 @@
+import { hash, verify } from '@node-rs/argon2'
+import { betterAuth } from 'better-auth'
+import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { emailOTP } from 'better-auth/plugins'
+import { eq } from 'drizzle-orm'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { accounts, sessions, users, verifications } from '../../db/schema/auth'
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../domain/i18n'
+import type { Config } from '../config'
+import { AppError } from '../errors'
+import {
+  accountExistsEmail,
+  CODE_VALID_MINUTES,
+  codeEmail,
+  passwordChangedEmail,
+} from '../features/mail/templates'
+
+/** One-time codes: 6 digits, 10 minutes, 3 attempts (issue: accounts). */
+export const OTP_TTL_SECONDS = CODE_VALID_MINUTES * 60
+export const OTP_ATTEMPTS = 3
+const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60
+
+// OWASP's Argon2id row: 19 MiB, two passes, one lane.
+const ARGON2_OPTIONS = {
+  // Algorithm.Argon2id; the enum is a const enum our compiler settings cannot import.
+  algorithm: 2,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const
+
+export const hashPassword = (password: string) => hash(password, ARGON2_OPTIONS)
+export const verifyPassword = async ({
+  hash: digest,
+  password,
+}: {
+  hash: string
+  password: string
+}) => {
+  try {
+    return await verify(digest, password)
+  } catch {
+    // A malformed stored hash is a failed check, not a server error.
+    return false
+  }
+}
+
+/** A signed-in user as the server sees it. */
+export interface AuthUser {
+  id: string
+  name: string
+  email: string
+  language: Language
+  avatarKey: string | null
+  avatarUpdatedAt: Date | null
+}
+
+export type Auth = ReturnType<typeof createAuth>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    auth: Auth
+    /** The signed-in user of the request, or null for a visitor. */
+    getUser(request: FastifyRequest): Promise<AuthUser | null>
+    /** The signed-in user, or HTTP 401 'Please sign in to continue.'. */
+    requireUser(request: FastifyRequest): Promise<AuthUser>
+  }
+}
+
+/** The request's headers as better-auth expects them, with the client IP it cannot see itself. */
+export function authHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers()
+  for (const name of ['cookie', 'user-agent', 'accept-language']) {
+    const value = request.headers[name]
+    if (typeof value === 'string') headers.set(name, value)
+  }
+  headers.set('x-forwarded-for', request.ip)
+  return headers
+}
+
+/** Copies the session cookies better-auth set onto our reply. */
+export function forwardCookies(from: Headers | null | undefined, reply: FastifyReply) {
+  const cookies = from?.getSetCookie() ?? []
+  if (cookies.length > 0) reply.header('set-cookie', cookies)
+}
+
+/** Our view of better-auth's user record. */
+export function toAuthUser(user: Record<string, unknown>): AuthUser {
+  return {
+    id: String(user.id),
+    name: String(user.name),
+    email: String(user.email),
+    language: isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
+    avatarKey: (user.avatarKey as string | null | undefined) ?? null,
+    avatarUpdatedAt: user.avatarUpdatedAt ? new Date(user.avatarUpdatedAt as string) : null,
+  }
+}
+
+/** The user's language field, which better-auth's callback types do not know about. */
+function languageField(user: object): Language {
+  const value = (user as { language?: unknown }).language
+  return isLanguage(value) ? value : DEFAULT_LANGUAGE
+}
+
+function createAuth(app: FastifyInstance, config: Config) {
+  const db = app.db
+  const languageOf = async (email: string): Promise<Language> => {
+    const [row] = await db
+      .select({ language: users.language })
+      .from(users)
+      .where(eq(users.email, email.toLowerCase()))
+    return isLanguage(row?.language) ? row.language : DEFAULT_LANGUAGE
+  }
+  const sendCode = async (
+    email: string,
+    purpose: 'sign-up' | 'reset-password' | 'change-email',
+    code: string,
+    language: Language,
+  ) => {
+    const [row] = await db.select({ name: users.name }).from(users).where(eq(users.email, email))
+    await app.mailer.send({ to: email, ...codeEmail({ language, purpose, code, name: row?.name }) })
+  }
+
+  return betterAuth({
+    appName: 'Harmonize',
+    baseURL: config.publicUrl,
+    secret: app.secrets.authSecret,
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    }),
+    // Our routes apply their own limits (keyed by IP and account) before calling in here.
+    rateLimit: { enabled: false },
+    logger: { disabled: config.NODE_ENV === 'test' },
+    advanced: {
+      cookiePrefix: 'harmonize',
+      useSecureCookies: config.publicUrl.startsWith('https://'),
+      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+    },
+    session: { expiresIn: THIRTY_DAYS_SECONDS, updateAge: 24 * 60 * 60 },
+    user: {
+      additionalFields: {
+        language: { type: 'string', required: false, defaultValue: DEFAULT_LANGUAGE, input: true },
+        signupCode: { type: 'string', required: false, input: true },
+        avatarKey: { type: 'string', required: false, input: false },
+        avatarUpdatedAt: { type: 'date', required: false, input: false },
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+      password: { hash: hashPassword, verify: verifyPassword },
+      // Sign-up answers the same for a taken address; the owner hears about it by mail, and an
+      // unconfirmed owner simply gets a fresh code.
+      onExistingUserSignUp: async ({ user }) => {
+        const language = languageField(user)
+        if (!user.emailVerified) {
+          await app.auth.api.sendVerificationOTP({
+            body: { email: user.email, type: 'email-verification' },
+          })
+          return
+        }
+        await app.mailer.send({
+          to: user.email,
+          ...accountExistsEmail({ language, name: user.name }),
+        })
+      },
+      onPasswordReset: async ({ user }) => {
+        const language = languageField(user)
+        await app.mailer.send({
+          to: user.email,
+          ...passwordChangedEmail({
+            language,
+            name: user.name,
+            supportEmail: config.SUPPORT_EMAIL,
+          }),
+        })
+      },
+    },
+    emailVerification: { autoSignInAfterVerification: false },
+    plugins: [
+      emailOTP({
+        otpLength: 6,
+        expiresIn: OTP_TTL_SECONDS,
+        allowedAttempts: OTP_ATTEMPTS,
+        storeOTP: 'hashed',
+        sendVerificationOnSignUp: true,
+        overrideDefaultEmailVerification: true,
+        changeEmail: { enabled: true },
+        sendVerificationOTP: async ({ email, otp, type }, ctx) => {
+          if (type === 'sign-in') return
+          if (type === 'change-email') {
+            // The new address has no account yet: write in the language of the one asking.
+            const sessionUser = ctx?.context.session?.user as { language?: unknown } | undefined
+            const language = isLanguage(sessionUser?.language)
+              ? sessionUser.language
+              : DEFAULT_LANGUAGE
+            await sendCode(email, 'change-email', otp, language)
+            return
+          }
+          const purpose = type === 'forget-password' ? 'reset-password' : 'sign-up'
+          await sendCode(email, purpose, otp, await languageOf(email))
+        },
+      }),
+    ],
+  })
+}
+
+/**
+ * Accounts through better-auth (credentials, sessions, one-time codes) on our own database.
+ * better-auth's HTTP handler is not mounted: our account routes validate, rate-limit and check
+ * the human check first, then call `app.auth.api.*` on the server.
+ */
+export const authPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    app.decorate('auth', createAuth(app, config))
+    const getUser = async (request: FastifyRequest) => {
+      const session = await app.auth.api.getSession({ headers: authHeaders(request) })
+      return session ? toAuthUser(session.user as Record<string, unknown>) : null
+    }
+    app.decorate('getUser', getUser)
+    app.decorate('requireUser', async (request: FastifyRequest) => {
+      const user = await getUser(request)
+      if (!user) throw new AppError(401, 'auth.signInRequired')
+      return user
+    })
+  },
+  { name: 'auth', dependencies: ['db', 'mail'] },
+)

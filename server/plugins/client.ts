@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import fastifyStatic from '@fastify/static'
+import fp from 'fastify-plugin'
+import { matchAppRoute } from '../../domain/routes'
+import { sendError } from '../errors'
+import { requestLanguage, translate } from '../i18n'
+
+export const defaultClientDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../dist/client',
+)
+
+const API_PREFIXES = ['/api/', '/api', '/healthz', '/readyz', '/dev/']
+
+/**
+ * Serves the built PWA: hashed assets cached for a year, everything else revalidated, and
+ * index.html for every app route (HTTP 404 for paths outside the route table, so crawlers and
+ * monitors see the truth while the browser still shows the app's own 404 page).
+ */
+export const clientPlugin = fp<{ clientDir?: string }>(
+  async (app, { clientDir = defaultClientDir }) => {
+    const hasClient = existsSync(path.join(clientDir, 'index.html'))
+    if (hasClient) {
+      await app.register(fastifyStatic, {
+        root: clientDir,
+        wildcard: false,
+        index: false,
+        setHeaders(reply, filePath) {
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`)
+          reply.header(
+            'cache-control',
+            immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+          )
+        },
+      })
+    } else {
+      app.log.warn({ clientDir }, 'client not built: only the API is served')
+    }
+
+    app.setNotFoundHandler((request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '/'
+      const isPage =
+        hasClient &&
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        !API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(prefix)) &&
+        !path.posix.extname(pathname)
+      if (!isPage) {
+        return sendError(
+          request,
+          reply,
+          404,
+          translate('errors.notFound', requestLanguage(request)),
+        )
+      }
+      reply.header('cache-control', 'no-cache')
+      return reply.code(matchAppRoute(pathname) ? 200 : 404).sendFile('index.html')
+    })
+  },
+  { name: 'client' },
+)

@@ -1,0 +1,309 @@
+import { desc, sql } from 'drizzle-orm'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import nodemailer from 'nodemailer'
+import { z } from 'zod'
+import { mailOutbox } from '../../db/schema/mail'
+import type { Config } from '../config'
+import { sendError } from '../errors'
+import { escapeHtml } from '../html'
+import { requestLanguage, translate } from '../i18n'
+
+/** One message as our code writes it; the sender is always MAIL_FROM. */
+export interface MailMessage {
+  to: string
+  subject: string
+  text: string
+  html: string
+}
+
+export interface Mailer {
+  /** Delivers the message (SMTP) or keeps it in the local outbox; rejects when that fails. */
+  send(message: MailMessage): Promise<void>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailer: Mailer
+  }
+}
+
+/**
+ * A message could not be handed over. Its text names the recipient and the reason, never the
+ * SMTP server's credentials, so it is safe to log.
+ */
+export class MailDeliveryError extends Error {
+  constructor(
+    message: string,
+    /** nodemailer's error code (ECONNECTION, EAUTH…), when there is one. */
+    public readonly code?: string,
+  ) {
+    super(message)
+    this.name = 'MailDeliveryError'
+  }
+}
+
+/** How many messages the outbox pages show. */
+const OUTBOX_PAGE_SIZE = 50
+
+const OTP_CODE = /\b\d{6}\b/
+
+/**
+ * Mail delivery. With SMTP_URL: nodemailer to that server. Without it: the local outbox, where
+ * every message is stored in `mail_outbox`, logged with its code and listed at /dev/mailbox for
+ * loopback clients, so the product runs end to end on one machine.
+ */
+export const mailPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    if (config.SMTP_URL) {
+      app.decorate('mailer', smtpMailer(app, config.SMTP_URL, config.MAIL_FROM))
+    } else {
+      app.decorate('mailer', outboxMailer(app, config))
+      registerOutboxRoutes(app)
+    }
+  },
+  { name: 'mail', dependencies: ['db'] },
+)
+
+function smtpMailer(app: FastifyInstance, smtpUrl: string, from: string): Mailer {
+  // nodemailer waits up to two minutes for a silent server by default; a person waiting for a
+  // code should get an error sooner. Values given in the URL's query still win.
+  const transport = nodemailer.createTransport(
+    { url: smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 },
+    { from },
+  )
+  const redact = redactor(smtpUrl)
+  app.addHook('onClose', async () => {
+    transport.close()
+  })
+  return {
+    async send(message) {
+      try {
+        await transport.sendMail({
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        })
+      } catch (error) {
+        // nodemailer's messages can quote the server's reply, which may echo what we sent.
+        const { code, reason } = describeFailure(error, redact)
+        app.log.error({ to: message.to, code, reason }, 'mail delivery failed')
+        throw new MailDeliveryError(`Mail to ${message.to} could not be delivered: ${reason}`, code)
+      }
+    },
+  }
+}
+
+function outboxMailer(app: FastifyInstance, config: Config): Mailer {
+  return {
+    async send(message) {
+      try {
+        await app.db.insert(mailOutbox).values({
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        })
+      } catch (error) {
+        app.log.error({ to: message.to, err: error }, 'mail could not be kept in the outbox')
+        throw new MailDeliveryError(`Mail to ${message.to} could not be kept in the local outbox`)
+      }
+      // The log is where a developer without a mail server looks for the code.
+      const code = message.text.match(OTP_CODE)?.[0]
+      const where = `see ${config.publicUrl}/dev/mailbox`
+      app.log.info(
+        { to: message.to, subject: message.subject, ...(code ? { code } : {}) },
+        code
+          ? `mail kept in the local outbox (code ${code}), ${where}`
+          : `mail kept in the local outbox, ${where}`,
+      )
+    },
+  }
+}
+
+/** Replaces the URL's user name and password, in the forms a server might echo, with a marker. */
+function redactor(smtpUrl: string): (text: string) => string {
+  const secrets = new Set<string>([smtpUrl])
+  const add = (value: string) => {
+    secrets.add(value).add(Buffer.from(value).toString('base64'))
+  }
+  try {
+    const url = new URL(smtpUrl)
+    const user = safeDecode(url.username)
+    const pass = safeDecode(url.password)
+    // A user name of a few letters is no secret, and hiding it would garble every message.
+    if (user.length >= 4) add(user)
+    if (url.username.length >= 4) add(url.username)
+    if (pass) {
+      add(pass)
+      add(url.password)
+      secrets.add(Buffer.from(`\u0000${user}\u0000${pass}`).toString('base64'))
+    }
+  } catch {
+    // config.ts already checked the scheme; an unparsable rest leaves only the URL to hide.
+  }
+  // Longest first, so a password inside the URL is not half-replaced before the URL is.
+  const ordered = [...secrets].filter(Boolean).sort((a, b) => b.length - a.length)
+  return (text) => ordered.reduce((out, secret) => out.replaceAll(secret, '[redacted]'), text)
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
+function describeFailure(
+  error: unknown,
+  redact: (text: string) => string,
+): { code: string | undefined; reason: string } {
+  const details = error as { code?: unknown; message?: unknown } | null
+  const code = typeof details?.code === 'string' ? details.code : undefined
+  const message = typeof details?.message === 'string' ? details.message : String(error)
+  return { code, reason: redact(message).replace(/\s+/g, ' ').trim().slice(0, 300) }
+}
+
+/**
+ * True for a client on this machine. A request relayed by a proxy (which would also connect
+ * from loopback) is refused: the outbox holds sign-in codes and is for the developer only.
+ */
+export function isLoopbackRequest(request: FastifyRequest): boolean {
+  const headers = request.headers
+  if (headers['x-forwarded-for'] || headers.forwarded || headers['x-real-ip']) return false
+  return isLoopbackAddress(request.socket.remoteAddress)
+}
+
+/** 127.0.0.0/8, ::1 and IPv4-mapped 127.x addresses. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false
+  const lower = address.toLowerCase()
+  if (lower === '::1' || lower === '0:0:0:0:0:0:0:1') return true
+  const v4 = lower.startsWith('::ffff:') ? lower.slice('::ffff:'.length) : lower
+  const parts = v4.split('.')
+  return (
+    parts.length === 4 &&
+    parts[0] === '127' &&
+    parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)
+  )
+}
+
+const mailboxQuerySchema = z.object({
+  /** Only messages to this address, compared without regard to case; empty means everyone. */
+  to: z
+    .string()
+    .trim()
+    .max(320)
+    .optional()
+    .transform((value) => value || undefined),
+})
+
+const outboxMessageSchema = z.object({
+  id: z.number().int(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  createdAt: z.iso.datetime({ offset: true }),
+})
+
+const mailboxResponseSchema = z.object({ messages: z.array(outboxMessageSchema) })
+
+async function refuseRemote(request: FastifyRequest, reply: FastifyReply) {
+  // The same 404 as any unknown path, so the route's existence is not revealed either.
+  if (!isLoopbackRequest(request)) {
+    return sendError(request, reply, 404, translate('errors.notFound', requestLanguage(request)))
+  }
+}
+
+function registerOutboxRoutes(app: FastifyInstance) {
+  const routes = app.withTypeProvider<ZodTypeProvider>()
+
+  async function newest(to: string | undefined) {
+    const rows = await app.db
+      .select()
+      .from(mailOutbox)
+      .where(to ? sql`lower(${mailOutbox.to}) = lower(${to})` : undefined)
+      .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+      .limit(OUTBOX_PAGE_SIZE)
+    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }))
+  }
+
+  routes.get(
+    '/dev/mailbox.json',
+    {
+      onRequest: refuseRemote,
+      schema: {
+        hide: true,
+        querystring: mailboxQuerySchema,
+        response: { 200: mailboxResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return { messages: await newest(request.query.to) }
+    },
+  )
+
+  routes.get(
+    '/dev/mailbox',
+    {
+      onRequest: refuseRemote,
+      schema: { hide: true, querystring: mailboxQuerySchema },
+    },
+    async (request, reply) => {
+      const messages = await newest(request.query.to)
+      return reply
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(mailboxPage(messages, request.query.to))
+    },
+  )
+}
+
+function mailboxPage(
+  messages: { id: number; to: string; subject: string; text: string; createdAt: string }[],
+  to: string | undefined,
+): string {
+  const items = messages.map(
+    (message) => `<article>
+<h3>${escapeHtml(message.subject)}</h3>
+<p class="meta"><time>${escapeHtml(message.createdAt)}</time> · to ${escapeHtml(message.to)}</p>
+<pre>${escapeHtml(message.text)}</pre>
+</article>`,
+  )
+  const heading = to ? `Messages to ${escapeHtml(to)}` : 'Newest messages'
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Local outbox · Harmonize</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 860px; margin: 0 auto; padding: 24px; }
+form { margin: 16px 0 24px; }
+article { border-top: 1px solid #ddd; padding: 12px 0; }
+h3 { font-size: 1.1rem; margin: 0 0 4px; }
+.meta { color: #555; margin: 0 0 8px; font-size: 0.9rem; }
+pre { white-space: pre-wrap; background: #f6f6f6; padding: 12px; margin: 0; }
+</style>
+</head>
+<body>
+<h1>Local outbox</h1>
+<p>SMTP_URL is unset, so mail is kept here instead of sent (newest ${OUTBOX_PAGE_SIZE}).</p>
+<form method="get" action="/dev/mailbox">
+<label for="to">Recipient</label>
+<input id="to" name="to" type="email" value="${escapeHtml(to ?? '')}">
+<button type="submit">Filter</button>
+${to ? '<a href="/dev/mailbox">Show all</a>' : ''}
+</form>
+<h2>${heading}</h2>
+${items.length > 0 ? items.join('\n') : '<p>No messages yet.</p>'}
+</body>
+</html>
+`
+}

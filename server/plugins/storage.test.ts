@@ -1,0 +1,148 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../config'
+import {
+  assertValidKey,
+  createLocalStorage,
+  createStorage,
+  InvalidStorageKeyError,
+  type Storage,
+} from './storage'
+
+describe('local file storage', () => {
+  let root: string
+  let storage: Storage
+
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'harmonize-storage-'))
+    storage = createLocalStorage(path.join(root, 'files'))
+  })
+
+  afterEach(() => {
+    rmSync(root, { recursive: true, force: true })
+  })
+
+  it('stores, reads, lists and deletes an object with its content type', async () => {
+    const before = Date.now()
+    await storage.put('avatars/user-1', Buffer.from('first picture'), 'image/webp')
+
+    const stored = await storage.get('avatars/user-1')
+    expect(stored?.data.toString()).toBe('first picture')
+    expect(stored?.contentType).toBe('image/webp')
+    expect(stored?.updatedAt.getTime()).toBeGreaterThanOrEqual(before - 1000)
+    expect(readFileSync(path.join(root, 'files', 'avatars', 'user-1'), 'utf8')).toBe(
+      'first picture',
+    )
+
+    await storage.put('avatars/user-2', Buffer.from('second'), 'image/png')
+    await storage.put('medias/song', Buffer.from('la la'), 'audio/mpeg')
+    const listed = await storage.list('avatars/')
+    expect(listed.map(({ key, size }) => ({ key, size }))).toEqual([
+      { key: 'avatars/user-1', size: 13 },
+      { key: 'avatars/user-2', size: 6 },
+    ])
+    expect(listed[0]?.updatedAt).toBeInstanceOf(Date)
+    expect((await storage.list('avatars/user-2')).map((item) => item.key)).toEqual([
+      'avatars/user-2',
+    ])
+    expect((await storage.list('')).map((item) => item.key)).toEqual([
+      'avatars/user-1',
+      'avatars/user-2',
+      'medias/song',
+    ])
+
+    await storage.delete('avatars/user-1')
+    expect(await storage.get('avatars/user-1')).toBeNull()
+    expect((await storage.list('avatars/')).map((item) => item.key)).toEqual(['avatars/user-2'])
+    // Deleting again, or something that never existed, is not an error.
+    await storage.delete('avatars/user-1')
+    await storage.delete('nothing/here')
+  })
+
+  it('answers null and empty lists for what is not there', async () => {
+    expect(await storage.get('avatars/nobody')).toBeNull()
+    expect(await storage.list('avatars/')).toEqual([])
+    await storage.put('avatars/user-1', Buffer.from('x'), 'image/webp')
+    // A folder is not an object.
+    expect(await storage.get('avatars')).toBeNull()
+  })
+
+  it('replaces an object in one step and leaves no temporary files behind', async () => {
+    await storage.put('avatars/user-1', Buffer.alloc(200_000, 1), 'image/png')
+    // Readers racing the writes see either the old or the new bytes, never a mix or a stub.
+    const writes = Array.from({ length: 8 }, (_, index) =>
+      storage.put('avatars/user-1', Buffer.alloc(200_000, index + 2), 'image/webp'),
+    )
+    const reads = Array.from({ length: 40 }, () => storage.get('avatars/user-1'))
+    const [, results] = await Promise.all([Promise.all(writes), Promise.all(reads)])
+    for (const result of results) {
+      expect(result?.data.length).toBe(200_000)
+      const first = result?.data[0]
+      expect(result?.data.every((byte) => byte === first)).toBe(true)
+    }
+
+    const final = await storage.get('avatars/user-1')
+    expect(final?.contentType).toBe('image/webp')
+    expect(readdirSync(path.join(root, 'files', 'avatars')).sort()).toEqual([
+      'user-1',
+      'user-1.meta.json',
+    ])
+  })
+
+  it.each([
+    ['../escape', 'parent folder'],
+    ['avatars/../../etc/passwd', 'parent folder in the middle'],
+    ['/etc/passwd', 'absolute path'],
+    ['avatars\\user-1', 'backslash'],
+    ['..\\..\\escape', 'windows traversal'],
+    ['avatars/user\0.png', 'NUL byte'],
+    ['', 'empty key'],
+    ['avatars/', 'folder only'],
+    ['avatars//user-1', 'empty segment'],
+    ['avatars/./user-1', 'dot segment'],
+    ['avatars/.hidden', 'hidden name'],
+    ['avatars/user-1.meta.json', 'sidecar name'],
+  ])('rejects the key %j (%s)', async (key) => {
+    await expect(storage.put(key, Buffer.from('x'), 'text/plain')).rejects.toBeInstanceOf(
+      InvalidStorageKeyError,
+    )
+    await expect(storage.get(key)).rejects.toBeInstanceOf(InvalidStorageKeyError)
+    await expect(storage.delete(key)).rejects.toBeInstanceOf(InvalidStorageKeyError)
+    expect(existsSync(path.join(root, 'escape'))).toBe(false)
+  })
+
+  it('rejects list prefixes that could leave the store', async () => {
+    for (const prefix of ['../', '/etc', 'avatars/../..', 'a\\b', 'a\0']) {
+      await expect(storage.list(prefix)).rejects.toBeInstanceOf(InvalidStorageKeyError)
+    }
+    expect(() => assertValidKey('avatars/user-1')).not.toThrow()
+    expect(() => assertValidKey('avatars/us', { prefix: true })).not.toThrow()
+  })
+})
+
+describe('storage configuration', () => {
+  it('keeps files under DATA_DIR/files by default', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'harmonize-storage-'))
+    try {
+      const storage = createStorage(loadConfig({ DATA_DIR: root }))
+      await storage.put('avatars/a', Buffer.from('x'), 'image/webp')
+      expect(existsSync(path.join(root, 'files', 'avatars', 'a'))).toBe(true)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses to start with S3 storage, which this version does not have', () => {
+    const config = loadConfig({
+      DATA_DIR: tmpdir(),
+      STORAGE_URL: 's3://harmonize-files',
+      S3_REGION: 'eu-west-1',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    })
+    expect(() => createStorage(config)).toThrow(ConfigError)
+    expect(() => createStorage(config)).toThrow(/S3 storage is not available in this version/)
+  })
+})

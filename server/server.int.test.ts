@@ -1,0 +1,196 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { eq } from 'drizzle-orm'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '../db/client'
+import { appMeta } from '../db/schema/meta'
+import {
+  createTestEnvironment,
+  type TestEnvironment,
+  usingPostgres,
+} from '../tests/support/test-app'
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const START_TIMEOUT_MS = 30_000
+const READY_LINE = /Harmonize is running at (http:\/\/localhost:\d+)/
+
+interface ServerProcess {
+  child: ChildProcess
+  /** Everything the process wrote so far, for assertions and failure messages. */
+  stdout(): string
+  stderr(): string
+  /** Settles when the process has exited (at once if it already has). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+const children: ServerProcess[] = []
+
+/** Starts `server/server.ts` the way an operator does, with the test environment's variables. */
+function startServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk
+  })
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+  })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('exit', (code, signal) => resolve({ code, signal }))
+  })
+  const server = { child, stdout: () => stdout, stderr: () => stderr, exited }
+  children.push(server)
+  return server
+}
+
+/**
+ * Waits until the process announces its URL and returns it. Rejects with everything the process
+ * wrote when it exits first or stays silent for too long.
+ */
+function waitForUrl(server: ServerProcess, timeoutMs = START_TIMEOUT_MS): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const output = () => `stdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`
+    const check = () => {
+      const match = READY_LINE.exec(server.stdout())
+      if (match?.[1]) {
+        done()
+        resolve(match[1])
+      }
+    }
+    const timer = setTimeout(() => {
+      done()
+      reject(new Error(`the server did not start within ${timeoutMs} ms\n${output()}`))
+    }, timeoutMs)
+    const onExit = (code: number | null) => {
+      done()
+      reject(new Error(`the server exited with code ${code} before it was ready\n${output()}`))
+    }
+    const done = () => {
+      clearTimeout(timer)
+      server.child.stdout?.off('data', check)
+      server.child.off('exit', onExit)
+    }
+    server.child.stdout?.on('data', check)
+    server.child.once('exit', onExit)
+    check()
+  })
+}
+
+/** Asks the process to stop as an orchestrator does and returns how it exited. */
+async function stop(server: ServerProcess) {
+  server.child.kill('SIGTERM')
+  return server.exited
+}
+
+/** Reads the installation id straight from the database, with no server running. */
+async function readInstallationId(env: TestEnvironment): Promise<unknown> {
+  const handle = await openDatabase(env.config.database)
+  try {
+    const [row] = await handle.db.select().from(appMeta).where(eq(appMeta.key, 'installation_id'))
+    return row?.value
+  } finally {
+    await handle.close()
+  }
+}
+
+describe('the server process', () => {
+  let env: TestEnvironment
+
+  beforeAll(async () => {
+    env = await createTestEnvironment({ NODE_ENV: 'test', PORT: '0' })
+  })
+
+  afterEach(async () => {
+    // Only a failed test leaves a process behind; a clean test stopped its own.
+    for (const server of children.splice(0)) {
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGKILL')
+        await server.exited
+      }
+    }
+  })
+
+  afterAll(async () => {
+    await env?.destroy()
+  })
+
+  it('prints its URL and answers the health probes', async () => {
+    const server = startServer(env.env)
+    const url = await waitForUrl(server)
+
+    expect(url).not.toBe('http://localhost:0')
+    const health = await fetch(`${url}/healthz`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toEqual({ status: 'ok' })
+    const ready = await fetch(`${url}/readyz`)
+    expect(ready.status).toBe(200)
+    expect(ready.headers.get('x-request-id')).toBeTruthy()
+
+    expect((await stop(server)).code).toBe(0)
+  })
+
+  it('stops cleanly on SIGTERM and releases DATA_DIR', async () => {
+    const server = startServer(env.env)
+    await waitForUrl(server)
+    const lockFile = path.join(env.dataDir, 'harmonize.lock')
+    if (!usingPostgres) expect(existsSync(lockFile)).toBe(true)
+
+    const { code, signal } = await stop(server)
+
+    expect({ code, signal }).toEqual({ code: 0, signal: null })
+    expect(existsSync(lockFile)).toBe(false)
+  })
+
+  it.runIf(!usingPostgres)('refuses to open a DATA_DIR another process is using', async () => {
+    const first = startServer(env.env)
+    const url = await waitForUrl(first)
+
+    const second = startServer(env.env)
+    const { code } = await second.exited
+
+    expect(code).toBe(1)
+    expect(second.stderr()).toContain('already in use')
+    expect(second.stdout()).not.toMatch(READY_LINE)
+    // The process that holds the directory keeps serving.
+    expect((await fetch(`${url}/readyz`)).status).toBe(200)
+
+    expect((await stop(first)).code).toBe(0)
+  })
+
+  it('refuses to start with a bad configuration and names the variable', async () => {
+    const server = startServer({ ...env.env, PORT: 'abc' })
+    const { code } = await server.exited
+
+    expect(code).toBe(1)
+    expect(server.stderr()).toContain('PORT must be a whole number from 0 to 65535 (got "abc")')
+    expect(server.stdout()).not.toMatch(READY_LINE)
+  })
+
+  it('keeps its data across a restart', async () => {
+    const first = startServer(env.env)
+    await waitForUrl(first)
+    expect((await stop(first)).code).toBe(0)
+    const installationId = await readInstallationId(env)
+
+    const second = startServer(env.env)
+    const url = await waitForUrl(second)
+    const ready = await fetch(`${url}/readyz`)
+    expect(ready.status).toBe(200)
+    expect(await ready.json()).toEqual({ status: 'ok' })
+    const countries = (await (await fetch(`${url}/api/countries`)).json()) as {
+      countries: unknown[]
+    }
+    expect(countries.countries).toHaveLength(250)
+    expect((await stop(second)).code).toBe(0)
+
+    expect(installationId).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/))
+    expect(await readInstallationId(env)).toBe(installationId)
+  })
+})

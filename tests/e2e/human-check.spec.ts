@@ -1,0 +1,44 @@
+import { expect, test } from './support/test'
+
+// The widget itself in a real browser, under the real CSP (any violation is a console error and
+// fails the test). The account flows that submit its payload are in accounts.spec.ts.
+
+const isChallenge = (url: string) => new URL(url).pathname === '/api/captcha/challenge'
+
+test('passing the check unlocks Register, and unticking it locks it again', async ({ page }) => {
+  await page.goto('/signup')
+  await page.getByLabel('Full name').fill('Ada Lovelace')
+  await page.getByLabel('Email').fill('ada@example.test')
+  await page.getByLabel('Password', { exact: true }).fill('Sunny-Water-19!')
+  await page.getByLabel('Confirm password', { exact: true }).fill('Sunny-Water-19!')
+  const register = page.getByRole('button', { name: 'Register Account' })
+  await expect(register).toBeDisabled()
+
+  const challenge = page.waitForResponse((response) => isChallenge(response.url()))
+  await page.getByRole('checkbox', { name: 'I am human' }).click()
+
+  expect((await challenge).status()).toBe(200)
+  const verified = page.getByRole('checkbox', { name: 'Verified' })
+  await expect(verified).toBeChecked()
+  await expect(register).toBeEnabled()
+
+  // Unticking resets the widget, and the form must no longer hold a payload.
+  await verified.click()
+  await expect(page.getByRole('checkbox', { name: 'I am human' })).not.toBeChecked()
+  await expect(register).toBeDisabled()
+})
+
+test('on the sign-in page it speaks Spanish and works from the keyboard', async ({ page }) => {
+  await page.goto('/login')
+  await expect(page.getByRole('checkbox', { name: 'I am human' })).toBeVisible()
+  await page.getByLabel('Choose language').selectOption({ label: 'Español' })
+  const check = page.getByRole('checkbox', { name: 'Soy humano' })
+  await expect(check).toBeVisible()
+
+  const challenge = page.waitForRequest((request) => isChallenge(request.url()))
+  await check.focus()
+  await page.keyboard.press('Space')
+
+  await challenge
+  await expect(page.getByRole('checkbox', { name: 'Verificado' })).toBeChecked()
+})

@@ -1,0 +1,149 @@
+import { expect, test } from './support/test'
+
+test.describe('app shell for a visitor', () => {
+  test('/ and /home land on /login', async ({ page }) => {
+    await page.goto('/')
+    await expect(page).toHaveURL(/\/login$/)
+    await expect(page.getByTestId('header-title')).toHaveText('Sign In')
+
+    await page.goto('/home')
+    await expect(page).toHaveURL(/\/login$/)
+  })
+
+  test.describe(() => {
+    // The server answers unknown paths with HTTP 404, which Chromium reports in the console.
+    test.use({ allowedConsoleErrors: /status of 404/ })
+
+    test('an unknown path shows the 404 page and Go Home leads on', async ({ page }) => {
+      const response = await page.goto('/no-such-page')
+      expect(response?.status()).toBe(404)
+      await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
+      await page.getByRole('button', { name: 'Go Home' }).click()
+      // /home needs a signed-in user, so a visitor ends on the sign-in page.
+      await expect(page).toHaveURL(/\/login$/)
+    })
+  })
+
+  test('the side menu lists the spec items in order, 279 px wide', async ({ page }) => {
+    await page.goto('/login')
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    const menu = page.getByTestId('side-menu')
+    await expect(menu).toBeVisible()
+    await expect(menu.getByRole('heading', { name: 'Welcome' })).toBeVisible()
+    await expect(menu.getByRole('link')).toHaveText([
+      'About',
+      'Solfeggio science',
+      'Medical Disclaimer',
+      'Messages in Water',
+      'Privacy Policy & Terms',
+      'How-To',
+      'Home',
+      'User Records',
+      'Aura',
+      'Chakra',
+      'My Account',
+      'Support',
+      'Sign In',
+    ])
+    const box = await menu.boundingBox()
+    expect(box?.width).toBe(279)
+    expect(box?.x).toBe(0)
+
+    await page.keyboard.press('Escape')
+    await expect(menu).toBeHidden()
+  })
+
+  test('switching to Español changes the menu texts and survives a reload', async ({ page }) => {
+    await page.goto('/login')
+    await page.getByLabel('Choose language').selectOption({ label: 'Español' })
+    await expect(page.getByTestId('header-title')).toHaveText('Iniciar sesión')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+
+    await page.getByRole('button', { name: 'Abrir menú' }).click()
+    const menu = page.getByTestId('side-menu')
+    await expect(menu.getByRole('link', { name: 'Acerca de' })).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Mi cuenta' })).toBeVisible()
+
+    await page.reload()
+    await expect(page.getByTestId('header-title')).toHaveText('Iniciar sesión')
+    await expect(page.getByLabel('Elegir idioma')).toHaveValue('es')
+    await page.getByRole('button', { name: 'Abrir menú' }).click()
+    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'Soporte' })).toBeVisible()
+  })
+
+  test('a route shows the full-screen blue spinner while its code loads', async ({ page }) => {
+    // Hold the page chunk back so the loading state can be seen.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(/login-page-.*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/login')
+    const spinner = page.getByTestId('route-spinner')
+    await expect(spinner).toBeVisible()
+    // The ring's colour, read back as RGB through a canvas (CSS may report it in lab()).
+    const [red, green, blue] = await spinner.locator('div').evaluate((ring) => {
+      const context = document.createElement('canvas').getContext('2d')
+      if (!context) return [0, 0, 0]
+      context.fillStyle = getComputedStyle(ring).borderTopColor
+      context.fillRect(0, 0, 1, 1)
+      return [...context.getImageData(0, 0, 1, 1).data]
+    })
+    expect(blue).toBeGreaterThan((red ?? 0) + 80)
+    expect(blue).toBeGreaterThan((green ?? 0) + 40)
+    release()
+    await expect(spinner).toBeHidden()
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+  })
+})
+
+test.describe('offline', () => {
+  test.use({ allowedConsoleErrors: /ERR_INTERNET_DISCONNECTED|status of 404/ })
+
+  test('the shell opens offline after one visit, and says the network is gone', async ({
+    page,
+    context,
+  }) => {
+    await page.clock.install()
+    await page.goto('/login')
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready
+    })
+
+    // Freeze the page's clock so only runFor() moves time for the snackbar's timer.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+    await context.setOffline(true)
+    const snackbar = page.getByTestId('snackbar')
+    await expect(snackbar).toHaveText('Sorry, it seems that you are offline')
+    await expect(snackbar).toHaveAttribute('data-severity', 'info')
+    // The snackbar hides itself after 6000 ms.
+    await page.clock.runFor(5_900)
+    await expect(snackbar).toBeVisible()
+    await page.clock.runFor(200)
+    await expect(snackbar).toBeHidden()
+
+    await page.clock.resume()
+    await page.reload()
+    await expect(page.getByTestId('header-title')).toHaveText('Sign In')
+    await page.goto('/no-such-page')
+    await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
+  })
+})
+
+test('the web app manifest makes the app installable, with icons that load', async ({
+  request,
+}) => {
+  const response = await request.get('/manifest.webmanifest')
+  expect(response.ok()).toBe(true)
+  const manifest = await response.json()
+  expect(manifest).toMatchObject({ name: 'Harmonize', display: 'standalone', start_url: '/' })
+  const sizes = manifest.icons.map((icon: { sizes: string }) => icon.sizes)
+  expect(sizes).toEqual(expect.arrayContaining(['192x192', '512x512']))
+  for (const icon of manifest.icons) {
+    const image = await request.get(icon.src)
+    expect(image.headers()['content-type'], icon.src).toBe('image/png')
+  }
+})

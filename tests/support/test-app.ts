@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import pg from 'pg'
+import { type BuildOptions, buildApp } from '../../server/app'
+import { type Config, loadConfig } from '../../server/config'
+
+/**
+ * A database of its own for one test file: a fresh PGlite directory by default, or a fresh
+ * PostgreSQL database on the server named by TEST_DATABASE_URL (CI runs the suite both ways).
+ */
+export interface TestEnvironment {
+  env: Record<string, string>
+  config: Config
+  dataDir: string
+  /** Builds the app on this environment's database (it can be built again after close). */
+  build(options?: BuildOptions): Promise<FastifyInstance>
+  /** Drops the database and removes the data directory. */
+  destroy(): Promise<void>
+}
+
+export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL)
+
+export async function createTestEnvironment(
+  extraEnv: Record<string, string> = {},
+): Promise<TestEnvironment> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'harmonize-test-'))
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    CAPTCHA_COST: '1000',
+    ...extraEnv,
+  }
+  let dropDatabase = async () => {}
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (adminUrl && !extraEnv.DATABASE_URL) {
+    const name = `harmonize_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`
+    const admin = new pg.Client({ connectionString: adminUrl })
+    await admin.connect()
+    await admin.query(`create database ${name}`)
+    await admin.end()
+    const url = new URL(adminUrl)
+    url.pathname = `/${name}`
+    env.DATABASE_URL = url.toString()
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: adminUrl })
+      await client.connect()
+      await client.query(`drop database if exists ${name} with (force)`)
+      await client.end()
+    }
+  }
+  const config = loadConfig(env)
+  return {
+    env,
+    config,
+    dataDir,
+    build: (options = {}) => buildApp(config, { logger: false, ...options }),
+    async destroy() {
+      await dropDatabase()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
