@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { buffer } from 'node:stream/consumers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../config'
 import {
@@ -67,6 +68,33 @@ describe('local file storage', () => {
     await storage.put('avatars/user-1', Buffer.from('x'), 'image/webp')
     // A folder is not an object.
     expect(await storage.get('avatars')).toBeNull()
+  })
+
+  it('opens an object for streaming: whole, or a byte range, from the version that was opened', async () => {
+    const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, index) => index % 251))
+    await storage.put('medias/film.webm', bytes, 'video/webm')
+    expect(await storage.open('medias/nothing.webm')).toBeNull()
+    const opened = async (key: string) => {
+      const reader = await storage.open(key)
+      if (!reader) throw new Error(`${key} is missing`)
+      return reader
+    }
+
+    const whole = await opened('medias/film.webm')
+    expect(whole).toMatchObject({ size: bytes.length, contentType: 'video/webm' })
+    expect((await buffer(whole.stream())).equals(bytes)).toBe(true)
+
+    const part = await opened('medias/film.webm')
+    // An overwrite after opening does not change what this reader sends.
+    await storage.put('medias/film.webm', Buffer.from('replaced'), 'video/webm')
+    expect(part.size).toBe(bytes.length)
+    const middle = await buffer(part.stream({ start: 100_000, end: 199_999 }))
+    expect(middle.equals(bytes.subarray(100_000, 200_000))).toBe(true)
+
+    // A reader that is not streamed is closed by hand.
+    const unused = await opened('medias/film.webm')
+    expect(unused.size).toBe(8)
+    await unused.close()
   })
 
   it('replaces an object in one step and leaves no temporary files behind', async () => {

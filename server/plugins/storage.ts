@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto'
 import type { Dirent } from 'node:fs'
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
+import type { Readable } from 'node:stream'
+import { buffer } from 'node:stream/consumers'
 import fp from 'fastify-plugin'
 import { type Config, ConfigError } from '../config'
 
@@ -20,6 +22,20 @@ export interface StoredObject {
 }
 
 /**
+ * One stored object opened for reading, without its bytes in memory. Size, type and time belong
+ * to the version that was opened, even if the key is overwritten meanwhile. Call `stream` once
+ * (the stream closes the file when it ends or is destroyed) or `close`, never neither.
+ */
+export interface StoredObjectReader {
+  size: number
+  contentType: string
+  updatedAt: Date
+  /** The bytes from `start` to `end` inclusive (the whole object without a range). */
+  stream(range?: { start: number; end: number }): Readable
+  close(): Promise<void>
+}
+
+/**
  * Where uploaded files live. Keys are slash-separated paths such as `avatars/{userId}`; a key
  * that could escape the store (`..`, absolute, backslash, NUL…) throws InvalidStorageKeyError.
  */
@@ -28,6 +44,8 @@ export interface Storage {
   put(key: string, data: Buffer, contentType: string): Promise<void>
   /** The object under `key`, or null when there is none. */
   get(key: string): Promise<StoredObject | null>
+  /** The object under `key` opened for streaming (large media), or null when there is none. */
+  open(key: string): Promise<StoredObjectReader | null>
   /** Removes the object; removing a missing one is not an error. */
   delete(key: string): Promise<void>
   /** Every object whose key starts with `prefix`, sorted by key. */
@@ -125,7 +143,46 @@ export function createLocalStorage(root: string): Storage {
     return resolved
   }
 
+  async function openObject(key: string): Promise<StoredObjectReader | null> {
+    const target = filePath(key)
+    let handle: FileHandle
+    try {
+      handle = await open(target, 'r')
+    } catch (error) {
+      if (isMissing(error)) return null
+      throw error
+    }
+    try {
+      // Size and time from the open file, so an overwrite (a rename) cannot mix versions.
+      const info = await handle.stat()
+      if (!info.isFile()) {
+        await handle.close()
+        return null
+      }
+      let contentType = 'application/octet-stream'
+      try {
+        const meta = JSON.parse(await readFile(`${target}${META_SUFFIX}`, 'utf8'))
+        if (typeof meta?.contentType === 'string') contentType = meta.contentType
+      } catch (error) {
+        if (!isMissing(error) && !(error instanceof SyntaxError)) throw error
+      }
+      return {
+        size: info.size,
+        contentType,
+        updatedAt: info.mtime,
+        stream: (range) =>
+          handle.createReadStream(range ? { start: range.start, end: range.end } : {}),
+        close: () => handle.close(),
+      }
+    } catch (error) {
+      await handle.close()
+      throw error
+    }
+  }
+
   return {
+    open: openObject,
+
     async put(key, data, contentType) {
       const target = filePath(key)
       await mkdir(path.dirname(target), { recursive: true })
@@ -137,30 +194,11 @@ export function createLocalStorage(root: string): Storage {
     },
 
     async get(key) {
-      const target = filePath(key)
-      let handle: FileHandle
-      try {
-        handle = await open(target, 'r')
-      } catch (error) {
-        if (isMissing(error)) return null
-        throw error
-      }
-      try {
-        // Bytes and time from one open file, so an overwrite in between cannot mix them.
-        const info = await handle.stat()
-        if (!info.isFile()) return null
-        const data = await handle.readFile()
-        let contentType = 'application/octet-stream'
-        try {
-          const meta = JSON.parse(await readFile(`${target}${META_SUFFIX}`, 'utf8'))
-          if (typeof meta?.contentType === 'string') contentType = meta.contentType
-        } catch (error) {
-          if (!isMissing(error) && !(error instanceof SyntaxError)) throw error
-        }
-        return { data, contentType, updatedAt: info.mtime }
-      } finally {
-        await handle.close()
-      }
+      const reader = await openObject(key)
+      if (!reader) return null
+      const { contentType, updatedAt } = reader
+      const data = await buffer(reader.stream())
+      return { data, contentType, updatedAt }
     },
 
     async delete(key) {

@@ -31,6 +31,21 @@ export function parseRange(
   return { start, end }
 }
 
+/**
+ * A validator for one version of a file: files are replaced whole (storage renames), so size and
+ * modification time tell versions apart without hashing large videos.
+ */
+export function mediaEtag(size: number, updatedAt: Date): string {
+  return `"${size.toString(36)}-${updatedAt.getTime().toString(36)}"`
+}
+
+/** Whether an If-None-Match header names `etag` (weak comparison, as RFC 9110 asks for it). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag)
+}
+
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/harmonize/media',
@@ -71,24 +86,39 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError(403, 'media.linkInvalid')
       }
       const row = await findMedia(app.db, key)
-      const stored = row ? await app.storage.get(key) : null
+      const stored = row ? await app.storage.open(key) : null
       if (!row || !stored) throw new AppError(404, 'media.notFound')
-      const size = stored.data.length
-      reply
-        .header('accept-ranges', 'bytes')
-        .header('cache-control', 'private, max-age=3600')
-        .header('last-modified', stored.updatedAt.toUTCString())
-        .type(row.contentType)
-      const range = parseRange(request.headers.range, size)
-      if (range === 'unsatisfiable') {
-        reply.header('content-range', `bytes */${size}`)
-        throw new AppError(416, 'media.rangeNotSatisfiable')
+      // Every path below either hands the file to a stream (which closes it) or closes it.
+      let streaming = false
+      try {
+        const { size } = stored
+        const etag = mediaEtag(size, stored.updatedAt)
+        reply
+          .header('accept-ranges', 'bytes')
+          .header('cache-control', 'private, max-age=3600')
+          .header('last-modified', stored.updatedAt.toUTCString())
+          .header('etag', etag)
+          .type(row.contentType)
+        if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send()
+        // A range is only for the version the client already holds part of (If-Range);
+        // for another one it gets the whole new file.
+        const ifRange = request.headers['if-range']
+        const rangeHeader = ifRange && ifRange !== etag ? undefined : request.headers.range
+        const range = parseRange(rangeHeader, size)
+        if (range === 'unsatisfiable') {
+          reply.header('content-range', `bytes */${size}`)
+          throw new AppError(416, 'media.rangeNotSatisfiable')
+        }
+        streaming = true
+        if (!range) return reply.header('content-length', size).send(stored.stream())
+        return reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+          .header('content-length', range.end - range.start + 1)
+          .send(stored.stream(range))
+      } finally {
+        if (!streaming) await stored.close()
       }
-      if (!range) return reply.send(stored.data)
-      return reply
-        .code(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-        .send(stored.data.subarray(range.start, range.end + 1))
     },
   )
 }

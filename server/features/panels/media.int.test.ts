@@ -114,6 +114,40 @@ describe('media for a session', () => {
     expect(beyond.headers['content-range']).toBe(`bytes */${wav.length}`)
   })
 
+  it('streams a large file, with validators for caches and resumed downloads', async () => {
+    const film = Buffer.concat([makeWebmHeader(40), Buffer.alloc(6 * 1024 * 1024, 7)])
+    film.writeUInt32BE(0xdeadbeef, 5_000_000)
+    const added = await addMedia(app.db, app.storage, { name: 'long.webm', data: film })
+    const url = signMediaUrl(app.secrets.authSecret, added.key)
+
+    const whole = await get(url)
+    expect(whole.statusCode).toBe(200)
+    expect(whole.headers['content-length']).toBe(String(film.length))
+    expect(whole.rawPayload.equals(film)).toBe(true)
+    const etag = String(whole.headers.etag)
+    expect(etag).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/)
+
+    const middle = await get(url, { range: 'bytes=5000000-5000003' })
+    expect(middle.statusCode).toBe(206)
+    expect(middle.headers['content-length']).toBe('4')
+    expect(middle.rawPayload.readUInt32BE(0)).toBe(0xdeadbeef)
+
+    // A browser revalidating its copy gets no bytes; a changed file is sent again.
+    const unchanged = await get(url, { 'if-none-match': `W/${etag}` })
+    expect(unchanged.statusCode).toBe(304)
+    expect(unchanged.rawPayload.length).toBe(0)
+    expect((await get(url, { 'if-none-match': '"older"' })).statusCode).toBe(200)
+
+    // Resuming a download: the range is honoured only for the same version of the file.
+    const resumed = await get(url, { range: 'bytes=10-19', 'if-range': etag })
+    expect(resumed.statusCode).toBe(206)
+    const stale = await get(url, { range: 'bytes=10-19', 'if-range': '"older"' })
+    expect(stale.statusCode).toBe(200)
+    expect(stale.rawPayload.length).toBe(film.length)
+
+    await removeMedia(app.db, app.storage, added.key)
+  })
+
   it('refuses expired, tampered and unsigned links with 403', async () => {
     const key = `medias/${BACKING_TRACK_MARKER}-tone.wav`
     const past = Math.floor(Date.now() / 1000) - 1
