@@ -427,6 +427,29 @@ describe('serving the client', () => {
     expect(response.body).toBe('console.log("app")\n')
   })
 
+  it('serves files built after the server started (a rebuild while it runs)', async () => {
+    writeFileSync(path.join(clientDir, 'assets', 'app-456.js'), 'console.log("new build")\n')
+    const response = await app.inject({ method: 'GET', url: '/assets/app-456.js' })
+
+    expect(response.statusCode).toBe(200)
+    expect(response.body).toBe('console.log("new build")\n')
+  })
+
+  it('never serves files outside the build or hidden ones', async () => {
+    writeFileSync(path.join(clientDir, '.env'), 'SECRET=1\n')
+    for (const url of [
+      '/.env',
+      '/assets/..%2f.env',
+      '/..%2f..%2fetc%2fpasswd',
+      '/assets/%2e%2e/.env',
+    ]) {
+      const response = await app.inject({ method: 'GET', url })
+      expect(response.body, url).not.toContain('SECRET')
+      expect(response.body, url).not.toContain('root:')
+      expect([400, 403, 404], url).toContain(response.statusCode)
+    }
+  })
+
   it('answers a missing file with the JSON 404, not the app', async () => {
     const response = await app.inject({ method: 'GET', url: '/missing.js' })
 

@@ -25,7 +25,15 @@ export const clientPlugin = fp<{ clientDir?: string }>(
     if (hasClient) {
       await app.register(fastifyStatic, {
         root: clientDir,
-        wildcard: false,
+        // Looked up on disk per request rather than listed once at start, so a server keeps
+        // serving the newest build (`npm run build` while it runs) instead of 404s for its
+        // new hashed files. A miss falls through to the not-found handler below.
+        wildcard: true,
+        // Nothing hidden leaves the build folder, and a folder path (`/`, `/assets/`) is a page
+        // for the not-found handler rather than a 403 from the file server.
+        dotfiles: 'ignore',
+        allowedPath: (pathname) =>
+          !pathname.endsWith('/') && !pathname.split('/').some((part) => part.startsWith('.')),
         index: false,
         setHeaders(reply, filePath) {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`)

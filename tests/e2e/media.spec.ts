@@ -234,3 +234,40 @@ test('a session with an uploaded video and backing track plays and stops both', 
   await expect(page.getByTestId('play')).toHaveText('Play')
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(true)
 })
+
+test('calm motion replaces an uploaded video with the calm generated picture', async ({
+  page,
+}) => {
+  test.setTimeout(60_000)
+  await signInWithAccess(page)
+  await page.goto(`/harmonizing-screen/${PANEL}`)
+  const video = page.getByTestId('media-video')
+  const canvas = page.getByTestId('fractal-canvas')
+  await expect(video).toBeVisible()
+  await page.getByTestId('play').click()
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible()
+
+  // Turned on mid-session: the video goes, the generated picture takes over and keeps going.
+  await page.getByRole('button', { name: 'Sound' }).click()
+  const calm = page.getByRole('checkbox', { name: 'Calm motion' })
+  await expect(calm).not.toBeChecked()
+  await calm.check()
+  await expect(video).toHaveCount(0)
+  await expect(canvas).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible()
+  const first = await canvas.screenshot()
+  await expect.poll(async () => (await canvas.screenshot()).equals(first)).toBe(false)
+
+  // Off again: the video comes back and plays.
+  await calm.uncheck()
+  await expect(video).toBeVisible()
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(false)
+
+  // With the system asking for reduced motion, the video is never shown.
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  await page.reload()
+  await expect(canvas).toBeVisible()
+  await expect(video).toHaveCount(0)
+  await page.getByRole('button', { name: 'Sound' }).click()
+  await expect(page.getByRole('checkbox', { name: 'Calm motion' })).toBeChecked()
+})

@@ -17,6 +17,7 @@ import { useHeaderSlot } from '../../../lib/header-slot'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { isNetworkFailure } from '../../../lib/offline-cache'
+import { usePrefersReducedMotion } from '../../../lib/reduced-motion'
 import { useAccess } from '../../access/api'
 import { useAffirmations, usePanel } from '../../panels/api'
 import { completeSession, startSession } from '../api'
@@ -97,7 +98,11 @@ export function HarmonizingPage() {
   )
 
   // The picture is an uploaded video when there is one that loads, else the fractal renderer.
-  const showVideo = Boolean(sources?.video) && !videoFailed
+  // Calm motion (the system setting or the toggle) always uses the renderer's calm mode: we
+  // cannot vouch that an uploaded video never flashes.
+  const prefersReducedMotion = usePrefersReducedMotion()
+  const calm = reducedMotion ?? prefersReducedMotion
+  const showVideo = Boolean(sources?.video) && !videoFailed && !calm
   const startVisual = useCallback(() => {
     if (showVideo) void video?.play().catch(() => {})
     else renderer?.start()
@@ -137,6 +142,13 @@ export function HarmonizingPage() {
   useEffect(() => {
     if (renderer && reducedMotion !== null) renderer.setReducedMotion(reducedMotion)
   }, [renderer, reducedMotion])
+
+  // Turning calm motion on or off mid-session swaps video and renderer; the newcomer picks up
+  // where the session is (playing or not) once it exists.
+  const playingRef = useRef(false)
+  useEffect(() => {
+    if (playingRef.current) startVisual()
+  }, [startVisual])
 
   const timer = formatCountdown(countdown.remaining)
   useHeaderSlot({
@@ -183,6 +195,7 @@ export function HarmonizingPage() {
   const visualReady = showVideo ? videoReady : Boolean(renderer)
   const ready = sources !== null && visualReady && playerState.ready
   const playing = countdown.running
+  playingRef.current = playing
 
   const handlePlay = async () => {
     if (!player || !visualReady || !panel.data) return
@@ -387,7 +400,7 @@ export function HarmonizingPage() {
             <label className="mt-3 flex items-center gap-2">
               <input
                 type="checkbox"
-                checked={reducedMotion ?? renderer?.reducedMotion ?? false}
+                checked={calm}
                 onChange={(event) => setReducedMotion(event.target.checked)}
                 className="size-4 accent-brand-600"
               />
