@@ -235,9 +235,7 @@ test('a session with an uploaded video and backing track plays and stops both', 
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(true)
 })
 
-test('calm motion replaces an uploaded video with the calm generated picture', async ({
-  page,
-}) => {
+test('calm motion replaces an uploaded video with the calm generated picture', async ({ page }) => {
   test.setTimeout(60_000)
   await signInWithAccess(page)
   await page.goto(`/harmonizing-screen/${PANEL}`)
