@@ -326,88 +326,92 @@ export function HarmonizingPage() {
             {playing || countdown.elapsed > 0 ? ingredient : ''}
           </p>
         </div>
-        <div className="absolute inset-x-0 bottom-0 flex flex-wrap items-center justify-center gap-2 bg-gradient-to-t from-black/60 to-transparent px-4 pt-10 pb-5">
-          {playing ? (
-            <Button onClick={handleStop} variant="secondary" className="min-w-32">
-              <Square aria-hidden className="size-4" />
-              {t('harmonize.stop')}
-            </Button>
-          ) : (
-            <Button
-              onClick={() => void handlePlay()}
-              disabled={!ready || starting}
-              className="min-w-32"
-              data-testid="play"
-            >
-              {!ready || starting ? (
-                <Loader2 aria-hidden className="size-4 animate-spin" />
-              ) : (
-                <Play aria-hidden className="size-4" />
-              )}
-              {!ready || starting ? t('harmonize.loading') : t('harmonize.play')}
-            </Button>
-          )}
-          <Button
-            variant="ghost"
-            className="text-white hover:bg-white/15"
-            onClick={() => void stage.current?.requestFullscreen?.().catch(() => {})}
-          >
-            <Expand aria-hidden className="size-4" />
-            {t('harmonize.fullScreen')}
-          </Button>
-          <Button
-            variant="ghost"
-            className="text-white hover:bg-white/15"
-            aria-expanded={showSound}
-            onClick={() => setShowSound((shown) => !shown)}
-          >
-            <Volume2 aria-hidden className="size-4" />
-            {t('harmonize.sound')}
-          </Button>
-        </div>
-        {showSound && (
-          <div className="absolute right-3 bottom-24 w-72 rounded-xl bg-white/95 p-4 text-sm text-slate-800 shadow-xl">
-            {(['master', 'backing', 'solfeggio', 'schumann'] as const).map((layer) => (
-              <label key={layer} className="mb-2 flex items-center gap-2">
-                <span className="w-24">{t(`harmonize.layers.${layer}`)}</span>
+        {/* The sound panel sits in the flow above the buttons, so it never covers Stop on a
+            phone, where the buttons wrap onto two rows. */}
+        <div className="absolute inset-x-0 bottom-0 flex flex-col">
+          {showSound && (
+            <div className="mx-3 w-72 max-w-[calc(100%-1.5rem)] self-end rounded-xl bg-white/95 p-4 text-sm text-slate-800 shadow-xl">
+              {(['master', 'backing', 'solfeggio', 'schumann'] as const).map((layer) => (
+                <label key={layer} className="mb-2 flex items-center gap-2">
+                  <span className="w-24">{t(`harmonize.layers.${layer}`)}</span>
+                  <input
+                    type="range"
+                    min={0}
+                    max={1}
+                    step={0.05}
+                    defaultValue={layer === 'master' ? 1 : 0.8}
+                    onChange={(event) => player?.setVolume(layer, Number(event.target.value))}
+                    className="flex-1 accent-brand-600"
+                  />
+                </label>
+              ))}
+              <label className="mt-3 flex items-center gap-2">
                 <input
-                  type="range"
-                  min={0}
-                  max={1}
-                  step={0.05}
-                  defaultValue={layer === 'master' ? 1 : 0.8}
-                  onChange={(event) => player?.setVolume(layer, Number(event.target.value))}
-                  className="flex-1 accent-brand-600"
+                  type="checkbox"
+                  checked={binaural}
+                  onChange={(event) => {
+                    setBinaural(event.target.checked)
+                    player?.setBinaural(event.target.checked)
+                  }}
+                  className="size-4 accent-brand-600"
                 />
+                <Headphones aria-hidden className="size-4" />
+                {t('harmonize.binaural')}
               </label>
-            ))}
-            <label className="mt-3 flex items-center gap-2">
-              <input
-                type="checkbox"
-                checked={binaural}
-                onChange={(event) => {
-                  setBinaural(event.target.checked)
-                  player?.setBinaural(event.target.checked)
-                }}
-                className="size-4 accent-brand-600"
-              />
-              <Headphones aria-hidden className="size-4" />
-              {t('harmonize.binaural')}
-            </label>
-            {binaural && (
-              <p className="mt-1 text-xs text-slate-600">{t('harmonize.headphonesHint')}</p>
+              {binaural && (
+                <p className="mt-1 text-xs text-slate-600">{t('harmonize.headphonesHint')}</p>
+              )}
+              <label className="mt-3 flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={calm}
+                  onChange={(event) => setReducedMotion(event.target.checked)}
+                  className="size-4 accent-brand-600"
+                />
+                {t('harmonize.reducedMotion')}
+              </label>
+            </div>
+          )}
+          <div className="flex flex-wrap items-center justify-center gap-2 bg-gradient-to-t from-black/60 to-transparent px-4 pt-10 pb-5">
+            {playing ? (
+              <Button onClick={handleStop} variant="secondary" className="min-w-32">
+                <Square aria-hidden className="size-4" />
+                {t('harmonize.stop')}
+              </Button>
+            ) : (
+              <Button
+                onClick={() => void handlePlay()}
+                disabled={!ready || starting}
+                className="min-w-32"
+                data-testid="play"
+              >
+                {!ready || starting ? (
+                  <Loader2 aria-hidden className="size-4 animate-spin" />
+                ) : (
+                  <Play aria-hidden className="size-4" />
+                )}
+                {!ready || starting ? t('harmonize.loading') : t('harmonize.play')}
+              </Button>
             )}
-            <label className="mt-3 flex items-center gap-2">
-              <input
-                type="checkbox"
-                checked={calm}
-                onChange={(event) => setReducedMotion(event.target.checked)}
-                className="size-4 accent-brand-600"
-              />
-              {t('harmonize.reducedMotion')}
-            </label>
+            <Button
+              variant="ghost"
+              className="text-white hover:bg-white/15"
+              onClick={() => void stage.current?.requestFullscreen?.().catch(() => {})}
+            >
+              <Expand aria-hidden className="size-4" />
+              {t('harmonize.fullScreen')}
+            </Button>
+            <Button
+              variant="ghost"
+              className="text-white hover:bg-white/15"
+              aria-expanded={showSound}
+              onClick={() => setShowSound((shown) => !shown)}
+            >
+              <Volume2 aria-hidden className="size-4" />
+              {t('harmonize.sound')}
+            </Button>
           </div>
-        )}
+        </div>
       </div>
     </section>
   )
