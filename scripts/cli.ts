@@ -44,9 +44,12 @@ interface Operations {
 
 class UsageError extends Error {}
 
-// Storage is the same local store the server uses (DATA_DIR/files), opened without a server.
-function directOperations(db: Database, config: ReturnType<typeof loadConfig>): Operations {
-  const storage = createStorage(config)
+// Storage is the same store the server uses (DATA_DIR/files or the S3 bucket), opened directly.
+async function directOperations(
+  db: Database,
+  config: ReturnType<typeof loadConfig>,
+): Promise<Operations> {
+  const storage = await createStorage(config)
   return {
     createCodes: (count, note) => createCodes(db, count, note),
     listCodes: () => listCodes(db),
@@ -204,7 +207,7 @@ async function main(args: string[]) {
       await handle.migrate()
       // Media may name a panel, so the panels must exist even before the first server start.
       await seedReferenceData(handle.db)
-      await run(directOperations(handle.db, config), args)
+      await run(await directOperations(handle.db, config), args)
     } finally {
       await handle.close()
     }

@@ -154,7 +154,7 @@ describe('storage configuration', () => {
   it('keeps files under DATA_DIR/files by default', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'harmonize-storage-'))
     try {
-      const storage = createStorage(loadConfig({ DATA_DIR: root }))
+      const storage = await createStorage(loadConfig({ DATA_DIR: root }))
       await storage.put('avatars/a', Buffer.from('x'), 'image/webp')
       expect(existsSync(path.join(root, 'files', 'avatars', 'a'))).toBe(true)
     } finally {
@@ -162,15 +162,9 @@ describe('storage configuration', () => {
     }
   })
 
-  it('refuses to start with S3 storage, which this version does not have', () => {
-    const config = loadConfig({
-      DATA_DIR: tmpdir(),
-      STORAGE_URL: 's3://harmonize-files',
-      S3_REGION: 'eu-west-1',
-      S3_ACCESS_KEY_ID: 'key',
-      S3_SECRET_ACCESS_KEY: 'secret',
-    })
-    expect(() => createStorage(config)).toThrow(ConfigError)
-    expect(() => createStorage(config)).toThrow(/S3 storage is not available in this version/)
+  it('refuses S3 storage without its region and keys, naming what is missing', async () => {
+    const config = { ...loadConfig({ DATA_DIR: tmpdir() }), STORAGE_URL: 's3://harmonize-files' }
+    await expect(createStorage(config)).rejects.toThrow(ConfigError)
+    await expect(createStorage(config)).rejects.toThrow(/S3_REGION, S3_ACCESS_KEY_ID/)
   })
 })

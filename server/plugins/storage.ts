@@ -247,24 +247,42 @@ export function createLocalStorage(root: string): Storage {
 }
 
 /**
- * The store for the configuration: local files under `<DATA_DIR>/files`. S3 (STORAGE_URL) is
- * part of the configuration contract but not built yet, so asking for it stops start-up rather
- * than silently writing files to a disk the operator did not expect.
+ * The store for the configuration: local files under `<DATA_DIR>/files`, or an S3-compatible
+ * bucket with STORAGE_URL (the config schema has already required region and keys with it). The
+ * S3 client is loaded only then: it is large and most installations never need it.
  */
-export function createStorage(config: Pick<Config, 'STORAGE_URL' | 'dataDir'>): Storage {
-  if (config.STORAGE_URL) {
+export async function createStorage(
+  config: Pick<
+    Config,
+    | 'STORAGE_URL'
+    | 'S3_ENDPOINT'
+    | 'S3_REGION'
+    | 'S3_ACCESS_KEY_ID'
+    | 'S3_SECRET_ACCESS_KEY'
+    | 'dataDir'
+  >,
+): Promise<Storage> {
+  if (!config.STORAGE_URL) return createLocalStorage(path.join(config.dataDir, 'files'))
+  const { S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } = config
+  if (!S3_REGION || !S3_ACCESS_KEY_ID || !S3_SECRET_ACCESS_KEY) {
     throw new ConfigError([
-      'STORAGE_URL is set, but S3 storage is not available in this version of Harmonize. ' +
-        'Unset STORAGE_URL to keep files under DATA_DIR.',
+      'STORAGE_URL needs S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY as well.',
     ])
   }
-  return createLocalStorage(path.join(config.dataDir, 'files'))
+  const { createS3Storage } = await import('./s3-storage')
+  return createS3Storage({
+    url: config.STORAGE_URL,
+    endpoint: config.S3_ENDPOINT,
+    region: S3_REGION,
+    accessKeyId: S3_ACCESS_KEY_ID,
+    secretAccessKey: S3_SECRET_ACCESS_KEY,
+  })
 }
 
 /** Decorates `app.storage` with the configured file store. */
 export const storagePlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    app.decorate('storage', createStorage(config))
+    app.decorate('storage', await createStorage(config))
   },
   { name: 'storage' },
 )
