@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSignedInUser } from '../../tests/support/accounts'
 import { makeWav, makeWebmHeader } from '../../tests/support/media'
 import { startTestS3, type TestS3 } from '../../tests/support/s3'
+import { openStored } from '../../tests/support/storage'
 import { createTestEnvironment, type TestEnvironment } from '../../tests/support/test-app'
 import { loadConfig } from '../config'
 import { createCodes } from '../features/access/service'
@@ -69,11 +70,7 @@ describe('S3 storage (STORAGE_URL)', () => {
     const film = Buffer.from(Array.from({ length: 400_000 }, (_, index) => index % 253))
     await storage.put('medias/film.webm', film, 'video/webm')
 
-    const opened = async (key: string) => {
-      const reader = await storage.open(key)
-      if (!reader) throw new Error(`${key} is missing`)
-      return reader
-    }
+    const opened = (key: string) => openStored(storage, key)
     const reader = await opened('medias/film.webm')
     expect(reader).toMatchObject({ size: film.length, contentType: 'video/webm' })
     expect((await buffer(reader.stream())).equals(film)).toBe(true)

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { buffer } from 'node:stream/consumers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openStored } from '../../tests/support/storage'
 import { ConfigError, loadConfig } from '../config'
 import {
   assertValidKey,
@@ -74,11 +75,7 @@ describe('local file storage', () => {
     const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, index) => index % 251))
     await storage.put('medias/film.webm', bytes, 'video/webm')
     expect(await storage.open('medias/nothing.webm')).toBeNull()
-    const opened = async (key: string) => {
-      const reader = await storage.open(key)
-      if (!reader) throw new Error(`${key} is missing`)
-      return reader
-    }
+    const opened = (key: string) => openStored(storage, key)
 
     const whole = await opened('medias/film.webm')
     expect(whole).toMatchObject({ size: bytes.length, contentType: 'video/webm' })
