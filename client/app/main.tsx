@@ -20,7 +20,10 @@ createRoot(container).render(
       <QueryClientProvider client={queryClient}>
         <NotificationsProvider>
           <HeaderSlotProvider>
-            <BrowserRouter>
+            {/* Without transitions a navigation shows the next page's spinner at once (spec:
+                a blue spinner while a route loads). With them React keeps the old page on
+                screen, still usable, under the new URL until the next page's code arrives. */}
+            <BrowserRouter useTransitions={false}>
               <AppRoutes />
             </BrowserRouter>
           </HeaderSlotProvider>

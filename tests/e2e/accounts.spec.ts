@@ -200,6 +200,9 @@ test.describe('signing in', () => {
     await page.goto('/login')
     await page.getByRole('link', { name: 'Forgot your password?' }).click()
     await expect(page).toHaveURL(/\/forgot-password$/)
+    await expect(
+      page.getByRole('heading', { name: 'Forgot your password?', level: 2 }),
+    ).toBeVisible()
 
     await page.getByLabel('Email').fill(user.email)
     await completeHumanCheck(page)
@@ -233,6 +236,7 @@ test.describe('signing in', () => {
     await expect(snackbar).toHaveText(
       'Your password has been changed. Please sign in with the new one.',
     )
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
     await expect(page.getByLabel('Email')).toHaveValue(user.email)
     await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD)
     await completeHumanCheck(page)

@@ -98,6 +98,31 @@ test.describe('app shell for a visitor', () => {
     await expect(spinner).toBeHidden()
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
   })
+
+  test('following a link shows the spinner, not the previous page, while the next page loads', async ({
+    page,
+  }) => {
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(/forgot-password-page-.*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/login')
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await page.getByRole('link', { name: 'Forgot your password?' }).click()
+    await expect(page).toHaveURL(/\/forgot-password$/)
+    // The old form must not stay usable under the new address: typing into it would be lost.
+    await expect(page.getByTestId('route-spinner')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeHidden()
+    await expect(page.getByLabel('Email')).toBeHidden()
+    release()
+    await expect(
+      page.getByRole('heading', { name: 'Forgot your password?', level: 2 }),
+    ).toBeVisible()
+  })
 })
 
 test.describe('offline', () => {
