@@ -82,6 +82,9 @@ describe('S3 storage (STORAGE_URL)', () => {
     const stale = await opened('medias/film.webm')
     await storage.put('medias/film.webm', Buffer.from('replaced'), 'video/webm')
     await expect(buffer(stale.stream())).rejects.toThrow(/changed after it was opened/)
+    const fresh = await opened('medias/film.webm')
+    expect(fresh.version).not.toBe(stale.version)
+    await fresh.close()
   })
 
   it('refuses keys that could leave its prefix', async () => {

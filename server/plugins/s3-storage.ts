@@ -103,6 +103,11 @@ export function createS3Storage(options: S3StorageOptions): Storage {
         size: head.ContentLength ?? 0,
         contentType: head.ContentType ?? 'application/octet-stream',
         updatedAt: head.LastModified ?? new Date(0),
+        // S3's own validator: LastModified has whole seconds only.
+        version: (etag ?? `${head.ContentLength}-${head.LastModified?.getTime()}`).replace(
+          /"/g,
+          '',
+        ),
         stream(range) {
           // The bytes come from the version the head described: if the object was replaced
           // since, S3 answers 412 and the stream fails instead of mixing two versions.

@@ -91,6 +91,7 @@ describe('local file storage', () => {
     // A reader that is not streamed is closed by hand.
     const unused = await opened('medias/film.webm')
     expect(unused.size).toBe(8)
+    expect(unused.version).not.toBe(part.version)
     await unused.close()
   })
 

@@ -31,14 +31,6 @@ export function parseRange(
   return { start, end }
 }
 
-/**
- * A validator for one version of a file: files are replaced whole (storage renames), so size and
- * modification time tell versions apart without hashing large videos.
- */
-export function mediaEtag(size: number, updatedAt: Date): string {
-  return `"${size.toString(36)}-${updatedAt.getTime().toString(36)}"`
-}
-
 /** Whether an If-None-Match header names `etag` (weak comparison, as RFC 9110 asks for it). */
 export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false
@@ -92,7 +84,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       let streaming = false
       try {
         const { size } = stored
-        const etag = mediaEtag(size, stored.updatedAt)
+        const etag = `"${stored.version}"`
         reply
           .header('accept-ranges', 'bytes')
           .header('cache-control', 'private, max-age=3600')
