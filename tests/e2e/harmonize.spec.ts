@@ -154,3 +154,25 @@ test.describe('offline', () => {
     await expect(page.getByTestId('ingredient')).not.toHaveText('')
   })
 })
+
+test('the sound settings open and close from the keyboard', async ({ page }) => {
+  const user = await createUser(page.request)
+  await signInAs(page, user)
+  await grantAccess(page.request)
+  await page.goto('/harmonizing-screen/01')
+  const sound = page.getByRole('button', { name: 'Sound' })
+  await sound.focus()
+  await page.keyboard.press('Enter')
+  await expect(sound).toHaveAttribute('aria-expanded', 'true')
+  const panelId = await sound.getAttribute('aria-controls')
+  const panel = page.locator(`[id="${panelId}"]`)
+  await expect(panel.getByRole('checkbox', { name: 'Calm motion' })).toBeVisible()
+
+  // Into the settings, then Escape: they close and focus returns to the button.
+  await page.keyboard.press('Tab')
+  await expect(panel.getByRole('slider').first()).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(panel).toHaveCount(0)
+  await expect(sound).toHaveAttribute('aria-expanded', 'false')
+  await expect(sound).toBeFocused()
+})

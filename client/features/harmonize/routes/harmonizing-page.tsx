@@ -1,6 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Expand, Headphones, Loader2, Play, Square, Volume2, Waves } from 'lucide-react'
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import {
@@ -79,6 +87,22 @@ export function HarmonizingPage() {
   const [binaural, setBinaural] = useState(false)
   const [reducedMotion, setReducedMotion] = useState<boolean | null>(null)
   const [showSound, setShowSound] = useState(false)
+  const soundPanelId = useId()
+  const soundButton = useRef<HTMLButtonElement>(null)
+  const soundPanel = useRef<HTMLDivElement>(null)
+  // Escape closes the sound settings, as with any popover, and gives focus back to their button
+  // when it was inside them.
+  useEffect(() => {
+    if (!showSound) return
+    const close = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      const focusInside = soundPanel.current?.contains(document.activeElement)
+      setShowSound(false)
+      if (focusInside) soundButton.current?.focus()
+    }
+    document.addEventListener('keydown', close)
+    return () => document.removeEventListener('keydown', close)
+  }, [showSound])
 
   const player = useMemo<HarmonizePlayer | null>(
     () =>
@@ -327,10 +351,56 @@ export function HarmonizingPage() {
           </p>
         </div>
         {/* The sound panel sits in the flow above the buttons, so it never covers Stop on a
-            phone, where the buttons wrap onto two rows. */}
-        <div className="absolute inset-x-0 bottom-0 flex flex-col">
+            phone, where the buttons wrap onto two rows; it follows them in the DOM (and in
+            the Tab order) right after the Sound button that opens it. */}
+        <div className="absolute inset-x-0 bottom-0 flex flex-col-reverse">
+          <div className="flex flex-wrap items-center justify-center gap-2 bg-gradient-to-t from-black/60 to-transparent px-4 pt-10 pb-5">
+            {playing ? (
+              <Button onClick={handleStop} variant="secondary" className="min-w-32">
+                <Square aria-hidden className="size-4" />
+                {t('harmonize.stop')}
+              </Button>
+            ) : (
+              <Button
+                onClick={() => void handlePlay()}
+                disabled={!ready || starting}
+                className="min-w-32"
+                data-testid="play"
+              >
+                {!ready || starting ? (
+                  <Loader2 aria-hidden className="size-4 animate-spin" />
+                ) : (
+                  <Play aria-hidden className="size-4" />
+                )}
+                {!ready || starting ? t('harmonize.loading') : t('harmonize.play')}
+              </Button>
+            )}
+            <Button
+              variant="ghost"
+              className="text-white hover:bg-white/15"
+              onClick={() => void stage.current?.requestFullscreen?.().catch(() => {})}
+            >
+              <Expand aria-hidden className="size-4" />
+              {t('harmonize.fullScreen')}
+            </Button>
+            <Button
+              variant="ghost"
+              className="text-white hover:bg-white/15"
+              ref={soundButton}
+              aria-expanded={showSound}
+              aria-controls={showSound ? soundPanelId : undefined}
+              onClick={() => setShowSound((shown) => !shown)}
+            >
+              <Volume2 aria-hidden className="size-4" />
+              {t('harmonize.sound')}
+            </Button>
+          </div>
           {showSound && (
-            <div className="mx-3 w-72 max-w-[calc(100%-1.5rem)] self-end rounded-xl bg-white/95 p-4 text-sm text-slate-800 shadow-xl">
+            <div
+              id={soundPanelId}
+              ref={soundPanel}
+              className="mx-3 w-72 max-w-[calc(100%-1.5rem)] self-end rounded-xl bg-white/95 p-4 text-sm text-slate-800 shadow-xl"
+            >
               {(['master', 'backing', 'solfeggio', 'schumann'] as const).map((layer) => (
                 <label key={layer} className="mb-2 flex items-center gap-2">
                   <span className="w-24">{t(`harmonize.layers.${layer}`)}</span>
@@ -372,45 +442,6 @@ export function HarmonizingPage() {
               </label>
             </div>
           )}
-          <div className="flex flex-wrap items-center justify-center gap-2 bg-gradient-to-t from-black/60 to-transparent px-4 pt-10 pb-5">
-            {playing ? (
-              <Button onClick={handleStop} variant="secondary" className="min-w-32">
-                <Square aria-hidden className="size-4" />
-                {t('harmonize.stop')}
-              </Button>
-            ) : (
-              <Button
-                onClick={() => void handlePlay()}
-                disabled={!ready || starting}
-                className="min-w-32"
-                data-testid="play"
-              >
-                {!ready || starting ? (
-                  <Loader2 aria-hidden className="size-4 animate-spin" />
-                ) : (
-                  <Play aria-hidden className="size-4" />
-                )}
-                {!ready || starting ? t('harmonize.loading') : t('harmonize.play')}
-              </Button>
-            )}
-            <Button
-              variant="ghost"
-              className="text-white hover:bg-white/15"
-              onClick={() => void stage.current?.requestFullscreen?.().catch(() => {})}
-            >
-              <Expand aria-hidden className="size-4" />
-              {t('harmonize.fullScreen')}
-            </Button>
-            <Button
-              variant="ghost"
-              className="text-white hover:bg-white/15"
-              aria-expanded={showSound}
-              onClick={() => setShowSound((shown) => !shown)}
-            >
-              <Volume2 aria-hidden className="size-4" />
-              {t('harmonize.sound')}
-            </Button>
-          </div>
         </div>
       </div>
     </section>
