@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config'
 
 // Vitest gets its own config (the client's Vite root is client/, which would hide the tests).
-// Two projects: fast pure unit tests, and integration tests that open a real database and
-// talk HTTP through Fastify's inject. CI runs the integration project a second time against
-// PostgreSQL by setting TEST_DATABASE_URL.
+// Three projects: fast pure unit tests; component tests (`*.test.tsx`: React pieces rendered
+// into a DOM with Testing Library, talking to a real server where they fetch); and integration
+// tests that open a real database and talk HTTP through Fastify's inject. CI runs the
+// integration project a second time against PostgreSQL by setting TEST_DATABASE_URL.
 export default defineConfig({
   test: {
     reporters: ['default'],
@@ -14,10 +15,20 @@ export default defineConfig({
         test: {
           name: 'unit',
           root: '.',
-          include: ['{domain,server,db,client,scripts}/**/*.test.{ts,tsx}'],
+          include: ['{domain,server,db,client,scripts}/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
           setupFiles: ['tests/support/fail-on-console-error.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'component',
+          root: '.',
+          include: ['client/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['tests/support/fail-on-console-error.ts', 'client/test-setup.ts'],
+          testTimeout: 30_000,
         },
       },
       {
@@ -28,7 +39,9 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['tests/support/fail-on-console-error.ts'],
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Opening a fresh PGlite database took over a minute on a machine with every core
+          // busy; the bound is for a hang, not for a slow start.
+          hookTimeout: 180_000,
         },
       },
     ],

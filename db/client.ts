@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import * as schema from './schema/index'
+import { type SeedReport, seedReferenceData } from './seed/index'
 
 export type Schema = typeof schema
 /** One type for both drivers: the query builder is the same PostgreSQL dialect. */
@@ -17,11 +19,30 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>
 
 export type DatabaseTarget = { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string }
 
+/** The rows of a raw statement (the last one, when the text holds several). */
+export interface SqlResult {
+  rows: Record<string, unknown>[]
+}
+
+/** Raw SQL with `$1…` parameters; several statements are allowed only without parameters. */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<SqlResult>
+
 export interface DatabaseHandle {
+  /**
+   * The query builder. Inside `db.transaction(…)` every use of it, from any module, runs on
+   * that transaction (see `ambient` below).
+   */
   db: Database
   kind: DatabaseTarget['kind']
-  /** Applies the committed migrations under db/migrations. */
-  migrate(): Promise<void>
+  /** Raw SQL on the current transaction, if any, else on the database (pg-boss talks this). */
+  executeSql: ExecuteSql
+  /** Runs `callback` once the current transaction has committed; at once outside one. */
+  afterCommit(callback: () => void): void
+  /**
+   * Applies the committed migrations under db/migrations and brings reference data in line.
+   * Processes starting together on one PostgreSQL take turns, so each migration runs once.
+   */
+  prepare(): Promise<SeedReport>
   /** Cheap round trip, for /readyz. */
   ping(): Promise<void>
   close(): Promise<void>
@@ -32,16 +53,134 @@ export const migrationsFolder = path.join(
   'migrations',
 )
 
+/** Any number that is ours alone among the advisory locks of a database. */
+const MIGRATION_LOCK = 4_320_783
+
+interface PgliteLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
+  exec(text: string): Promise<{ rows: unknown[] }[]>
+}
+
+interface PgLike {
+  query(text: string, values?: unknown[]): Promise<pg.QueryResult | pg.QueryResult[]>
+}
+
+/** PGlite parses parameters only for a single statement; several go through `exec`. */
+async function pgliteSql(client: PgliteLike, text: string, values?: unknown[]) {
+  if (values && values.length > 0) {
+    const { rows } = await client.query(text, values)
+    return { rows: rows as Record<string, unknown>[] }
+  }
+  const results = await client.exec(text)
+  return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] }
+}
+
+async function pgSql(client: PgLike, text: string, values?: unknown[]) {
+  const result = await client.query(text, values)
+  const last = Array.isArray(result) ? result.at(-1) : result
+  return { rows: (last?.rows ?? []) as Record<string, unknown>[] }
+}
+
+/**
+ * Ambient transactions. `db.transaction(fn)` keeps its transaction in async-local storage, and
+ * the `db` handed out routes every call to it while `fn` runs. Code that was handed the plain
+ * `db` long ago (better-auth's adapter, the job queue, our services) then joins the transaction
+ * without being told. On PGlite this is also what keeps a transaction from waiting on itself:
+ * its one connection is held by the transaction, and a query sent around it would never run.
+ */
+function ambient<Client>(
+  root: Database,
+  rootClient: Client,
+  run: (client: Client, text: string, values?: unknown[]) => Promise<SqlResult>,
+) {
+  interface Scope {
+    tx: Database
+    client: Client
+    parent: Scope | undefined
+    /** False once the transaction has committed or rolled back. */
+    open: boolean
+    /** Run when the outermost transaction commits; a rolled-back savepoint drops its own. */
+    committed: (() => void)[]
+  }
+  const current = new AsyncLocalStorage<Scope>()
+  // Work started inside a transaction and left running after it ended (a timer, a promise
+  // nobody awaited) must not reach a finished transaction, or a pooled connection by then
+  // serving someone else: it goes on with the innermost one still open, or the database.
+  const active = () => {
+    let scope = current.getStore()
+    while (scope && !scope.open) scope = scope.parent
+    return scope
+  }
+  // Drizzle keeps a transaction's connection (a pool client, or PGlite's transaction) on its
+  // session; the job queue needs it for raw SQL. Covered by the jobs integration tests.
+  const clientOf = (tx: Database) =>
+    (tx as unknown as { session: { client: Client } }).session.client
+  const transaction = async <T>(fn: (tx: Database) => Promise<T>): Promise<T> => {
+    const parent = active()
+    let scope: Scope | undefined
+    try {
+      const result = await (parent?.tx ?? root).transaction((raw) => {
+        const tx = raw as unknown as Database
+        scope = { tx, client: clientOf(tx), parent, open: true, committed: [] }
+        return current.run(scope, () => fn(tx))
+      })
+      const callbacks = scope?.committed ?? []
+      if (parent) parent.committed.push(...callbacks)
+      else runAll(callbacks)
+      return result
+    } finally {
+      if (scope) scope.open = false
+    }
+  }
+  const db = new Proxy(root, {
+    get(target, property) {
+      if (property === 'transaction') return transaction
+      const tx = active()?.tx ?? target
+      const value = Reflect.get(tx, property, tx)
+      return typeof value === 'function' ? value.bind(tx) : value
+    },
+  })
+  const executeSql: ExecuteSql = (text, values) => run(active()?.client ?? rootClient, text, values)
+  const afterCommit = (callback: () => void) => {
+    const scope = active()
+    if (scope) scope.committed.push(callback)
+    else runAll([callback])
+  }
+  return { db, executeSql, afterCommit }
+}
+
+/** Runs every callback: the transaction has committed, so one failing must not stop the rest. */
+function runAll(callbacks: (() => void)[]) {
+  for (const callback of callbacks) {
+    try {
+      callback()
+    } catch (error) {
+      process.emitWarning(error instanceof Error ? error : String(error), 'AfterCommitWarning')
+    }
+  }
+}
+
 /** Opens PGlite in a directory (created if missing) or a node-postgres pool. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'pglite') {
     mkdirSync(target.dir, { recursive: true })
     const client = await PGlite.create(target.dir)
-    const db = drizzlePglite(client, { schema })
+    const root = drizzlePglite(client, { schema })
+    const { db, executeSql, afterCommit } = ambient(
+      root as unknown as Database,
+      client as PgliteLike,
+      pgliteSql,
+    )
     return {
-      db: db as unknown as Database,
+      db,
       kind: 'pglite',
-      migrate: () => migratePglite(db, { migrationsFolder }),
+      executeSql,
+      afterCommit,
+      // One process per data directory (DATA_DIR's lock), so nobody else can be migrating.
+      prepare: async () => {
+        await migratePglite(root, { migrationsFolder })
+        return seedReferenceData(db)
+      },
       ping: async () => {
         await db.execute(sql`select 1`)
       },
@@ -51,11 +190,33 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const pool = new pg.Pool({ connectionString: target.url, max: 10 })
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
-  const db = drizzleNodePg(pool, { schema })
+  const root = drizzleNodePg(pool, { schema })
+  const { db, executeSql, afterCommit } = ambient(
+    root as unknown as Database,
+    pool as PgLike,
+    pgSql,
+  )
   return {
-    db: db as unknown as Database,
+    db,
     kind: 'postgres',
-    migrate: () => migrateNodePg(db, { migrationsFolder }),
+    executeSql,
+    afterCommit,
+    prepare: async () => {
+      // A session lock on a connection of its own: the others wait here until it is released,
+      // then find every migration applied and the seed data in place.
+      const holder = await pool.connect()
+      try {
+        await holder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+        try {
+          await migrateNodePg(root, { migrationsFolder })
+          return await seedReferenceData(db)
+        } finally {
+          await holder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
+        }
+      } finally {
+        holder.release()
+      }
+    },
     ping: async () => {
       await db.execute(sql`select 1`)
     },

@@ -1,4 +1,6 @@
 import { z } from 'zod/mini'
+import { paymentFlowSchema } from './access'
+import { textSchema } from './text'
 
 /** Readable codes: no 0/O or 1/I/L to mistype. Format `HZ-XXXX-XXXX`. */
 export const ACCESS_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'
@@ -9,19 +11,22 @@ export function normalizeAccessCode(code: string): string {
 }
 
 export const redeemCodeRequestSchema = z.object({
-  code: z
-    .string({ error: 'access.codeRequired' })
-    .check(z.trim(), z.minLength(1, { error: 'access.codeRequired' }), z.maxLength(64)),
+  code: textSchema({ error: 'access.codeRequired' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'access.codeRequired' }),
+    z.maxLength(64),
+  ),
 })
+
+/** Whether a code from an invitation link (/signup/{code}) can still give access. */
+export const codeStatusSchema = z.enum(['available', 'unknown', 'used', 'revoked'])
+export type CodeStatus = z.infer<typeof codeStatusSchema>
+export const codeCheckResponseSchema = z.object({ status: codeStatusSchema })
+export type CodeCheckResponse = z.infer<typeof codeCheckResponseSchema>
 
 export const accessResponseSchema = z.object({
   hasAccess: z.boolean(),
-  flow: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('code'), status: z.enum(['ACTIVE', 'INACTIVE']) }),
-    z.object({ kind: z.literal('subscription'), status: z.enum(['active', 'canceled', 'unpaid']) }),
-    z.object({ kind: z.literal('payment'), status: z.enum(['paid', 'unpaid']) }),
-    z.object({ kind: z.literal('default') }),
-  ]),
+  flow: paymentFlowSchema,
 })
 export type AccessResponse = z.infer<typeof accessResponseSchema>
 
@@ -36,5 +41,5 @@ export type OperatorCode = z.infer<typeof operatorCodeSchema>
 
 export const createCodesRequestSchema = z.object({
   count: z.optional(z.int().check(z.minimum(1), z.maximum(500))),
-  note: z.optional(z.string().check(z.maxLength(200))),
+  note: z.optional(textSchema().check(z.maxLength(200))),
 })

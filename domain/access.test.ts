@@ -6,9 +6,10 @@ import {
   displayedSubscriptionStatus,
   hasAccess,
   paymentStatus,
+  SUBSCRIPTION_STATUSES,
+  type SubscriptionStatus,
 } from './access'
 
-const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'pending', 'canceled', 'unpaid', 'paid']
 const INTENT_STATUSES = ['succeeded', 'requires_payment_method', 'processing', 'canceled']
 
 const intent = fc.record({ id: fc.string(), status: fc.constantFrom(...INTENT_STATUSES) })
@@ -27,10 +28,10 @@ describe('hasAccess (spec core §4)', () => {
   })
 
   it('with no active code, a subscription status decides when there is one', () => {
-    for (const status of ['active', 'trialing', 'pending', 'paid']) {
+    for (const status of ['active', 'trialing', 'pending', 'paid'] as const) {
       expect(hasAccess({ subscriptionStatus: status, paymentIntents: [] }), status).toBe(true)
     }
-    for (const status of ['canceled', 'unpaid', 'incomplete']) {
+    for (const status of ['canceled', 'unpaid', 'incomplete', 'past_due', 'paused'] as const) {
       // A succeeded one-time payment does not override a subscription status that says no.
       expect(hasAccess({ subscriptionStatus: status, paymentIntents: [succeeded] }), status).toBe(
         false,
@@ -70,7 +71,14 @@ describe('displayed statuses', () => {
     expect(displayedSubscriptionStatus('active')).toBe('active')
     expect(displayedSubscriptionStatus('trialing')).toBe('active')
     expect(displayedSubscriptionStatus('canceled')).toBe('canceled')
-    for (const status of ['pending', 'unpaid', 'paid', 'past_due', null, undefined]) {
+    const others: (SubscriptionStatus | null | undefined)[] = [
+      ...SUBSCRIPTION_STATUSES.filter(
+        (status) => status !== 'active' && status !== 'trialing' && status !== 'canceled',
+      ),
+      null,
+      undefined,
+    ]
+    for (const status of others) {
       expect(displayedSubscriptionStatus(status), String(status)).toBe('unpaid')
     }
   })

@@ -1,9 +1,31 @@
+import { z } from 'zod/mini'
+
 /**
  * Who may harmonize, decided in one place (spec core §4 plus PRODUCT.md): the server enforces
  * it, and the client shows the same function's answer.
  */
 
-export type CodeStatus = 'ACTIVE' | 'INACTIVE'
+export const CODE_STATUSES = ['ACTIVE', 'INACTIVE'] as const
+export type CodeStatus = (typeof CODE_STATUSES)[number]
+
+/**
+ * Every status a subscription or four-payment plan can be in: the card provider's own
+ * (Stripe's names) plus the two the spec adds, `pending` (a payment flow under way) and `paid`
+ * (a four-payment plan paid in full, PRODUCT.md).
+ */
+export const SUBSCRIPTION_STATUSES = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'paused',
+  'pending',
+  'paid',
+] as const
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
 
 export interface PaymentIntentFact {
   id: string
@@ -11,10 +33,10 @@ export interface PaymentIntentFact {
 }
 
 export interface AccessFacts {
-  /** The access code held by the user, if any. */
+  /** The access codes held by the user: ACTIVE when any of them still gives access. */
   code?: { status: CodeStatus } | null
   /** Status of the user's current subscription or four-payment plan, if any. */
-  subscriptionStatus?: string | null
+  subscriptionStatus?: SubscriptionStatus | null
   /** One-time payments, newest first. */
   paymentIntents: readonly PaymentIntentFact[]
 }
@@ -23,7 +45,7 @@ export interface AccessFacts {
  * Subscription statuses that open the panels. `paid` is ours: a four-payment plan paid in full
  * must not lock its buyer out (PRODUCT.md).
  */
-export const ACCESS_SUBSCRIPTION_STATUSES: readonly string[] = [
+export const ACCESS_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = [
   'active',
   'trialing',
   'pending',
@@ -39,22 +61,26 @@ export function hasAccess(facts: AccessFacts): boolean {
   return facts.paymentIntents.some((intent) => intent.status === 'succeeded')
 }
 
-export type DisplayedSubscriptionStatus = 'active' | 'canceled' | 'unpaid'
+export const DISPLAYED_SUBSCRIPTION_STATUSES = ['active', 'canceled', 'unpaid'] as const
+export type DisplayedSubscriptionStatus = (typeof DISPLAYED_SUBSCRIPTION_STATUSES)[number]
 
 /** How a subscription status is shown: active or trialing as active, canceled, else unpaid. */
 export function displayedSubscriptionStatus(
-  status: string | null | undefined,
+  status: SubscriptionStatus | null | undefined,
 ): DisplayedSubscriptionStatus {
   if (status === 'active' || status === 'trialing') return 'active'
   if (status === 'canceled') return 'canceled'
   return 'unpaid'
 }
 
-export type PaymentFlow =
-  | { kind: 'code'; status: CodeStatus }
-  | { kind: 'subscription'; status: DisplayedSubscriptionStatus }
-  | { kind: 'payment'; status: 'paid' | 'unpaid' }
-  | { kind: 'default' }
+/** The payment story My Account tells, as the API sends it. */
+export const paymentFlowSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('code'), status: z.enum(CODE_STATUSES) }),
+  z.object({ kind: z.literal('subscription'), status: z.enum(DISPLAYED_SUBSCRIPTION_STATUSES) }),
+  z.object({ kind: z.literal('payment'), status: z.enum(['paid', 'unpaid']) }),
+  z.object({ kind: z.literal('default') }),
+])
+export type PaymentFlow = z.infer<typeof paymentFlowSchema>
 
 /**
  * Which payment story My Account tells: the code's if there is a code, else the subscription's,

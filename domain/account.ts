@@ -1,83 +1,8 @@
 import { z } from 'zod/mini'
+import { emailSchema, existingPasswordSchema, newPasswordSchema, otpCodeSchema } from './auth'
 import { LANGUAGES } from './i18n'
 
-// Request and response contracts of the account endpoints. Error messages are keys of
-// domain/messages.ts so server and forms show the same words.
-
-/** Addresses are compared and stored trimmed and lower-cased. */
-export const emailSchema = z.pipe(
-  z.string().check(z.trim(), z.toLowerCase()),
-  z.email({ error: 'validation.email' }).check(z.maxLength(254, { error: 'validation.email' })),
-)
-
-/** The spec's hint, enforced: 8–128 characters with lower and upper letters, digits and symbols. */
-export const newPasswordSchema = z
-  .string({ error: 'validation.passwordPolicy' })
-  .check(
-    z.minLength(8, { error: 'validation.passwordPolicy' }),
-    z.maxLength(128, { error: 'validation.passwordPolicy' }),
-    z.regex(/[a-z]/, { error: 'validation.passwordPolicy' }),
-    z.regex(/[A-Z]/, { error: 'validation.passwordPolicy' }),
-    z.regex(/\d/, { error: 'validation.passwordPolicy' }),
-    z.regex(/[^A-Za-z0-9]/, { error: 'validation.passwordPolicy' }),
-  )
-
-const existingPasswordSchema = z
-  .string({ error: 'validation.passwordRequired' })
-  .check(
-    z.minLength(1, { error: 'validation.passwordRequired' }),
-    z.maxLength(128, { error: 'auth.incorrectCredentials' }),
-  )
-
-export const fullNameSchema = z
-  .string({ error: 'validation.fullName' })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: 'validation.fullName' }),
-    z.maxLength(120, { error: 'validation.fullName' }),
-  )
-
-export const otpCodeSchema = z
-  .string({ error: 'validation.code' })
-  .check(z.trim(), z.regex(/^\d{6}$/, { error: 'validation.code' }))
-
-/** The ALTCHA payload proving the human check passed; verified on the server. */
-export const humanCheckSchema = z
-  .string({ error: 'validation.humanCheck' })
-  .check(z.minLength(1, { error: 'validation.humanCheck' }), z.maxLength(8000))
-
-export const signUpRequestSchema = z.object({
-  name: fullNameSchema,
-  email: emailSchema,
-  password: newPasswordSchema,
-  /** Invitation or access code from /signup/{code}. */
-  code: z.optional(z.string().check(z.trim(), z.maxLength(64))),
-  language: z.optional(z.enum(LANGUAGES)),
-  humanCheck: humanCheckSchema,
-})
-export type SignUpRequest = z.infer<typeof signUpRequestSchema>
-
-export const confirmSignUpRequestSchema = z.object({ email: emailSchema, code: otpCodeSchema })
-
-export const emailWithHumanCheckSchema = z.object({
-  email: emailSchema,
-  humanCheck: humanCheckSchema,
-})
-
-export const signInRequestSchema = z.object({
-  email: emailSchema,
-  password: existingPasswordSchema,
-  rememberMe: z.optional(z.boolean()),
-  humanCheck: humanCheckSchema,
-})
-export type SignInRequest = z.infer<typeof signInRequestSchema>
-
-export const resetPasswordRequestSchema = z.object({
-  email: emailSchema,
-  code: otpCodeSchema,
-  password: newPasswordSchema,
-  humanCheck: humanCheckSchema,
-})
+// Request contracts of My Account: password, e-mail address, language.
 
 export const changePasswordRequestSchema = z.object({
   currentPassword: existingPasswordSchema,
@@ -88,6 +13,3 @@ export const emailChangeRequestSchema = z.object({ newEmail: emailSchema })
 export const emailChangeConfirmSchema = z.object({ newEmail: emailSchema, code: otpCodeSchema })
 
 export const languageRequestSchema = z.object({ language: z.enum(LANGUAGES) })
-
-/** The answer of every account action that has nothing else to say. */
-export const okResponseSchema = z.object({ ok: z.literal(true) })

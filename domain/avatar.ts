@@ -1,4 +1,5 @@
 import { z } from 'zod/mini'
+import { textSchema } from './text'
 
 // The member's picture: limits both sides check and the contract of its endpoints.
 
@@ -23,7 +24,7 @@ export function avatarUrl(avatarUpdatedAt: string): string {
 
 export const avatarQuerySchema = z.object({
   /** The version the client expects; only a matching one is cached as immutable. */
-  v: z.optional(z.string().check(z.maxLength(64))),
+  v: z.optional(textSchema().check(z.maxLength(64))),
 })
 
 /** The answer to an upload: the new version to put in the picture's URL. */

@@ -35,6 +35,14 @@ export const MESSAGES = {
     es: 'Por favor, introduce tu contraseña',
   },
   'validation.incorrectEntry': { en: 'Incorrect entry.', es: 'Entrada incorrecta.' },
+  'validation.controlCharacters': {
+    en: 'Please remove the invisible control characters from this field.',
+    es: 'Quita los caracteres de control invisibles de este campo.',
+  },
+  'validation.id': {
+    en: 'This identifier is not valid.',
+    es: 'Este identificador no es válido.',
+  },
   'validation.code': {
     en: 'Enter the 6-digit code from the e-mail',
     es: 'Introduce el código de 6 dígitos del correo',
@@ -47,9 +55,13 @@ export const MESSAGES = {
     en: 'Incorrect username or password.',
     es: 'Usuario o contraseña incorrectos.',
   },
-  'auth.emailNotVerified': {
+  'auth.emailNotVerifiedCodeSent': {
     en: 'Please confirm your e-mail address first. We have sent you a new code.',
     es: 'Primero confirma tu correo electrónico. Te hemos enviado un código nuevo.',
+  },
+  'auth.emailNotVerified': {
+    en: 'Please confirm your e-mail address first, with the code we have already sent you. If it has not arrived, you can ask for a new one in a few minutes.',
+    es: 'Primero confirma tu correo electrónico con el código que ya te enviamos. Si no te ha llegado, puedes pedir uno nuevo dentro de unos minutos.',
   },
   'auth.codeInvalid': {
     en: 'This code is not correct. Check the e-mail and try again.',
@@ -64,8 +76,8 @@ export const MESSAGES = {
     es: 'Demasiados intentos fallidos con este código. Pide uno nuevo.',
   },
   'auth.tooManySignIns': {
-    en: 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
-    es: 'Demasiados intentos fallidos de inicio de sesión. Espera 15 minutos y vuelve a intentarlo.',
+    en: 'Too many failed sign-in attempts. Please wait 15 minutes and try again, or reset your password to sign in now.',
+    es: 'Demasiados intentos fallidos de inicio de sesión. Espera 15 minutos y vuelve a intentarlo, o restablece tu contraseña para entrar ahora.',
   },
   'auth.currentPasswordIncorrect': {
     en: 'The current password is not correct.',

@@ -18,6 +18,10 @@ interface Step {
 
 const steps: Step[] = [
   { name: 'lint and format (Biome)', command: [bin('biome'), 'ci', '--error-on-warnings', '.'] },
+  {
+    name: 'import boundaries',
+    command: [process.execPath, '--import', 'tsx', 'scripts/check-imports.ts'],
+  },
   { name: 'typecheck (server)', command: [bin('tsc'), '-p', 'tsconfig.json'] },
   { name: 'typecheck (client)', command: [bin('tsc'), '-p', 'client/tsconfig.json'] },
   { name: 'typecheck (e2e)', command: [bin('tsc'), '-p', 'tests/e2e/tsconfig.json'] },
@@ -51,25 +55,33 @@ rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 
 let total: Counts = { passed: 0, failed: 0 }
-const results: { step: string; ok: boolean; counts: Counts }[] = []
+const results: { step: string; ok: boolean; counts: Counts; seconds: number }[] = []
+const started = Date.now()
 for (const step of steps) {
   process.stdout.write(`\n▶ ${step.name}\n`)
   const [command = '', ...args] = step.command
+  const stepStarted = Date.now()
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' })
+  const seconds = Math.round((Date.now() - stepStarted) / 1000)
   const ok = result.status === 0
   // A runner that crashed before writing its report still counts as one failure.
   const counts = step.counts?.() ?? (ok ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 })
   if (!ok && counts.failed === 0) counts.failed = 1
   total = add(total, counts)
-  results.push({ step: step.name, ok, counts })
+  results.push({ step: step.name, ok, counts, seconds })
+}
+
+function minutes(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
 }
 
 process.stdout.write('\nSummary\n')
-for (const { step, ok, counts } of results) {
+for (const { step, ok, counts, seconds } of results) {
   process.stdout.write(
-    `  ${ok ? '✓' : '✗'} ${step}: ${counts.passed} passed, ${counts.failed} failed\n`,
+    `  ${ok ? '✓' : '✗'} ${step}: ${counts.passed} passed, ${counts.failed} failed (${minutes(seconds)})\n`,
   )
 }
+process.stdout.write(`  all steps: ${minutes(Math.round((Date.now() - started) / 1000))}\n`)
 writeFileSync(
   path.join(reports, 'summary.json'),
   `${JSON.stringify({ total, results }, null, 2)}\n`,

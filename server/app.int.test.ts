@@ -1,13 +1,5 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
-import { hostname, tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import path from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
@@ -15,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appMeta } from '../db/schema/meta'
 import { countries } from '../db/schema/reference'
 import { seedReferenceData } from '../db/seed/index'
+import { emptyClientDir } from '../tests/support/scratch'
 import {
   createTestEnvironment,
   type TestEnvironment,
@@ -24,19 +17,6 @@ import { DataDirLockedError } from './data-dir'
 import { translate } from './i18n'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-const tempDirs: string[] = []
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
-})
-
-/** A directory with no built client in it, so tests do not depend on whether dist/ exists. */
-function emptyDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'harmonize-client-'))
-  tempDirs.push(dir)
-  return dir
-}
 
 /** A process id nobody is using on this machine, as a crashed server would leave behind. */
 function deadPid(): number {
@@ -61,7 +41,7 @@ describe('HTTP API', () => {
 
   beforeAll(async () => {
     env = await createTestEnvironment()
-    clientDir = emptyDir()
+    clientDir = emptyClientDir()
     app = await env.build({ clientDir })
   })
 
@@ -276,8 +256,8 @@ describe('server errors', () => {
 
   beforeAll(async () => {
     env = await createTestEnvironment()
-    app = await env.build({ clientDir: emptyDir() })
-    app.get('/api/test-explode', async () => {
+    app = await env.build({ clientDir: emptyClientDir() })
+    app.get('/api/test-explode', { config: { public: true } }, async () => {
       throw new Error('secret database password xyz')
     })
   })
@@ -323,7 +303,7 @@ describe('restarts', () => {
 
   beforeAll(async () => {
     env = await createTestEnvironment()
-    clientDir = emptyDir()
+    clientDir = emptyClientDir()
   })
 
   afterAll(async () => {
@@ -366,7 +346,7 @@ describe('AUTH_SECRET from the environment', () => {
 
   beforeAll(async () => {
     env = await createTestEnvironment({ AUTH_SECRET: authSecret })
-    app = await env.build({ clientDir: emptyDir() })
+    app = await env.build({ clientDir: emptyClientDir() })
   })
 
   afterAll(async () => {
@@ -386,7 +366,7 @@ describe('serving the client', () => {
 
   beforeAll(async () => {
     env = await createTestEnvironment()
-    clientDir = emptyDir()
+    clientDir = emptyClientDir()
     writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>t</title>')
     mkdirSync(path.join(clientDir, 'assets'))
     writeFileSync(path.join(clientDir, 'assets', 'app-123.js'), 'console.log("app")\n')
@@ -474,7 +454,7 @@ describe('without a built client', () => {
 
   beforeAll(async () => {
     env = await createTestEnvironment()
-    clientDir = emptyDir()
+    clientDir = emptyClientDir()
     app = await env.build({ clientDir })
   })
 
@@ -500,7 +480,7 @@ describe.runIf(!usingPostgres)('locking the embedded database', () => {
 
   beforeAll(async () => {
     env = await createTestEnvironment()
-    clientDir = emptyDir()
+    clientDir = emptyClientDir()
   })
 
   afterAll(async () => {

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import swagger from '@fastify/swagger'
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
+import underPressure from '@fastify/under-pressure'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+  type RouteOptions,
+} from 'fastify'
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -8,29 +14,38 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import { type Config, trustProxyOption } from './config'
+import { type ConnectionLimits, guardConnections, serverTimeouts } from './connections'
 import { loadSecrets, type Secrets } from './data-dir'
-import { registerErrorHandling } from './errors'
+import { AppError, clientErrorAnswer, registerErrorHandling, sendError } from './errors'
+import { accessGatePlugin } from './features/access/gate'
 import { accessRoutes } from './features/access/routes'
 import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
+import { authRoutes } from './features/auth/routes'
+import { mediaRoutes } from './features/harmonize/media-routes'
+import { harmonizeRoutes } from './features/harmonize/routes'
 import { healthRoutes } from './features/health/routes'
 import { operatorRoutes } from './features/operator/routes'
-import { mediaRoutes } from './features/panels/media-routes'
 import { panelRoutes } from './features/panels/routes'
 import { referenceRoutes } from './features/reference/routes'
+import { requestLanguage, translate } from './i18n'
 import { authPlugin } from './plugins/auth'
 import { captchaPlugin } from './plugins/captcha'
 import { clientPlugin } from './plugins/client'
 import { dbPlugin } from './plugins/db'
+import { type JobRunnerOptions, jobsPlugin } from './plugins/jobs'
 import { mailPlugin } from './plugins/mail'
+import { proxyWarningPlugin } from './plugins/proxy-warning'
 import { rateLimitPlugin } from './plugins/rate-limit'
-import { securityPlugin } from './plugins/security'
+import { securityHeaders, securityPlugin } from './plugins/security'
 import { storagePlugin } from './plugins/storage'
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config
     secrets: Secrets
+    /** Every route with its schemas and settings, in the order they were added. */
+    routeCatalog: readonly RouteOptions[]
   }
 }
 
@@ -39,9 +54,18 @@ export interface BuildOptions {
   clientDir?: string
   /** Overrides the logger built from the config (tests pass `false`). */
   logger?: FastifyServerOptions['logger']
+  /** Job runner settings (tests make retries quick). */
+  jobs?: JobRunnerOptions
+  /** Time-outs and connection caps (tests make them small). */
+  connections?: Partial<ConnectionLimits>
+  /** When the process counts as overloaded and answers 503 (tests make it easy to reach). */
+  pressure?: { maxEventLoopDelayMs?: number }
 }
 
 const REQUEST_ID = /^[\w-]{8,64}$/
+
+/** Answers slower than this are logged as a warning. */
+const SLOW_REQUEST_MS = 2_000
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   const level = config.LOG_LEVEL ?? (config.NODE_ENV === 'test' ? 'silent' : 'info')
@@ -63,8 +87,36 @@ export async function buildApp(
   config: Config,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  const headers = securityHeaders(config)
+  const limits = serverTimeouts(options.connections)
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
+    ...limits.fastify,
+    // Opening the database runs migrations and seeds; on a busy machine that took longer than
+    // Fastify's 10 s default for one plugin, and the server refused to start.
+    pluginTimeout: 120_000,
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      // A client that hung up needs no answer, nor one whose response has begun (Node's own
+      // rule); anyone else gets one in our format.
+      const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+      if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+        socket.destroy()
+        return
+      }
+      socket.end(clientErrorAnswer(error.code, headers))
+    },
+    // A malformed URL or an over-long path parameter is refused before any hook runs; it still
+    // gets our error body, the security headers and the request id.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(headers).header('x-request-id', request.id)
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      return sendError(
+        request,
+        reply,
+        tooLong ? 414 : 400,
+        translate(tooLong ? 'errors.urlTooLong' : 'errors.badRequest', requestLanguage(request)),
+      )
+    },
     // A caller's id is kept only when it looks like one, so logs cannot be forged with it.
     genReqId: (request) => {
       const given = request.headers['x-request-id']
@@ -72,20 +124,43 @@ export async function buildApp(
     },
     logController: new LogController({
       requestIdLogLabel: 'requestId',
-      // Probes hit these every few seconds; logging each would drown real traffic.
-      disableRequestLogging: (request) => request.url === '/healthz' || request.url === '/readyz',
+      // One info line per request buried what operators look for (a walk through the app wrote
+      // 7,700); the onResponse hook below logs requests at debug level, errors and slow
+      // answers above it.
+      disableRequestLogging: true,
     }),
     forceCloseConnections: 'idle',
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>()
 
+  guardConnections(app.server, limits.connections, {
+    // Behind a proxy every connection comes from the proxy: a per-address cap would throttle it.
+    perAddress: !trustProxyOption(config.TRUST_PROXY),
+    log: app.log,
+  })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  const routeCatalog: RouteOptions[] = []
+  app.addHook('onRoute', (route) => {
+    routeCatalog.push(route)
+  })
+  app.decorate('routeCatalog', routeCatalog)
   app.decorate('config', config)
   app.decorate('secrets', loadSecrets(config.dataDir, { authSecret: config.AUTH_SECRET }))
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    }
+    if (reply.statusCode >= 500) request.log.error(line, 'request failed')
+    else if (reply.elapsedTime > SLOW_REQUEST_MS) request.log.warn(line, 'slow request')
+    else request.log.debug(line, 'request')
   })
   // While shutting down, answers that were in flight close their keep-alive connection; otherwise
   // the server would wait for the client's idle timeout before it could finish closing.
@@ -98,8 +173,27 @@ export async function buildApp(
   })
   registerErrorHandling(app)
 
-  // External tier.
-  await app.register(securityPlugin, { config })
+  try {
+    // Each awaited registration loads its plugin at once, so a failure shows up here.
+    await registerEverything(app, config, headers, options)
+  } catch (error) {
+    // What did open (the database and its DATA_DIR lock, the job runner) is closed again.
+    await app.close().catch(() => {})
+    throw error
+  }
+  return app
+}
+
+/** The plugins in their tiers: external first, then ours, then the routes. */
+async function registerEverything(
+  app: FastifyInstance,
+  config: Config,
+  headers: Record<string, string>,
+  options: BuildOptions,
+) {
+  // External tier. Security headers first, so even a refusal from a later hook carries them.
+  await app.register(securityPlugin, { config, headers })
+  await app.register(proxyWarningPlugin, { config })
   await app.register(swagger, {
     openapi: {
       info: {
@@ -114,23 +208,42 @@ export async function buildApp(
 
   // App tier.
   await app.register(dbPlugin, { config })
+  await app.register(jobsPlugin, { options: options.jobs })
+  // Measured from here on: opening the database at start-up is heavy but no sign of overload.
+  await app.register(underPressure, {
+    // When a request waits for a second on average before it even starts, the process is
+    // saturated; a quick 503 lets a load balancer or the client's retry go elsewhere instead of
+    // piling more work on. (Event-loop utilisation is not used: a busy but healthy process,
+    // or a test sending requests back to back, runs near 100 %.)
+    // Tests run on purpose beside other loads (the suite must pass with every core busy); a
+    // 503 there would be the machine's doing, not the server's, so tests opt in (0: off).
+    maxEventLoopDelay:
+      options.pressure?.maxEventLoopDelayMs ?? (config.NODE_ENV === 'test' ? 0 : 1000),
+    // A rejection goes on to our error handler: our body, headers and Retry-After.
+    pressureHandler: async () => {
+      throw new AppError(503, 'errors.busy', 10)
+    },
+  })
   await app.register(rateLimitPlugin, { config })
   await app.register(storagePlugin, { config })
   await app.register(mailPlugin, { config })
   await app.register(captchaPlugin, { config })
   await app.register(authPlugin, { config })
+  await app.register(accessGatePlugin)
 
   // Routes.
   await app.register(healthRoutes)
+  await app.register(authRoutes, { prefix: '/api' })
   await app.register(accountRoutes, { prefix: '/api' })
   await app.register(avatarRoutes, { prefix: '/api' })
   await app.register(accessRoutes, { prefix: '/api' })
   await app.register(panelRoutes, { prefix: '/api' })
+  await app.register(harmonizeRoutes, { prefix: '/api' })
   await app.register(mediaRoutes, { prefix: '/api' })
   await app.register(operatorRoutes, { prefix: '/api/operator' })
   await app.register(referenceRoutes, { prefix: '/api' })
-  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger())
+  app.get('/api/docs', { schema: { hide: true }, config: { public: true } }, async () =>
+    app.swagger(),
+  )
   await app.register(clientPlugin, options.clientDir ? { clientDir: options.clientDir } : {})
-
-  return app
 }

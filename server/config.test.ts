@@ -2,6 +2,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, trustProxyOption } from './config'
 
+const AUTH_SECRET = 'a-shared-secret-of-at-least-32-characters'
+
 /** Runs loadConfig and returns the ConfigError it throws (fails the test when it does not). */
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -72,8 +74,32 @@ describe('loadConfig', () => {
   it('switches to PostgreSQL when DATABASE_URL is a postgres:// URL', () => {
     const url = 'postgres://harmonize:pw@db.internal:5432/harmonize'
 
-    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'postgres', url })
-    expect(loadConfig({ DATABASE_URL: 'postgresql://db/harmonize' }).database.kind).toBe('postgres')
+    expect(loadConfig({ DATABASE_URL: url, AUTH_SECRET }).database).toEqual({
+      kind: 'postgres',
+      url,
+    })
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://db/harmonize', AUTH_SECRET }).database.kind,
+    ).toBe('postgres')
+  })
+
+  it('requires AUTH_SECRET with DATABASE_URL, since every server must sign with the same one', () => {
+    const expected = [
+      'AUTH_SECRET is required when DATABASE_URL is set (all servers on one database must share it)',
+    ]
+    const url = 'postgres://db.internal/harmonize'
+
+    expect(configError({ DATABASE_URL: url }).problems).toEqual(expected)
+    expect(configError({ DATABASE_URL: url, AUTH_SECRET: '   ' }).problems).toEqual(expected)
+    // A secret that is there but too short is one problem, not two.
+    expect(configError({ DATABASE_URL: url, AUTH_SECRET: 'short' }).problems).toEqual([
+      'AUTH_SECRET must be at least 32 characters long',
+    ])
+    expect(loadConfig({ DATABASE_URL: url, AUTH_SECRET }).AUTH_SECRET).toBe(AUTH_SECRET)
+  })
+
+  it('leaves AUTH_SECRET optional with the embedded database, which generates one', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/harmonize' }).AUTH_SECRET).toBeUndefined()
   })
 
   it('accepts Stripe when all three keys are given', () => {
@@ -91,7 +117,7 @@ describe('loadConfig', () => {
     { env: { PORT: 'abc' }, expected: 'PORT must be a whole number from 0 to 65535' },
     { env: { PORT: '70000' }, expected: 'PORT must be a whole number from 0 to 65535' },
     {
-      env: { DATABASE_URL: 'mysql://x' },
+      env: { DATABASE_URL: 'mysql://x', AUTH_SECRET },
       expected: 'DATABASE_URL must start with postgres:// or postgresql://',
     },
     { env: { PAYMENTS: 'paypal' }, expected: 'PAYMENTS must be sandbox or stripe' },
@@ -135,11 +161,12 @@ describe('loadConfig', () => {
       PAYMENTS: 'stripe',
     })
 
-    expect(error.problems).toHaveLength(6)
+    expect(error.problems).toHaveLength(7)
     for (const name of [
       'PORT',
       'SMTP_URL',
       'DATABASE_URL',
+      'AUTH_SECRET',
       'STRIPE_SECRET_KEY',
       'STRIPE_PUBLISHABLE_KEY',
       'STRIPE_WEBHOOK_SECRET',

@@ -67,12 +67,15 @@ const envSchema = z
     S3_REGION: z.string().min(1).optional(),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-    /** redis:// for shared rate limits and session cache across several processes. */
+    /** redis:// so several processes share rate limits (each otherwise counts on its own). */
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, { error: 'must start with redis:// or rediss://' })
       .optional(),
-    /** Signing key; generated once into DATA_DIR when unset. */
+    /**
+     * Signing key of sessions, the human check and media links. Unset: generated once into
+     * DATA_DIR, which only the embedded database allows (see the check below).
+     */
     AUTH_SECRET: z.string().min(32, { error: 'must be at least 32 characters long' }).optional(),
     /** Proof-of-work cost of the human check; tests set it low. */
     CAPTCHA_COST: z.coerce
@@ -114,6 +117,16 @@ const envSchema = z
               message: 'is required when PAYMENTS=stripe',
             })
         }
+      }
+      // Servers sharing a PostgreSQL database must sign with one key, and each one would
+      // generate a different key into its own DATA_DIR: sessions would break between them.
+      if (env.DATABASE_URL && !env.AUTH_SECRET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['AUTH_SECRET'],
+          message:
+            'is required when DATABASE_URL is set (all servers on one database must share it)',
+        })
       }
       if (env.STORAGE_URL) {
         for (const key of ['S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {

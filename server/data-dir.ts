@@ -1,7 +1,20 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  type Dirent,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { hostname } from 'node:os'
 import path from 'node:path'
+import { isMainThread } from 'node:worker_threads'
 
 export class DataDirLockedError extends Error {
   constructor(dir: string, holder: string) {
@@ -12,6 +25,77 @@ export class DataDirLockedError extends Error {
     )
     this.name = 'DataDirLockedError'
   }
+}
+
+export class DataDirPermissionError extends Error {
+  constructor(target: string, code: string | undefined) {
+    super(
+      `Cannot make ${target} private to this user (${code ?? 'unknown error'}). DATA_DIR holds ` +
+        'the database, uploads and the signing secret: give it and everything in it to the user ' +
+        'that runs Harmonize (for example chown -R that-user DATA_DIR).',
+    )
+    this.name = 'DataDirPermissionError'
+  }
+}
+
+/** Group and other permission bits. */
+const SHARED_BITS = 0o077
+
+/** Takes group and other access away from `target`, whose current mode is `mode`. */
+function removeSharedAccess(target: string, mode: number): void {
+  if ((mode & SHARED_BITS) === 0) return
+  try {
+    chmodSync(target, mode & 0o7777 & ~SHARED_BITS)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    // Removed while we walked (PGlite drops temporary files while it runs).
+    if (code === 'ENOENT') return
+    throw new DataDirPermissionError(target, code)
+  }
+}
+
+function makeContentsPrivate(folder: string): void {
+  let entries: Dirent[]
+  try {
+    entries = readdirSync(folder, { withFileTypes: true })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return
+    throw new DataDirPermissionError(folder, code)
+  }
+  for (const entry of entries) {
+    // chmod follows links, so a link could make us change something outside DATA_DIR.
+    if (entry.isSymbolicLink()) continue
+    const target = path.join(folder, entry.name)
+    let mode: number
+    try {
+      mode = lstatSync(target).mode
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
+      throw error
+    }
+    removeSharedAccess(target, mode)
+    if (entry.isDirectory()) makeContentsPrivate(target)
+  }
+}
+
+/**
+ * Makes DATA_DIR private to the user running the server: it holds the database, the uploads and
+ * the signing secret. Creates it with mode 0700 (or takes group and other access away from an
+ * existing one and from everything already inside, for installations made before this rule),
+ * and sets the process umask to 0077 so what is created afterwards starts owner-only.
+ * Idempotent; cheap enough to call at every start. Links inside are left alone.
+ *
+ * PGlite follows the umask for its folders but not its files: Emscripten chmods each file it
+ * creates to the mode the C code asked for, and the cluster it lays down on first start is 0666.
+ * So call this again once the embedded database is open.
+ */
+export function secureDataDir(dir: string): void {
+  // Worker threads share the process umask and may not change it; the main thread sets it.
+  if (isMainThread) process.umask(0o077)
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  removeSharedAccess(dir, statSync(dir).mode)
+  makeContentsPrivate(dir)
 }
 
 function isAlive(pid: number): boolean {
@@ -30,7 +114,7 @@ function isAlive(pid: number): boolean {
  * A lock left by a process that died is taken over. Returns the release function.
  */
 export function lockDataDir(dir: string): () => void {
-  mkdirSync(dir, { recursive: true })
+  secureDataDir(dir)
   const lockPath = path.join(dir, 'harmonize.lock')
   const self = `pid ${process.pid} on ${hostname()}`
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -74,7 +158,7 @@ export interface Secrets {
  * never need to be committed anywhere.
  */
 export function loadSecrets(dir: string, fromEnv: Partial<Secrets>): Secrets {
-  mkdirSync(dir, { recursive: true })
+  secureDataDir(dir)
   const file = path.join(dir, 'secrets.json')
   let stored: Partial<Secrets> = {}
   try {

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import type { ApiErrorBody as ApiError } from '../domain/api'
 import type { Language } from '../domain/i18n'
 import { isMessageKey, type MessageKey, requestLanguage, translate } from './i18n'
 
@@ -25,32 +27,50 @@ export interface ApiIssue {
   message: string
 }
 
-/** The one error body every endpoint answers with. */
-export const apiErrorSchema = z.object({
-  statusCode: z.number().int(),
-  error: z.string(),
-  message: z.string(),
-  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  requestId: z.string(),
-})
-export type ApiError = z.infer<typeof apiErrorSchema>
-
-const LOCALES: Record<Language, () => { localeError: (issue: never) => unknown }> = {
-  en: z.locales.en,
-  es: z.locales.es,
+type RawIssue = {
+  keyword: string
+  instancePath: string
+  message?: string
+  params: Record<string, unknown>
 }
 
-/** Schema messages are either our own message keys or zod's wording, re-said in the language. */
-function issueMessage(
-  raw: { keyword: string; message?: string; params: Record<string, unknown> },
-  language: Language,
-): string {
+/** What a zod check with no message of ours means, in our words (zod's wording is for developers). */
+function genericIssue(raw: RawIssue, given: unknown): MessageKey {
+  const { params } = raw
+  switch (raw.keyword) {
+    case 'invalid_type':
+      return given === undefined ? 'validation.required' : 'validation.wrongType'
+    case 'too_big':
+      return params.origin === 'number' || params.origin === 'int' || params.origin === 'bigint'
+        ? 'validation.tooLarge'
+        : 'validation.tooLong'
+    case 'too_small':
+      return params.origin === 'number' || params.origin === 'int' || params.origin === 'bigint'
+        ? 'validation.tooSmall'
+        : 'validation.tooShort'
+    case 'invalid_value':
+      return 'validation.notAllowed'
+    default:
+      return 'validation.invalid'
+  }
+}
+
+/** The value an issue is about, found in what the request carried (zod does not report it). */
+function givenValue(root: unknown, instancePath: string): unknown {
+  let value = root
+  for (const part of instancePath.split('/').filter(Boolean)) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[part]
+  }
+  return value
+}
+
+/** A schema message is either one of our message keys or an issue told in our own words. */
+function issueMessage(raw: RawIssue, given: unknown, language: Language): string {
   if (raw.message && isMessageKey(raw.message)) return translate(raw.message, language)
-  const issue = { ...raw.params, code: raw.keyword, message: raw.message }
-  const localized = LOCALES[language]().localeError(issue as never)
-  const text =
-    typeof localized === 'string' ? localized : (localized as { message?: string })?.message
-  return text ?? raw.message ?? translate('errors.validation', language)
+  const key = genericIssue(raw, given)
+  const limit = raw.params.maximum ?? raw.params.minimum
+  return translate(key, language).replace('{limit}', String(limit ?? ''))
 }
 
 const STATUS_MESSAGES: Partial<Record<number, MessageKey>> = {
@@ -58,24 +78,47 @@ const STATUS_MESSAGES: Partial<Record<number, MessageKey>> = {
   404: 'errors.notFound',
   405: 'errors.methodNotAllowed',
   413: 'errors.tooLarge',
+  414: 'errors.urlTooLong',
   415: 'errors.unsupportedMediaType',
   429: 'errors.tooManyRequests',
+  431: 'errors.headersTooLarge',
 }
 
-const STATUS_NAMES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  402: 'Payment Required',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them: a request line with raw
+ * non-ASCII or NUL bytes, headers too large, a request that does not arrive in time. They get
+ * the same error body and headers as any other error, written straight to the socket. Nothing
+ * of the request can be trusted, so the answer is in English and the request id is new.
+ */
+export function clientErrorAnswer(
+  code: string | undefined,
+  headers: Record<string, string>,
+): string {
+  const statusCode =
+    code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const key: MessageKey =
+    statusCode === 431
+      ? 'errors.headersTooLarge'
+      : statusCode === 408
+        ? 'errors.requestTimeout'
+        : 'errors.badRequest'
+  const requestId = randomUUID()
+  const name = STATUS_CODES[statusCode] ?? 'Error'
+  const body = JSON.stringify({
+    statusCode,
+    error: name,
+    message: translate(key, 'en'),
+    requestId,
+  } satisfies ApiError)
+  const lines = [
+    `HTTP/1.1 ${statusCode} ${name}`,
+    'connection: close',
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    `x-request-id: ${requestId}`,
+    ...Object.entries(headers).map(([header, value]) => `${header}: ${value}`),
+  ]
+  return `${lines.join('\r\n')}\r\n\r\n${body}`
 }
 
 export function sendError(
@@ -87,7 +130,7 @@ export function sendError(
 ) {
   const body: ApiError = {
     statusCode,
-    error: STATUS_NAMES[statusCode] ?? 'Error',
+    error: STATUS_CODES[statusCode] ?? 'Error',
     message,
     ...(issues ? { issues } : {}),
     requestId: String(request.id),
@@ -104,9 +147,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     const language = requestLanguage(request)
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = error.validationContext ?? 'body'
+      const carried = { body: request.body, querystring: request.query, params: request.params }
+      const root = carried[context as keyof typeof carried]
       const issues = error.validation.map((raw) => ({
         field: [context, ...raw.instancePath.split('/').filter(Boolean)].join('.'),
-        message: issueMessage(raw as never, language),
+        message: issueMessage(raw as RawIssue, givenValue(root, raw.instancePath), language),
       }))
       return sendError(request, reply, 400, translate('errors.validation', language), issues)
     }
@@ -119,9 +164,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       request.log.error({ err: error }, 'request failed')
       return sendError(request, reply, status, translate('errors.internal', language))
     }
+    // Fastify's and libraries' own 4xx errors (bad JSON, body too large…) carry English text
+    // meant for developers; users get a sentence in their language instead, never that text.
     const key = STATUS_MESSAGES[status]
-    // Fastify's own 4xx errors (bad JSON, body too large…) carry English text meant for
-    // developers; users get a sentence in their language instead.
-    return sendError(request, reply, status, key ? translate(key, language) : error.message)
+    if (!key) request.log.warn({ err: error }, 'refused by a library without a message of ours')
+    return sendError(request, reply, status, translate(key ?? 'errors.badRequest', language))
   })
 }

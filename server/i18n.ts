@@ -36,6 +36,54 @@ const SERVER_MESSAGES = {
     en: 'This request came from another website and was refused.',
     es: 'Esta solicitud venía de otro sitio web y se ha rechazado.',
   },
+  'errors.urlTooLong': {
+    en: 'This address is too long.',
+    es: 'Esta dirección es demasiado larga.',
+  },
+  'errors.busy': {
+    en: 'We are very busy right now. Please try again in a few seconds.',
+    es: 'Ahora mismo estamos muy ocupados. Vuelve a intentarlo en unos segundos.',
+  },
+  'errors.headersTooLarge': {
+    en: 'The request’s headers are too large.',
+    es: 'Las cabeceras de la solicitud son demasiado grandes.',
+  },
+  'errors.requestTimeout': {
+    en: 'The request took too long to arrive. Please try again.',
+    es: 'La solicitud tardó demasiado en llegar. Vuelve a intentarlo.',
+  },
+  'validation.required': {
+    en: 'This field is required.',
+    es: 'Este campo es obligatorio.',
+  },
+  'validation.wrongType': {
+    en: 'This value has the wrong type.',
+    es: 'Este valor no tiene el tipo correcto.',
+  },
+  'validation.tooLong': {
+    en: 'This is too long (at most {limit}).',
+    es: 'Es demasiado largo (como máximo {limit}).',
+  },
+  'validation.tooShort': {
+    en: 'This is too short (at least {limit}).',
+    es: 'Es demasiado corto (como mínimo {limit}).',
+  },
+  'validation.tooLarge': {
+    en: 'This number is too large (at most {limit}).',
+    es: 'Este número es demasiado grande (como máximo {limit}).',
+  },
+  'validation.tooSmall': {
+    en: 'This number is too small (at least {limit}).',
+    es: 'Este número es demasiado pequeño (como mínimo {limit}).',
+  },
+  'validation.notAllowed': {
+    en: 'This value is not one of those allowed.',
+    es: 'Este valor no es uno de los permitidos.',
+  },
+  'validation.invalid': {
+    en: 'This value is not valid.',
+    es: 'Este valor no es válido.',
+  },
   'errors.methodNotAllowed': {
     en: 'This action is not allowed here.',
     es: 'Esta acción no está permitida aquí.',

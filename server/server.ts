@@ -1,8 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
 import { ConfigError, loadConfig } from './config'
-import { DataDirLockedError, serverInfoFile } from './data-dir'
+import { DataDirLockedError, DataDirPermissionError, serverInfoFile } from './data-dir'
 
 const SHUTDOWN_GRACE_MS = 10_000
 
@@ -11,7 +12,7 @@ function fail(message: string): never {
   process.exit(1)
 }
 
-async function main() {
+async function main(): Promise<FastifyInstance> {
   let config: ReturnType<typeof loadConfig>
   try {
     config = loadConfig()
@@ -24,7 +25,11 @@ async function main() {
   try {
     app = await buildApp(config)
   } catch (error) {
-    if (error instanceof DataDirLockedError || error instanceof ConfigError) {
+    if (
+      error instanceof DataDirLockedError ||
+      error instanceof DataDirPermissionError ||
+      error instanceof ConfigError
+    ) {
       fail(`Harmonize cannot start. ${error.message}`)
     }
     throw error
@@ -69,9 +74,16 @@ async function main() {
   )
   const url = config.PUBLIC_URL ? config.publicUrl : `http://localhost:${port}`
   process.stdout.write(`\nHarmonize is running at ${url}\n\n`)
+  return app
 }
 
-main().catch((error) => {
+/**
+ * The app once it listens. The end-to-end harness runs the server in its own process and
+ * reaches the same app through this to make test data (tests/e2e/support/serve.ts).
+ */
+export const running: Promise<FastifyInstance> = main()
+
+running.catch((error) => {
   process.stderr.write(
     `Harmonize failed to start: ${error instanceof Error ? error.stack : error}\n`,
   )

@@ -1,129 +1,199 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import {
+  directOperate,
+  type Operate,
+  runCli,
+  serverOperate,
+  UsageError,
+} from '../scripts/cli-commands'
+import { serverInfoFile } from '../server/data-dir'
+import { AppError } from '../server/errors'
+import { translate } from '../server/i18n'
+import { createJobRunner } from '../server/plugins/jobs'
 import { makeWav, makeWebmHeader } from './support/media'
-import { createTestEnvironment, type TestEnvironment, usingPostgres } from './support/test-app'
+import { createTestEnvironment, type TestEnvironment } from './support/test-app'
+
+// The operator command. Its commands run in this process against a real app, both ways the
+// command can reach the data: on the database directly, and through a running server's
+// operator routes. A few tests start the real command as its own process, for what only a
+// process shows: exit codes, printed usage, and finding the running server by itself.
 
 const root = path.resolve(import.meta.dirname, '..')
-const run = promisify(execFile)
 const CODE = /^HZ-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/
 
 let environment: TestEnvironment
-const servers: ChildProcess[] = []
+let app: FastifyInstance
+let url: string
 
 beforeAll(async () => {
   environment = await createTestEnvironment()
-})
-
-afterEach(() => {
-  for (const server of servers.splice(0)) server.kill('SIGKILL')
+  app = await environment.build()
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
 })
 
 afterAll(async () => {
-  await environment.destroy()
+  await app?.close()
+  await environment?.destroy()
 })
 
-async function cli(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, ...environment.env },
-  }).catch((error: { code: number; stdout: string; stderr: string }) => error)
+/** What the command prints, or the sentence it ends with when it fails. */
+async function cli(operate: Operate, ...args: string[]): Promise<string> {
+  const lines: string[] = []
+  try {
+    await runCli(operate, args, (line) => lines.push(line))
+    return lines.join('\n')
+  } catch (error) {
+    // As scripts/cli.ts prints it.
+    if (error instanceof AppError) throw new Error(translate(error.messageKey, 'en'))
+    throw error
+  }
 }
 
-function startServer(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
-    cwd: root,
-    env: { ...process.env, ...environment.env },
-  })
-  servers.push(child)
-  return new Promise((resolve, reject) => {
-    let output = ''
-    child.stdout?.on('data', (chunk) => {
-      output += chunk
-      if (output.includes('Harmonize is running at')) resolve()
-    })
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before it was ready`)))
-  })
-}
+const transports: [string, () => Operate][] = [
+  [
+    'on the database',
+    () => directOperate({ db: app.db, executeSql: app.database.executeSql, storage: app.storage }),
+  ],
+  ['through the running server', () => serverOperate(url, app.secrets.cliToken)],
+]
 
-describe('npm run cli -- codes', () => {
-  it('creates codes, one per line, lists and revokes them without a running server', async () => {
-    const created = await cli('codes', 'create', '--count', '3', '--note', 'Retreat')
-    const codes = created.stdout.trim().split('\n')
+describe.each(transports)('npm run cli, %s', (_label, transport) => {
+  it('creates codes, one per line, lists and revokes them', async () => {
+    const operate = transport()
+    const codes = (await cli(operate, 'codes', 'create', '--count', '3', '--note', 'Retreat'))
+      .trim()
+      .split('\n')
     expect(codes).toHaveLength(3)
     for (const code of codes) expect(code).toMatch(CODE)
 
-    const revoked = await cli('codes', 'revoke', codes[0]?.toLowerCase() ?? '')
-    expect(revoked.stdout).toContain(`Revoked ${codes[0]}`)
-    const listed = (await cli('codes', 'list')).stdout
+    expect(await cli(operate, 'codes', 'revoke', codes[0]?.toLowerCase() ?? '')).toBe(
+      `Revoked ${codes[0]}`,
+    )
+    const listed = await cli(operate, 'codes', 'list')
     expect(listed).toMatch(new RegExp(`${codes[0]}\\s+revoked`))
     expect(listed).toMatch(new RegExp(`${codes[1]}\\s+available .* Retreat`))
   })
 
-  it('explains bad usage and unknown codes with exit code 1', async () => {
-    const usage = (await cli('codes', 'explode')) as { code?: number; stderr: string }
-    expect(usage.code).toBe(1)
-    expect(usage.stderr).toContain('Usage:')
-    const unknown = (await cli('codes', 'revoke', 'HZ-2222-2222')) as {
-      code?: number
-      stderr: string
-    }
-    expect(unknown.code).toBe(1)
-    expect(unknown.stderr).toContain('not an active code')
+  it('explains bad usage and unknown codes', async () => {
+    const operate = transport()
+    await expect(cli(operate, 'codes', 'explode')).rejects.toBeInstanceOf(UsageError)
+    await expect(cli(operate, 'codes', 'create', '--count', '0')).rejects.toThrow(
+      '--count must be a whole number from 1 to 500.',
+    )
+    await expect(cli(operate, 'codes', 'revoke', 'HZ-2222-2222')).rejects.toThrow(
+      'not an active code',
+    )
   })
 
-  it('works while the server runs on the same data', async () => {
-    await startServer()
-    const created = await cli('codes', 'create')
-    expect(created.stdout.trim()).toMatch(CODE)
-    const listed = (await cli('codes', 'list')).stdout
-    expect(listed).toContain(created.stdout.trim())
-    // With the embedded database this went through the server; nothing else may open it.
-    if (!usingPostgres) expect(listed.split('\n').length).toBeGreaterThan(1)
-  })
-})
-
-describe('npm run cli -- media', () => {
-  const files = () => {
-    const wav = path.join(environment.dataDir, 'calm tone.wav')
-    const webm = path.join(environment.dataDir, 'clip.webm')
-    const text = path.join(environment.dataDir, 'notes.txt')
+  it('adds, lists and removes media files, and refuses what is not media', async () => {
+    const operate = transport()
+    const folder = environment.dataDir
+    const wav = path.join(folder, 'calm tone.wav')
+    const webm = path.join(folder, 'clip.webm')
+    const text = path.join(folder, 'notes.txt')
     writeFileSync(wav, makeWav(0.25))
     writeFileSync(webm, makeWebmHeader())
     writeFileSync(text, 'not a media file')
-    return { wav, webm, text }
-  }
 
-  async function addListRemove(label: string) {
-    const { wav, webm, text } = files()
-    const backing = await cli('media', 'add', wav, '--backing')
-    expect(backing.stdout.trim()).toBe('medias/WH_BackingTrack-calm-tone.wav')
-    const video = await cli('media', 'add', webm, '--panel', '01')
-    expect(video.stdout.trim()).toBe('medias/clip.webm')
-    const refused = (await cli('media', 'add', text)) as { code?: number; stderr: string }
-    expect(refused.code, label).toBe(1)
-    expect(refused.stderr).toContain('This file type is not supported.')
+    expect(await cli(operate, 'media', 'add', wav, '--backing')).toBe(
+      'medias/WH_BackingTrack-calm-tone.wav',
+    )
+    expect(await cli(operate, 'media', 'add', webm, '--panel', '01')).toBe('medias/clip.webm')
+    await expect(cli(operate, 'media', 'add', text)).rejects.toThrow(
+      'This file type is not supported.',
+    )
+    await expect(cli(operate, 'media', 'add', webm, '--panel', '1')).rejects.toThrow(
+      '--panel must be a panel id',
+    )
 
-    const listed = (await cli('media', 'list')).stdout
+    const listed = await cli(operate, 'media', 'list')
     expect(listed).toMatch(/medias\/WH_BackingTrack-calm-tone\.wav\s+backing\s+all\s+audio\/wav/)
     expect(listed).toMatch(/medias\/clip\.webm\s+video\s+01\s+video\/webm/)
 
     for (const key of ['medias/WH_BackingTrack-calm-tone.wav', 'medias/clip.webm']) {
-      expect((await cli('media', 'remove', key)).stdout).toContain(`Removed ${key}`)
+      expect(await cli(operate, 'media', 'remove', key)).toBe(`Removed ${key}`)
     }
-    const missing = (await cli('media', 'remove', 'medias/clip.webm')) as { code?: number }
-    expect(missing.code).toBe(1)
-    expect((await cli('media', 'list')).stdout).toContain('No media files yet.')
-  }
-
-  it('adds, lists and removes media files without a running server', async () => {
-    await addListRemove('direct')
+    await expect(cli(operate, 'media', 'remove', 'medias/clip.webm')).rejects.toThrow(
+      'is not a media file',
+    )
+    expect(await cli(operate, 'media', 'list')).toContain('No media files yet.')
   })
 
-  it('does the same through the running server', async () => {
-    await startServer()
-    await addListRemove('through the server')
+  it('prints its usage for help', async () => {
+    for (const word of ['help', '--help']) {
+      expect(await cli(transport(), word)).toContain('npm run cli -- codes create')
+    }
+  })
+})
+
+describe('npm run cli -- jobs failed', () => {
+  it('lists a job that gave up, with what it was about and why, either way', async () => {
+    // A mail that could not be delivered, as the queue records it after its last retry.
+    const runner = await createJobRunner(
+      { ...app.database, transaction: (fn) => app.db.transaction(fn) },
+      { error: () => {}, warn: () => {} },
+      { pollingIntervalSeconds: 0.5 },
+    )
+    await runner.start()
+    const [direct, server] = transports.map(([, transport]) => transport())
+    try {
+      expect(await cli(direct as Operate, 'jobs', 'failed')).toContain('No failed jobs')
+      const queue = await runner.jobs.define<{ to: string }>(
+        'cli-test-mail',
+        {
+          retryLimit: 0,
+          retryDelaySeconds: 1,
+          expireInSeconds: 30,
+          describe: (job) => `mail to ${job.to}`,
+        },
+        async (job) => {
+          throw new Error(`Mail to ${job.to} could not be delivered: connect ECONNREFUSED`)
+        },
+      )
+      await queue.send({ to: 'ann@example.com' })
+      const expected =
+        /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}cli-test-mail {2}mail to ann@example\.com {2}1 attempt {2}Mail to ann@example\.com could not be delivered: connect ECONNREFUSED$/m
+      await vi.waitFor(
+        async () => expect(await cli(direct as Operate, 'jobs', 'failed')).toMatch(expected),
+        { timeout: 15_000 },
+      )
+      expect(await cli(server as Operate, 'jobs', 'failed')).toMatch(expected)
+    } finally {
+      await runner.stop()
+    }
+  })
+})
+
+describe('the command as its own process', () => {
+  const run = (...args: string[]) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, ...environment.env },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    )
+
+  it('finds the running server by itself, and exits 1 with the usage after a mistake', async () => {
+    // The server writes where it listens (server.ts); this app was built in-process.
+    writeFileSync(serverInfoFile(environment.config.dataDir), JSON.stringify({ url }))
+    const created = await run('codes', 'create')
+    expect(created.code).toBe(0)
+    const code = created.stdout.trim()
+    expect(code).toMatch(CODE)
+    // With the embedded database, the only way in while the app holds it was through the app.
+    expect(await cli(serverOperate(url, app.secrets.cliToken), 'codes', 'list')).toContain(code)
+
+    const mistake = await run('codes', 'explode')
+    expect(mistake.code).toBe(1)
+    expect(mistake.stderr).toContain('Unknown action "explode".')
+    expect(mistake.stderr).toContain('Usage:')
   })
 })

@@ -1,12 +1,11 @@
 import '../styles.css'
-import '../lib/i18n'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { I18nextProvider } from 'react-i18next'
 import { BrowserRouter } from 'react-router'
 import { HeaderSlotProvider } from '../lib/header-slot'
-import { i18n } from '../lib/i18n'
+import { i18n, i18nReady } from '../lib/i18n'
 import { NotificationsProvider } from '../lib/notifications'
 import { queryClient } from '../lib/query-client'
 import { AppRoutes } from './routes'
@@ -14,24 +13,30 @@ import { AppRoutes } from './routes'
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element')
 
-createRoot(container).render(
-  <StrictMode>
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <NotificationsProvider>
-          <HeaderSlotProvider>
-            {/* Without transitions a navigation shows the next page's spinner at once (spec:
-                a blue spinner while a route loads). With them React keeps the old page on
-                screen, still usable, under the new URL until the next page's code arrives. */}
-            <BrowserRouter useTransitions={false}>
-              <AppRoutes />
-            </BrowserRouter>
-          </HeaderSlotProvider>
-        </NotificationsProvider>
-      </QueryClientProvider>
-    </I18nextProvider>
-  </StrictMode>,
-)
+// The first render waits for the chosen language's texts (one small chunk), so no key is ever
+// shown; if that chunk cannot arrive, the app still starts rather than stay blank.
+void i18nReady
+  .catch(() => {})
+  .then(() => {
+    createRoot(container).render(
+      <StrictMode>
+        <I18nextProvider i18n={i18n}>
+          <QueryClientProvider client={queryClient}>
+            <NotificationsProvider>
+              <HeaderSlotProvider>
+                {/* Without transitions a navigation shows the next page's spinner at once (spec:
+                    a blue spinner while a route loads). With them React keeps the old page on
+                    screen, still usable, under the new URL until the next page's code arrives. */}
+                <BrowserRouter useTransitions={false}>
+                  <AppRoutes />
+                </BrowserRouter>
+              </HeaderSlotProvider>
+            </NotificationsProvider>
+          </QueryClientProvider>
+        </I18nextProvider>
+      </StrictMode>,
+    )
+  })
 
 // The service worker precaches the app shell so it opens offline after one visit.
 // Loaded after the first render: the registration code is not needed to show the page.

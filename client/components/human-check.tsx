@@ -3,7 +3,7 @@ import type {} from 'altcha/types/react'
 import type { i18n as I18n } from 'i18next'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LANGUAGES } from '../../domain/i18n'
+import { isLanguage } from '../../domain/i18n'
 import { currentLanguage } from '../lib/i18n'
 
 const CHALLENGE_URL = '/api/captcha/challenge'
@@ -86,15 +86,17 @@ function loadWidget(): Promise<void> {
   return widgetCode
 }
 
-/** Gives the widget our own texts in every interface language, over its English defaults. */
-function registerTexts(i18n: I18n) {
+/**
+ * Gives the widget our own texts in a language, over its English defaults. Only the language
+ * in use has its catalogue loaded, so each is registered when the interface switches to it.
+ */
+function registerTexts(i18n: I18n, language: string) {
+  if (!isLanguage(language)) return
   const altcha = globalThis.$altcha
   const defaults = altcha.i18n.get('en')
-  for (const language of LANGUAGES) {
-    const t = i18n.getFixedT(language)
-    const texts = Object.fromEntries(WIDGET_TEXTS.map((key) => [key, t(`humanCheck.${key}`)]))
-    altcha.i18n.set(language, { ...defaults, ...texts })
-  }
+  const t = i18n.getFixedT(language)
+  const texts = Object.fromEntries(WIDGET_TEXTS.map((key) => [key, t(`humanCheck.${key}`)]))
+  altcha.i18n.set(language, { ...defaults, ...texts })
 }
 
 /**
@@ -120,7 +122,7 @@ export function HumanCheck({ onChange }: { onChange: (payload: string | null) =>
     loadWidget().then(
       () => {
         if (!active) return
-        registerTexts(i18n)
+        registerTexts(i18n, i18n.language)
         setStatus('ready')
       },
       () => {
@@ -132,6 +134,15 @@ export function HumanCheck({ onChange }: { onChange: (payload: string | null) =>
     return () => {
       active = false
     }
+  }, [i18n, status])
+
+  // i18next tells its listeners before React re-renders, so the texts are in place by the time
+  // the widget receives its new `language`.
+  useEffect(() => {
+    if (status !== 'ready') return
+    const handleLanguageChanged = (language: string) => registerTexts(i18n, language)
+    i18n.on('languageChanged', handleLanguageChanged)
+    return () => i18n.off('languageChanged', handleLanguageChanged)
   }, [i18n, status])
 
   useEffect(() => {

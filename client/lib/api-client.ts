@@ -1,16 +1,44 @@
 import type { z } from 'zod/mini'
 import { currentLanguage } from './i18n'
 
-/** An error answer from our API, with the server's message in the user's language. */
+/** One field the server refused, with its reason in the user's language. */
+export interface ApiIssue {
+  /** Where the value was, e.g. `body.email`. */
+  field: string
+  message: string
+}
+
+/**
+ * An error answer from our API, with the server's message in the user's language. Status 0
+ * means no answer arrived (the network, not the server, failed).
+ */
 export class ApiError extends Error {
   constructor(
     public readonly status: number,
     message: string,
-    public readonly issues: { field: string; message: string }[] = [],
+    public readonly issues: ApiIssue[] = [],
   ) {
     super(message)
     this.name = 'ApiError'
   }
+}
+
+/** Reads our error body (see the server's `apiErrorSchema`) from any answer that is not OK. */
+export function apiErrorFrom(status: number, statusText: string, body: unknown): ApiError {
+  const { message, issues } = (body ?? {}) as { message?: unknown; issues?: unknown }
+  return new ApiError(
+    status,
+    typeof message === 'string' ? message : statusText,
+    Array.isArray(issues) ? (issues as ApiIssue[]) : [],
+  )
+}
+
+/** The headers every call to our API carries: JSON back, and texts in the user's language. */
+export function apiHeaders(init?: HeadersInit): Headers {
+  const headers = new Headers(init)
+  headers.set('accept', 'application/json')
+  headers.set('accept-language', currentLanguage())
+  return headers
 }
 
 /**
@@ -22,16 +50,26 @@ export async function apiRequest<T extends z.ZodMiniType>(
   schema: T,
   init: RequestInit = {},
 ): Promise<z.output<T>> {
-  const headers = new Headers(init.headers)
-  headers.set('accept', 'application/json')
-  headers.set('accept-language', currentLanguage())
+  const headers = apiHeaders(init.headers)
   if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json')
   const response = await fetch(path, { credentials: 'same-origin', ...init, headers })
   const body = response.headers.get('content-type')?.includes('application/json')
     ? await response.json()
     : undefined
-  if (!response.ok) {
-    throw new ApiError(response.status, body?.message ?? response.statusText, body?.issues ?? [])
-  }
+  if (!response.ok) throw apiErrorFrom(response.status, response.statusText, body)
   return schema.parse(body)
+}
+
+/**
+ * A JSON endpoint typed by the shared schemas of `domain/`: the body is what the request
+ * schema accepts, the answer what the response schema gives. The request schema is not run
+ * here (the form already did, and the server does again); it names the contract at the call.
+ */
+export function endpoint<Req extends z.ZodMiniType, Res extends z.ZodMiniType>(
+  method: 'POST' | 'PUT',
+  path: string,
+  _request: Req,
+  response: Res,
+): (body: z.input<Req>) => Promise<z.output<Res>> {
+  return (body) => apiRequest(path, response, { method, body: JSON.stringify(body) })
 }

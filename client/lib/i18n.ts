@@ -1,10 +1,15 @@
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../domain/i18n'
-import en from '../locales/en.json'
-import es from '../locales/es.json'
 
 const STORAGE_KEY = 'harmonize.language'
+
+// Each catalogue is its own chunk: the first render waits for the chosen one only, and the
+// other comes when the person switches (docs/strings.md).
+const CATALOGUES: Record<Language, () => Promise<{ default: Record<string, unknown> }>> = {
+  en: () => import('../locales/en.json'),
+  es: () => import('../locales/es.json'),
+}
 
 /** The saved choice, else the browser's first supported language, else English. */
 function initialLanguage(): Language {
@@ -20,9 +25,16 @@ function initialLanguage(): Language {
 
 export const i18n = i18next.createInstance()
 
+const language = initialLanguage()
+
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, es: { translation: es } },
-  lng: initialLanguage(),
+  resources: {},
+  // Catalogues are added as they arrive; without this i18next would treat the empty start as
+  // every language it will ever have.
+  partialBundledLanguages: true,
+  lng: language,
+  // English stays the fallback in name; only the chosen catalogue is loaded, so a text missing
+  // from Spanish would show its key. locales.test.ts keeps both catalogues complete instead.
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: [...LANGUAGES],
   interpolation: { escapeValue: false },
@@ -30,20 +42,48 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 })
 
-document.documentElement.lang = i18n.language
+document.documentElement.lang = language
 
-i18n.on('languageChanged', (language) => {
-  document.documentElement.lang = language
+i18n.on('languageChanged', (changed) => {
+  document.documentElement.lang = changed
 })
 
-/** Switches the interface language and remembers the choice on this device. */
-export function setLanguage(language: Language) {
+const loading = new Map<Language, Promise<void>>()
+
+/** Fetches a language's catalogue once and hands it to i18next. */
+function loadCatalogue(wanted: Language): Promise<void> {
+  let pending = loading.get(wanted)
+  if (!pending) {
+    pending = CATALOGUES[wanted]().then(
+      ({ default: catalogue }) => {
+        i18n.addResourceBundle(wanted, 'translation', catalogue, true, true)
+      },
+      (error: unknown) => {
+        // Offline before the chunk was cached: a later switch may try again.
+        loading.delete(wanted)
+        throw error
+      },
+    )
+    loading.set(wanted, pending)
+  }
+  return pending
+}
+
+/** Settles when the starting language's texts are there; render nothing before. */
+export const i18nReady: Promise<void> = loadCatalogue(language)
+
+/**
+ * Switches the interface language and remembers the choice on this device. The switch happens
+ * once the new catalogue has arrived, so no screen ever shows keys in between.
+ */
+export async function setLanguage(next: Language): Promise<void> {
+  await loadCatalogue(next)
   try {
-    localStorage.setItem(STORAGE_KEY, language)
+    localStorage.setItem(STORAGE_KEY, next)
   } catch {
     // The choice still applies for this visit.
   }
-  void i18n.changeLanguage(language)
+  await i18n.changeLanguage(next)
 }
 
 export function currentLanguage(): Language {

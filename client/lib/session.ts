@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { type SessionUser, sessionResponseSchema } from '../../domain/session'
+import { type SessionUser, sessionResponseSchema } from '../../domain/auth'
 import { apiRequest } from './api-client'
 import { withOfflineCopy } from './offline-cache'
 

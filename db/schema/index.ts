@@ -1,6 +1,8 @@
 // The one place that gathers every table, because Drizzle's relational API and drizzle-kit
 // both want the whole schema as a single object.
+export * from './access'
 export * from './auth'
+export * from './harmonize'
 export * from './mail'
 export * from './meta'
 export * from './panels'

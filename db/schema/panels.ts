@@ -1,17 +1,5 @@
 import { sql } from 'drizzle-orm'
-import {
-  bigint,
-  char,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core'
-import { users } from './auth'
+import { char, check, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
 
 type Localized = { en: string; es: string }
 
@@ -42,47 +30,4 @@ export const affirmations = pgTable('affirmation', {
   id: text('id').primaryKey(),
   position: integer('position').notNull(),
   text: jsonb('text').$type<Localized>().notNull(),
-})
-
-/** Access codes of our own: invitations at /signup/{code}, or redeemed in My Account. */
-export const accessCodes = pgTable(
-  'access_code',
-  {
-    code: text('code').primaryKey(),
-    note: text('note'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Set when a user redeems it; a code serves one user. */
-    redeemedBy: text('redeemed_by').references(() => users.id, { onDelete: 'set null' }),
-    redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-  },
-  (table) => [index('access_code_redeemed_by_idx').on(table.redeemedBy)],
-)
-
-/** One harmonizing session: which panel, when it started, when (if) it completed. */
-export const harmonizeSessions = pgTable(
-  'harmonize_session',
-  {
-    id: serial('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    panelId: char('panel_id', { length: 2 })
-      .notNull()
-      .references(() => panels.id),
-    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
-    completedAt: timestamp('completed_at', { withTimezone: true }),
-  },
-  (table) => [index('harmonize_session_user_idx').on(table.userId, table.startedAt)],
-)
-
-/** Optional uploaded media: videos for panels (or all panels) and the backing track. */
-export const mediaFiles = pgTable('media_file', {
-  key: text('key').primaryKey(),
-  /** Null: usable with every panel. */
-  panelId: char('panel_id', { length: 2 }).references(() => panels.id),
-  kind: text('kind', { enum: ['video', 'backing'] }).notNull(),
-  contentType: text('content_type').notNull(),
-  size: bigint('size', { mode: 'number' }).notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { hash, verify } from '@node-rs/argon2'
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
@@ -9,12 +10,13 @@ import { accounts, sessions, users, verifications } from '../../db/schema/auth'
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../domain/i18n'
 import type { Config } from '../config'
 import { AppError } from '../errors'
+import type { MailMessage } from './mail'
 import {
   accountExistsEmail,
   CODE_VALID_MINUTES,
   codeEmail,
   passwordChangedEmail,
-} from '../features/mail/templates'
+} from './mail-templates'
 
 /** One-time codes: 6 digits, 10 minutes, 3 attempts (issue: accounts). */
 export const OTP_TTL_SECONDS = CODE_VALID_MINUTES * 60
@@ -61,14 +63,37 @@ export type Auth = ReturnType<typeof createAuth>
 declare module 'fastify' {
   interface FastifyInstance {
     auth: Auth
-    /** The signed-in user of the request, or null for a visitor. */
+    /** The signed-in user of the request, or null for a visitor (looked up once per request). */
     getUser(request: FastifyRequest): Promise<AuthUser | null>
     /** The signed-in user, or HTTP 401 'Please sign in to continue.'. */
     requireUser(request: FastifyRequest): Promise<AuthUser>
   }
+  interface FastifyContextConfig {
+    /**
+     * Reachable without signing in. Every other route under /api answers 401 to a visitor
+     * before it reads the body.
+     */
+    public?: boolean
+  }
 }
 
+/** The user found for a request, kept so that hooks and the handler look it up only once. */
+const resolvedUsers = new WeakMap<FastifyRequest, Promise<AuthUser | null>>()
+
 /** The request's headers as better-auth expects them, with the client IP it cannot see itself. */
+/**
+ * Who is asking, as services see it: the client address (for limits) and the headers
+ * better-auth reads (its session cookie among them). Services never see the request itself.
+ */
+export interface Caller {
+  ip: string
+  headers: Headers
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  return { ip: request.ip, headers: authHeaders(request) }
+}
+
 export function authHeaders(request: FastifyRequest): Headers {
   const headers = new Headers()
   for (const name of ['cookie', 'user-agent', 'accept-language']) {
@@ -97,6 +122,22 @@ export function toAuthUser(user: Record<string, unknown>): AuthUser {
   }
 }
 
+/**
+ * better-auth runs our mail callbacks through `runInBackgroundOrAwait`, which logs what they
+ * throw and carries on as if the message had gone. A message that could not be queued must fail
+ * the change that caused it (so it rolls back and the person can try again): the callbacks leave
+ * the error here, and `failOnUnsentMail` throws it again once better-auth has returned.
+ */
+const unsentMail = new AsyncLocalStorage<{ error?: unknown }>()
+
+/** Runs a better-auth call and fails when a message it should have queued was not. */
+export async function failOnUnsentMail<T>(call: () => Promise<T>): Promise<T> {
+  const slot: { error?: unknown } = {}
+  const result = await unsentMail.run(slot, call)
+  if (slot.error !== undefined) throw slot.error
+  return result
+}
+
 /** The user's language field, which better-auth's callback types do not know about. */
 function languageField(user: object): Language {
   const value = (user as { language?: unknown }).language
@@ -112,6 +153,15 @@ function createAuth(app: FastifyInstance, config: Config) {
       .where(eq(users.email, email.toLowerCase()))
     return isLanguage(row?.language) ? row.language : DEFAULT_LANGUAGE
   }
+  const queueMail = async (message: MailMessage) => {
+    try {
+      await app.mailer.send(message)
+    } catch (error) {
+      const slot = unsentMail.getStore()
+      if (slot && slot.error === undefined) slot.error = error
+      throw error
+    }
+  }
   const sendCode = async (
     email: string,
     purpose: 'sign-up' | 'reset-password' | 'change-email',
@@ -119,7 +169,7 @@ function createAuth(app: FastifyInstance, config: Config) {
     language: Language,
   ) => {
     const [row] = await db.select({ name: users.name }).from(users).where(eq(users.email, email))
-    await app.mailer.send({ to: email, ...codeEmail({ language, purpose, code, name: row?.name }) })
+    await queueMail({ to: email, ...codeEmail({ language, purpose, code, name: row?.name }) })
   }
 
   return betterAuth({
@@ -132,7 +182,16 @@ function createAuth(app: FastifyInstance, config: Config) {
     }),
     // Our routes apply their own limits (keyed by IP and account) before calling in here.
     rateLimit: { enabled: false },
-    logger: { disabled: config.NODE_ENV === 'test' },
+    // Its messages join our JSON log lines (with the request logger's redaction) instead of
+    // being printed in colour between them.
+    logger: {
+      disabled: config.NODE_ENV === 'test',
+      log: (level, message, ...details) =>
+        app.log[level](
+          { from: 'better-auth', details: details.length ? details : undefined },
+          message,
+        ),
+    },
     advanced: {
       cookiePrefix: 'harmonize',
       useSecureCookies: config.publicUrl.startsWith('https://'),
@@ -165,14 +224,11 @@ function createAuth(app: FastifyInstance, config: Config) {
           })
           return
         }
-        await app.mailer.send({
-          to: user.email,
-          ...accountExistsEmail({ language, name: user.name }),
-        })
+        await queueMail({ to: user.email, ...accountExistsEmail({ language, name: user.name }) })
       },
       onPasswordReset: async ({ user }) => {
         const language = languageField(user)
-        await app.mailer.send({
+        await queueMail({
           to: user.email,
           ...passwordChangedEmail({
             language,
@@ -219,15 +275,30 @@ function createAuth(app: FastifyInstance, config: Config) {
 export const authPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     app.decorate('auth', createAuth(app, config))
-    const getUser = async (request: FastifyRequest) => {
+    const lookUp = async (request: FastifyRequest) => {
       const session = await app.auth.api.getSession({ headers: authHeaders(request) })
       return session ? toAuthUser(session.user as Record<string, unknown>) : null
     }
-    app.decorate('getUser', getUser)
-    app.decorate('requireUser', async (request: FastifyRequest) => {
+    const getUser = (request: FastifyRequest) => {
+      let user = resolvedUsers.get(request)
+      if (!user) {
+        user = lookUp(request)
+        resolvedUsers.set(request, user)
+      }
+      return user
+    }
+    const requireUser = async (request: FastifyRequest) => {
       const user = await getUser(request)
       if (!user) throw new AppError(401, 'auth.signInRequired')
       return user
+    }
+    app.decorate('getUser', getUser)
+    app.decorate('requireUser', requireUser)
+    // Signed in by default: a route under /api that forgets to ask still cannot leak.
+    app.addHook('onRequest', async (request) => {
+      if (request.is404 || request.routeOptions.config.public) return
+      if (!request.routeOptions.url?.startsWith('/api/')) return
+      await requireUser(request)
     })
   },
   { name: 'auth', dependencies: ['db', 'mail'] },

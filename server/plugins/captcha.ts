@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { captchaSolutions } from '../../db/schema/security'
 import type { Config } from '../config'
+import { clientKey } from './rate-limit'
 
 /**
  * The proof of work (ALTCHA v2, deterministic mode). The server picks a secret counter, derives
@@ -202,6 +203,7 @@ export const captchaPlugin = fp<{ config: Config }>(
     app.withTypeProvider<ZodTypeProvider>().get(
       '/api/captcha/challenge',
       {
+        config: { public: true },
         schema: {
           tags: ['accounts'],
           summary: 'A new proof-of-work challenge for the human check (ALTCHA widget format)',
@@ -210,7 +212,7 @@ export const captchaPlugin = fp<{ config: Config }>(
       },
       async (request, reply) => {
         // Making a challenge costs the server a key derivation: cap it per client address.
-        await app.rateLimiter.consume(`captcha:ip:${request.ip}`, CHALLENGES_PER_IP)
+        await app.rateLimiter.consume(`captcha:ip:${clientKey(request.ip)}`, CHALLENGES_PER_IP)
         // Each challenge is single-use; a cached one would be refused as a replay.
         reply.header('cache-control', 'no-store')
         return createCaptchaChallenge(keys, config.CAPTCHA_COST)

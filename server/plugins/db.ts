@@ -3,14 +3,13 @@ import { sql } from 'drizzle-orm'
 import fp from 'fastify-plugin'
 import { type Database, type DatabaseHandle, openDatabase } from '../../db/client'
 import { appMeta } from '../../db/schema/meta'
-import { seedReferenceData } from '../../db/seed/index'
 import type { Config } from '../config'
-import { lockDataDir } from '../data-dir'
+import { lockDataDir, secureDataDir } from '../data-dir'
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database
-    database: Pick<DatabaseHandle, 'kind' | 'ping'>
+    database: Pick<DatabaseHandle, 'kind' | 'ping' | 'executeSql' | 'afterCommit'>
     /** Stable id of this installation, created on the first start. */
     installationId: string
   }
@@ -26,8 +25,10 @@ export const dbPlugin = fp<{ config: Config }>(
     let handle: DatabaseHandle
     try {
       handle = await openDatabase(config.database)
-      await handle.migrate()
-      const seeded = await seedReferenceData(handle.db)
+      const seeded = await handle.prepare()
+      // PGlite (Emscripten) sets its own files' modes and ignores the umask: take group and
+      // other bits off again now that they exist.
+      if (config.database.kind === 'pglite') secureDataDir(config.dataDir)
       app.log.info({ database: handle.kind, seeded: seeded.changed }, 'database ready')
     } catch (error) {
       release()
@@ -44,7 +45,12 @@ export const dbPlugin = fp<{ config: Config }>(
       .from(appMeta)
       .where(sql`${appMeta.key} = 'installation_id'`)
     app.decorate('db', db)
-    app.decorate('database', { kind: handle.kind, ping: handle.ping })
+    app.decorate('database', {
+      kind: handle.kind,
+      ping: handle.ping,
+      executeSql: handle.executeSql,
+      afterCommit: handle.afterCommit,
+    })
     app.decorate('installationId', String(row?.value))
     app.addHook('onClose', async () => {
       try {

@@ -1,3 +1,4 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import { desc, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -5,10 +6,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import nodemailer from 'nodemailer'
 import { z } from 'zod'
 import { mailOutbox } from '../../db/schema/mail'
+import { noControlCharacters } from '../../domain/text'
 import type { Config } from '../config'
 import { sendError } from '../errors'
 import { escapeHtml } from '../html'
 import { requestLanguage, translate } from '../i18n'
+import type { QueueOptions } from './jobs'
+import { isLocalRequest, isLoopbackAddress } from './local-only'
 
 /** One message as our code writes it; the sender is always MAIL_FROM. */
 export interface MailMessage {
@@ -19,7 +23,12 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  /** Delivers the message (SMTP) or keeps it in the local outbox; rejects when that fails. */
+  /**
+   * Queues the message. Inside `app.db.transaction(…)` it is queued by that transaction, so it
+   * goes out exactly when the change that caused it is kept. Delivery happens in the background
+   * and is retried for about two days; a message that still fails is listed by
+   * `npm run cli -- jobs failed`.
+   */
   send(message: MailMessage): Promise<void>
 }
 
@@ -44,31 +53,94 @@ export class MailDeliveryError extends Error {
   }
 }
 
+/** The queue every message goes through. */
+const MAIL_QUEUE = 'mail'
+
+/**
+ * Twelve retries from half a minute, doubling: the last one is about two days after the first
+ * attempt, long enough to outlast a mail server's outage. A try may take up to SMTP's own
+ * time-outs (below); one still running after three minutes belonged to a process that died.
+ */
+const MAIL_RETRIES: QueueOptions = {
+  retryLimit: 12,
+  retryDelaySeconds: 30,
+  expireInSeconds: 180,
+}
+
+/** A queued message: the recipient in the clear for listings, the rest sealed. */
+interface MailJob {
+  to: string
+  sealed: string
+}
+
 /** How many messages the outbox pages show. */
 const OUTBOX_PAGE_SIZE = 50
 
 const OTP_CODE = /\b\d{6}\b/
 
 /**
- * Mail delivery. With SMTP_URL: nodemailer to that server. Without it: the local outbox, where
- * every message is stored in `mail_outbox`, logged with its code and listed at /dev/mailbox for
- * loopback clients, so the product runs end to end on one machine.
+ * Mail delivery through the job queue. With SMTP_URL: nodemailer to that server. Without it: the
+ * local outbox, where every message is stored in `mail_outbox`, logged with its code and listed
+ * at /dev/mailbox for loopback clients, so the product runs end to end on one machine.
  */
 export const mailPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    if (config.SMTP_URL) {
-      app.decorate('mailer', smtpMailer(app, config.SMTP_URL, config.MAIL_FROM))
-    } else {
-      app.decorate('mailer', outboxMailer(app, config))
-      registerOutboxRoutes(app)
-    }
+    const browsable = outboxIsBrowsable(config)
+    const deliver = config.SMTP_URL
+      ? smtpDelivery(app, config.SMTP_URL, config.MAIL_FROM)
+      : outboxDelivery(app, config, browsable)
+    const seal = sealer(app.secrets.authSecret)
+    const queue = await app.jobs.define<MailJob>(
+      MAIL_QUEUE,
+      { ...MAIL_RETRIES, describe: (job) => `mail to ${job.to}` },
+      async (job) => deliver({ to: job.to, ...seal.open(job.sealed) }),
+    )
+    app.decorate('mailer', {
+      async send({ to, ...content }) {
+        await queue.send({ to, sealed: seal.close(content) })
+      },
+    })
+    if (!config.SMTP_URL && browsable) registerOutboxRoutes(app)
   },
-  { name: 'mail', dependencies: ['db'] },
+  { name: 'mail', dependencies: ['db', 'jobs'] },
 )
 
-function smtpMailer(app: FastifyInstance, smtpUrl: string, from: string): Mailer {
-  // nodemailer waits up to two minutes for a silent server by default; a person waiting for a
-  // code should get an error sooner. Values given in the URL's query still win.
+/**
+ * Queued messages hold one-time codes, and the queue keeps finished jobs for days; sealing them
+ * with a key derived from AUTH_SECRET keeps the codes as unreadable there as they are in the
+ * hashed `verification` table. A message sealed under an older secret cannot be opened and
+ * ends among the failed jobs.
+ */
+function sealer(secret: string) {
+  const key = Buffer.from(hkdfSync('sha256', secret, 'harmonize', 'mail queue', 32))
+  return {
+    close(content: Omit<MailMessage, 'to'>): string {
+      const iv = randomBytes(12)
+      const cipher = createCipheriv('aes-256-gcm', key, iv)
+      const body = Buffer.concat([cipher.update(JSON.stringify(content), 'utf8'), cipher.final()])
+      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')
+    },
+    open(sealed: string): Omit<MailMessage, 'to'> {
+      try {
+        const raw = Buffer.from(sealed, 'base64')
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12))
+        decipher.setAuthTag(raw.subarray(12, 28))
+        const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()])
+        return JSON.parse(text.toString('utf8'))
+      } catch {
+        throw new Error('the queued message was sealed with another AUTH_SECRET')
+      }
+    },
+  }
+}
+
+function smtpDelivery(
+  app: FastifyInstance,
+  smtpUrl: string,
+  from: string,
+): (message: MailMessage) => Promise<void> {
+  // nodemailer waits up to two minutes for a silent server by default; the queue would rather
+  // try again later. Values given in the URL's query still win.
   const transport = nodemailer.createTransport(
     { url: smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 },
     { from },
@@ -77,50 +149,57 @@ function smtpMailer(app: FastifyInstance, smtpUrl: string, from: string): Mailer
   app.addHook('onClose', async () => {
     transport.close()
   })
-  return {
-    async send(message) {
-      try {
-        await transport.sendMail({
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-        })
-      } catch (error) {
-        // nodemailer's messages can quote the server's reply, which may echo what we sent.
-        const { code, reason } = describeFailure(error, redact)
-        app.log.error({ to: message.to, code, reason }, 'mail delivery failed')
-        throw new MailDeliveryError(`Mail to ${message.to} could not be delivered: ${reason}`, code)
-      }
-    },
+  return async (message) => {
+    try {
+      await transport.sendMail({
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      })
+    } catch (error) {
+      // nodemailer's messages can quote the server's reply, which may echo what we sent.
+      const { code, reason } = describeFailure(error, redact)
+      app.log.error({ to: message.to, code, reason }, 'mail delivery failed')
+      throw new MailDeliveryError(`Mail to ${message.to} could not be delivered: ${reason}`, code)
+    }
   }
 }
 
-function outboxMailer(app: FastifyInstance, config: Config): Mailer {
-  return {
-    async send(message) {
-      try {
-        await app.db.insert(mailOutbox).values({
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-        })
-      } catch (error) {
-        app.log.error({ to: message.to, err: error }, 'mail could not be kept in the outbox')
-        throw new MailDeliveryError(`Mail to ${message.to} could not be kept in the local outbox`)
-      }
-      // The log is where a developer without a mail server looks for the code.
-      const code = message.text.match(OTP_CODE)?.[0]
-      const where = `see ${config.publicUrl}/dev/mailbox`
-      app.log.info(
-        { to: message.to, subject: message.subject, ...(code ? { code } : {}) },
-        code
-          ? `mail kept in the local outbox (code ${code}), ${where}`
-          : `mail kept in the local outbox, ${where}`,
-      )
-    },
+function outboxDelivery(app: FastifyInstance, config: Config, browsable: boolean) {
+  return async (message: MailMessage) => {
+    try {
+      await app.db.insert(mailOutbox).values({
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      })
+    } catch (error) {
+      app.log.error({ to: message.to, err: error }, 'mail could not be kept in the outbox')
+      throw new MailDeliveryError(`Mail to ${message.to} could not be kept in the local outbox`)
+    }
+    // The log is where a developer without a mail server looks for the code.
+    const code = message.text.match(OTP_CODE)?.[0]
+    const where = browsable ? `see ${config.publicUrl}/dev/mailbox` : 'set SMTP_URL to send it'
+    app.log.info(
+      { to: message.to, subject: message.subject, ...(code ? { code } : {}) },
+      code
+        ? `mail kept in the local outbox (code ${code}), ${where}`
+        : `mail kept in the local outbox, ${where}`,
+    )
   }
+}
+
+/**
+ * The outbox pages exist only while PUBLIC_URL is this machine (localhost, 127.x, ::1): a
+ * developer's installation. An installation with a public address that forgot SMTP_URL must
+ * not show sign-in codes to whoever reaches it through a proxy on the same machine, which
+ * connects from loopback and need not say it relays.
+ */
+function outboxIsBrowsable(config: Pick<Config, 'publicUrl'>): boolean {
+  const host = new URL(config.publicUrl).hostname.replace(/^\[|\]$/g, '')
+  return host === 'localhost' || host.endsWith('.localhost') || isLoopbackAddress(host)
 }
 
 /** Replaces the URL's user name and password, in the forms a server might echo, with a marker. */
@@ -167,34 +246,11 @@ function describeFailure(
   return { code, reason: redact(message).replace(/\s+/g, ' ').trim().slice(0, 300) }
 }
 
-/**
- * True for a client on this machine. A request relayed by a proxy (which would also connect
- * from loopback) is refused: the outbox holds sign-in codes and is for the developer only.
- */
-export function isLoopbackRequest(request: FastifyRequest): boolean {
-  const headers = request.headers
-  if (headers['x-forwarded-for'] || headers.forwarded || headers['x-real-ip']) return false
-  return isLoopbackAddress(request.socket.remoteAddress)
-}
-
-/** 127.0.0.0/8, ::1 and IPv4-mapped 127.x addresses. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false
-  const lower = address.toLowerCase()
-  if (lower === '::1' || lower === '0:0:0:0:0:0:0:1') return true
-  const v4 = lower.startsWith('::ffff:') ? lower.slice('::ffff:'.length) : lower
-  const parts = v4.split('.')
-  return (
-    parts.length === 4 &&
-    parts[0] === '127' &&
-    parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)
-  )
-}
-
 const mailboxQuerySchema = z.object({
   /** Only messages to this address, compared without regard to case; empty means everyone. */
   to: z
     .string()
+    .check(noControlCharacters)
     .trim()
     .max(320)
     .optional()
@@ -214,7 +270,7 @@ const mailboxResponseSchema = z.object({ messages: z.array(outboxMessageSchema) 
 
 async function refuseRemote(request: FastifyRequest, reply: FastifyReply) {
   // The same 404 as any unknown path, so the route's existence is not revealed either.
-  if (!isLoopbackRequest(request)) {
+  if (!isLocalRequest(request)) {
     return sendError(request, reply, 404, translate('errors.notFound', requestLanguage(request)))
   }
 }

@@ -1,8 +1,31 @@
+import { isIPv6 } from 'node:net'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
 import type { Config } from '../config'
 import { AppError } from '../errors'
 import type { MessageKey } from '../i18n'
+
+/**
+ * What per-address limits count by. An IPv4 address is one client; one IPv6 client usually
+ * holds a whole /64 (it can pick any address in it), so an IPv6 address counts by its first
+ * 64 bits. IPv4-mapped IPv6 addresses count as the IPv4 address they carry.
+ */
+export function clientKey(address: string): string {
+  const lower = address.toLowerCase()
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower)
+  if (mapped?.[1]) return mapped[1]
+  if (!isIPv6(lower)) return lower
+  const [head = '', tail = ''] = lower.split('::')
+  const left = head ? head.split(':') : []
+  const right = lower.includes('::') && tail ? tail.split(':') : []
+  const groups = lower.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`
+}
 
 export interface Rule {
   /** How many hits the window allows. */

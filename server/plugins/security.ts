@@ -1,43 +1,66 @@
-import helmet from '@fastify/helmet'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import fp from 'fastify-plugin'
+import helmet from 'helmet'
 import type { Config } from '../config'
 import { sendError } from '../errors'
 import { requestLanguage, translate } from '../i18n'
 
 /**
- * Security headers on every response. Scripts may only come from our own origin (no inline
- * script, no eval). Inline styles are allowed: the dialog primitives set positions and
+ * The security headers every response carries. Scripts may only come from our own origin (no
+ * inline script, no eval). Inline styles are allowed: the dialog primitives set positions and
  * scroll locks through style elements, and a style cannot run code. See
  * docs/decisions/0002-content-security-policy.md.
+ *
+ * helmet decides the values; they never change while the server runs, so they are worked out
+ * once here instead of on every request (docs/decisions/0004-hardening-before-billing.md).
  */
-export const securityPlugin = fp<{ config: Config }>(
-  async (app, { config }) => {
-    const https = config.publicUrl.startsWith('https://')
-    await app.register(helmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          mediaSrc: ["'self'", 'blob:'],
-          workerSrc: ["'self'", 'blob:'],
-          manifestSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          ...(https ? { upgradeInsecureRequests: [] } : {}),
-        },
+export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<string, string> {
+  const https = config.publicUrl.startsWith('https://')
+  const middleware = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", 'blob:'],
+        workerSrc: ["'self'", 'blob:'],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
       },
-      // HSTS on plain http would be ignored at best and confusing at worst.
-      strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: true } : false,
-      crossOriginEmbedderPolicy: false,
-      frameguard: { action: 'deny' },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    },
+    // HSTS on plain http would be ignored at best and confusing at worst.
+    strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  })
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value)
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()]
+    },
+  }
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, () => {})
+  headers['permissions-policy'] = 'camera=(self), microphone=(), geolocation=(), payment=(self)'
+  return headers
+}
+
+/** Security headers on every response, and the cross-site refusal for anything that writes. */
+export const securityPlugin = fp<{ config: Config; headers: Record<string, string> }>(
+  async (app, { config, headers }) => {
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.headers(headers)
     })
     // Cookies are SameSite=Lax and the API takes JSON, but a cross-site form or fetch must not
     // even reach a handler: browsers always send Origin on such requests.
@@ -54,12 +77,6 @@ export const securityPlugin = fp<{ config: Config }>(
           translate('errors.crossSite', requestLanguage(request)),
         )
       }
-    })
-    app.addHook('onSend', async (_request, reply) => {
-      reply.header(
-        'permissions-policy',
-        'camera=(self), microphone=(), geolocation=(), payment=(self)',
-      )
     })
   },
   { name: 'security' },

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import type { Dirent } from 'node:fs'
-import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import {
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+} from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
@@ -128,6 +138,47 @@ const isMissing = (error: unknown) => {
   return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
+/** The name writeAtomically gives its temp files; keys can never look like this. */
+const TEMP_FILE = /^\..*\.tmp$/
+/**
+ * A write takes seconds at most, so a temp file this old was left by a process that died
+ * mid-write. A younger one may be another process's write in flight: with PostgreSQL the
+ * operator command and several servers can share these files.
+ */
+const SHARED_TEMP_FILE_AGE_MS = 60 * 60 * 1000
+
+/**
+ * Removes the temp files that interrupted writes left anywhere under `root` (those older than
+ * `olderThanMs`), and nothing else. Links are not followed.
+ */
+export async function removeAbandonedTempFiles(root: string, olderThanMs = 0): Promise<void> {
+  const now = Date.now()
+  const walk = async (folder: string) => {
+    let entries: Dirent[]
+    try {
+      entries = await readdir(folder, { withFileTypes: true })
+    } catch (error) {
+      if (isMissing(error)) return
+      throw error
+    }
+    for (const entry of entries) {
+      const target = path.join(folder, entry.name)
+      if (entry.isDirectory()) {
+        await walk(target)
+      } else if (entry.isFile() && TEMP_FILE.test(entry.name)) {
+        try {
+          const { mtimeMs } = await lstat(target)
+          if (now - mtimeMs >= olderThanMs) await rm(target, { force: true })
+        } catch (error) {
+          // Renamed or removed by its writer meanwhile.
+          if (!isMissing(error)) throw error
+        }
+      }
+    }
+  }
+  await walk(path.resolve(root))
+}
+
 /**
  * Files under `root`: each object is a file at its key with the content type in a sidecar
  * `<key>.meta.json`. Writes go through a temp file and a rename, so a reader never sees half a
@@ -252,9 +303,10 @@ export function createLocalStorage(root: string): Storage {
 }
 
 /**
- * The store for the configuration: local files under `<DATA_DIR>/files`, or an S3-compatible
- * bucket with STORAGE_URL (the config schema has already required region and keys with it). The
- * S3 client is loaded only then: it is large and most installations never need it.
+ * The store for the configuration: local files under `<DATA_DIR>/files` (cleared of abandoned
+ * temp files first), or an S3-compatible bucket with STORAGE_URL (the config schema has already
+ * required region and keys with it). The S3 client is loaded only then: it is large and most
+ * installations never need it.
  */
 export async function createStorage(
   config: Pick<
@@ -265,9 +317,19 @@ export async function createStorage(
     | 'S3_ACCESS_KEY_ID'
     | 'S3_SECRET_ACCESS_KEY'
     | 'dataDir'
+    | 'database'
   >,
 ): Promise<Storage> {
-  if (!config.STORAGE_URL) return createLocalStorage(path.join(config.dataDir, 'files'))
+  if (!config.STORAGE_URL) {
+    const root = path.join(config.dataDir, 'files')
+    // With the embedded database this process holds DATA_DIR alone (its lock), so every temp
+    // file there is a leftover; with PostgreSQL others may be writing beside it.
+    await removeAbandonedTempFiles(
+      root,
+      config.database.kind === 'pglite' ? 0 : SHARED_TEMP_FILE_AGE_MS,
+    )
+    return createLocalStorage(root)
+  }
   const { S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } = config
   if (!S3_REGION || !S3_ACCESS_KEY_ID || !S3_SECRET_ACCESS_KEY) {
     throw new ConfigError([

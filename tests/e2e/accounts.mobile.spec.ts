@@ -1,15 +1,13 @@
-import { createUser, ownClientAddress, signInAs } from './support/accounts'
+import { ownClientAddress } from './support/accounts'
 import { expect, test } from './support/test'
 
 // Account screens on a phone (core §2: the account dialogs are full-screen under 800 px).
 
 test.use(ownClientAddress)
 
-test('on a phone the change-password dialog fills the screen', async ({ page }) => {
+test('on a phone the change-password dialog fills the screen', async ({ page, member: _ }) => {
   const viewport = page.viewportSize()
   expect(viewport?.width).toBeLessThan(800)
-  const user = await createUser(page.request)
-  await signInAs(page, user)
   await page.goto('/my-account')
   await page.getByRole('button', { name: 'Change password' }).click()
 

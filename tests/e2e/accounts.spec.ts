@@ -1,18 +1,22 @@
 import type { Page } from '@playwright/test'
 import { messageText } from '../../domain/messages'
+import { createAccessCode } from './support/access'
 import {
   completeHumanCheck,
   createUser,
   ownClientAddress,
   signInAs,
+  signInWithPassword,
   uniqueEmail,
 } from './support/accounts'
+import { expectAccessible } from './support/axe'
 import { mailTo, waitForCode } from './support/mailbox'
 import { expect, test } from './support/test'
 
 // Accounts from a visitor's point of view (public flows §2, §4, §5, §8; core §2, §4, §8; the
-// deviations in PRODUCT.md). Only the first test signs up through the UI; the others start from
-// a user made through the API. Every test is its own visitor (own e-mail, own client address).
+// deviations in PRODUCT.md). Only the first test signs up through the UI and the mail; the
+// others start from a user made by the shared factories (confirmed ones get no mail). Every test
+// is its own visitor (own e-mail, own client address). Each page is checked with axe-core once.
 
 test.use(ownClientAddress)
 
@@ -43,6 +47,7 @@ test.describe('sign-up', () => {
     await expect(page.getByTestId('header-title')).toHaveText('Create an Account')
     const register = page.getByRole('button', { name: 'Register Account' })
     await expect(register).toBeDisabled()
+    await expectAccessible(page)
 
     await page.getByLabel('Full name').fill('Ada Lovelace')
     await page.getByLabel('Email').fill(email)
@@ -65,6 +70,7 @@ test.describe('sign-up', () => {
       'We have sent a 6-digit code to your e-mail. Enter it below to confirm your account.',
     )
     await expect(page.getByLabel('Email')).toHaveValue(email)
+    await expectAccessible(page)
 
     const code = await waitForCode(email)
     await page.getByLabel('Confirmation code').fill(code)
@@ -72,19 +78,30 @@ test.describe('sign-up', () => {
 
     await expect(page).toHaveURL(/\/signed$/)
     await expect(page.getByText('Please use your credentials to enter your account')).toBeVisible()
+    await expectAccessible(page)
     await page.getByRole('button', { name: 'Go to Sign In' }).click()
 
     await expect(page).toHaveURL(/\/login$/)
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expectAccessible(page)
     await signInThroughForm(page, { email, password })
     await expect(page).toHaveURL(/\/user-details$/)
     await expect(page.getByTestId('header-title')).toHaveText('Client Details')
+    await expectAccessible(page)
   })
 
-  test('an invitation link shows its code on the sign-up form', async ({ page }) => {
-    await page.goto('/signup/INVITE123')
+  test('an invitation link shows its code on the sign-up form, or says it cannot be used', async ({
+    page,
+  }) => {
+    const code = await createAccessCode()
+    await page.goto(`/signup/${code}`)
     await expect(page.getByTestId('header-title')).toHaveText('Create an Account')
-    await expect(page.getByText('Invitation code: INVITE123')).toBeVisible()
+    await expect(page.getByText(`Invitation code: ${code}`)).toBeVisible()
     await expect(page.getByRole('button', { name: 'Register Account' })).toBeDisabled()
+
+    await page.goto('/signup/HZ-2222-2222')
+    await expect(page.getByText(messageText('access.codeUnknown', 'en'))).toBeVisible()
+    await expect(page.getByText('You can still create an account')).toBeVisible()
   })
 
   test('the sign-up form explains what is wrong, field by field', async ({ page }) => {
@@ -117,6 +134,7 @@ test.describe('sign-up', () => {
     await expect(password).toHaveAccessibleDescription(policy)
     await expect(confirm).toHaveAccessibleDescription('Passwords do not match')
     await expect(page).toHaveURL(/\/signup$/)
+    await expectAccessible(page, '/signup with errors')
 
     await name.fill('Ada Lovelace')
     await expect(name).not.toHaveAttribute('aria-invalid', 'true')
@@ -166,6 +184,8 @@ test.describe('sign-up', () => {
     await expect(page).toHaveURL(/\/signup$/)
     await page.goBack()
     await expect(page).toHaveURL(/\/resend-confirmation-code$/)
+    await expect(page.getByTestId('header-title')).toHaveText('Send New Confirmation Code')
+    await expectAccessible(page)
 
     await page.getByLabel('Email').fill(user.email)
     await completeHumanCheck(page)
@@ -183,7 +203,7 @@ test.describe('sign-up', () => {
     await expect(page.getByText('Please use your credentials to enter your account')).toBeVisible()
 
     // The account is confirmed: it can sign in.
-    await signInAs(page, user)
+    await signInWithPassword(page, user)
     await page.goto('/my-account')
     await expect(page.getByTestId('account-email')).toHaveText(user.email)
   })
@@ -203,6 +223,7 @@ test.describe('signing in', () => {
     await expect(
       page.getByRole('heading', { name: 'Forgot your password?', level: 2 }),
     ).toBeVisible()
+    await expectAccessible(page)
 
     await page.getByLabel('Email').fill(user.email)
     await completeHumanCheck(page)
@@ -213,8 +234,9 @@ test.describe('signing in', () => {
       'If an account exists for this address, a code is on its way.',
     )
     await expect(page.getByLabel('Email')).toHaveValue(user.email)
-    // The sign-up code was the first mail; the reset code is the second.
-    const code = await waitForCode(user.email, 1)
+    await expectAccessible(page)
+    // A factory-made user was never mailed before: the reset code is the first message.
+    const code = await waitForCode(user.email)
     const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, '0')
 
     await page.getByLabel('Confirmation code').fill(wrongCode)
@@ -343,11 +365,9 @@ test.describe('who may see what', () => {
     await expect(page).toHaveURL(/\/user-details$/)
   })
 
-  test('/logout ends the session and keeps the language', async ({ page }) => {
-    const user = await createUser(page.request)
-    await signInAs(page, user)
+  test('/logout ends the session and keeps the language', async ({ page, member }) => {
     await page.goto('/my-account')
-    await expect(page.getByTestId('account-email')).toHaveText(user.email)
+    await expect(page.getByTestId('account-email')).toHaveText(member.email)
     await page.getByLabel('Choose language').selectOption({ label: 'Español' })
     await expect(page.getByTestId('header-title')).toHaveText('Mi cuenta')
 
@@ -385,6 +405,7 @@ test.describe('My Account', () => {
     await expect(dialog).toBeVisible()
     const submit = dialog.getByRole('button', { name: 'Change password' })
     await expect(submit).toBeDisabled()
+    await expectAccessible(page, 'the change-password dialog')
 
     await dialog.getByLabel('Current password', { exact: true }).fill(user.password)
     await dialog.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
@@ -422,15 +443,16 @@ test.describe('My Account', () => {
 
   test('Change email: a blank address is refused; a new one is confirmed by its code', async ({
     page,
+    member,
   }) => {
-    const user = await createUser(page.request)
-    await signInAs(page, user)
     await page.goto('/my-account')
-    await expect(page.getByTestId('account-email')).toHaveText(user.email)
+    await expect(page.getByTestId('account-email')).toHaveText(member.email)
+    await expectAccessible(page)
 
     await page.getByRole('button', { name: 'Edit' }).click()
     const dialog = page.getByRole('dialog', { name: 'Change email' })
     await expect(dialog).toBeVisible()
+    await expectAccessible(page, 'the change-email dialog')
     const sendCode = dialog.getByRole('button', { name: 'Send code' })
     await sendCode.click()
     await expect(dialog.getByLabel('New email')).toHaveAccessibleDescription(

@@ -1,13 +1,12 @@
-import { grantAccess } from './support/access'
-import { createUser, ownClientAddress, signInAs } from './support/accounts'
+import { ownClientAddress } from './support/accounts'
 import { expect, test } from './support/test'
 
-test.use(ownClientAddress)
+test.use({ ...ownClientAddress, memberOptions: { access: true } })
 
-test('on a phone the open sound settings leave Stop visible and usable', async ({ page }) => {
-  const user = await createUser(page.request)
-  await signInAs(page, user)
-  await grantAccess(page.request)
+test('on a phone the open sound settings leave Stop visible and usable', async ({
+  page,
+  member: _,
+}) => {
   await page.goto('/harmonizing-screen/01')
   await page.getByTestId('play').click()
   const stop = page.getByRole('button', { name: 'Stop' })

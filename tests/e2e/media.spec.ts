@@ -1,31 +1,13 @@
-import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { promisify } from 'node:util'
+import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { makeWav } from '../support/media'
-import { grantAccess } from './support/access'
-import { createUser, ownClientAddress, signInAs } from './support/accounts'
-import { e2eDataDir } from './support/data-dir'
+import { ownClientAddress } from './support/accounts'
+import { harness } from './support/harness'
 import { expect, test } from './support/test'
 
-const root = path.resolve(import.meta.dirname, '../..')
-// Media belong to panel 16 only, which no other end-to-end test harmonizes with, so sessions
-// elsewhere stay generative while this file runs.
-const PANEL = '16'
-const BACKING_KEY = 'medias/WH_BackingTrack-e2e-calm.wav'
-const VIDEO_KEY = 'medias/e2e-clip.webm'
-
-/** The operator command against the running end-to-end server. */
-async function cli(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/cli.ts', ...args],
-    { cwd: root, env: { ...process.env, DATA_DIR: e2eDataDir() } },
-  )
-  return stdout.trim()
-}
+// Uploaded media, in My Account and in a session. Each test puts its own files on a panel lent
+// to it alone (the media factory, through the harness port), so the session on that panel plays
+// exactly them. My Account lists every file there is, so its checks look for the test's names.
 
 /**
  * A real, playable WebM: a canvas animation recorded by the browser's MediaRecorder for about
@@ -71,35 +53,53 @@ async function recordWebm(page: Page): Promise<Buffer> {
   return Buffer.from(base64, 'base64')
 }
 
-test.use(ownClientAddress)
-test.describe.configure({ mode: 'serial' })
+/** `text` as a regular expression that matches it literally. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-let folder = ''
-
-test.beforeAll(async ({ browser }) => {
-  folder = mkdtempSync(path.join(tmpdir(), 'harmonize-e2e-media-'))
-  // 5 s at 22.05 kHz: about 220 KB, enough for a throttled download to show its progress.
-  const wav = path.join(folder, 'e2e-calm.wav')
-  writeFileSync(wav, makeWav(5, 432, 22_050))
-  expect(await cli('media', 'add', wav, '--backing', '--panel', PANEL)).toBe(BACKING_KEY)
-
-  const page = await browser.newPage()
-  const video = path.join(folder, 'e2e-clip.webm')
-  writeFileSync(video, await recordWebm(page))
-  await page.close()
-  expect(await cli('media', 'add', video, '--panel', PANEL)).toBe(VIDEO_KEY)
-})
-
-test.afterAll(async () => {
-  for (const key of [BACKING_KEY, VIDEO_KEY]) await cli('media', 'remove', key).catch(() => '')
-  rmSync(folder, { recursive: true, force: true })
-})
-
-async function signInWithAccess(page: Page) {
-  const user = await createUser(page.request)
-  await signInAs(page, user)
-  await grantAccess(page.request)
+interface PanelMedia {
+  panelId: string
+  /** The names My Account shows: the keys without `medias/`. */
+  backing: string
+  video: string
 }
+
+const it = test.extend<
+  {
+    /** Puts a backing track (and a video, unless `video: false`) on a panel lent to this test. */
+    addPanelMedia: (options?: { video?: boolean }) => Promise<PanelMedia>
+  },
+  { webm: Buffer }
+>({
+  // Recorded once per worker; each test uploads it under a name of its own.
+  webm: [
+    async ({ browser }, use) => {
+      const page = await browser.newPage()
+      const webm = await recordWebm(page)
+      await page.close()
+      await use(webm)
+    },
+    { scope: 'worker' },
+  ],
+  addPanelMedia: async ({ webm }, use) => {
+    const leases: string[] = []
+    await use(async ({ video = true } = {}) => {
+      const id = randomBytes(4).toString('hex')
+      const files = [
+        // 5 s at 22.05 kHz: about 220 KB, enough for a throttled download to show its progress.
+        { name: `e2e-${id}-calm.wav`, base64: makeWav(5, 432, 22_050).toString('base64') },
+        ...(video ? [{ name: `e2e-${id}-clip.webm`, base64: webm.toString('base64') }] : []),
+      ]
+      const { lease, panelId, media } = await harness('media', { files })
+      leases.push(lease)
+      const nameOf = (kind: string) =>
+        media.find((item) => item.kind === kind)?.key.replace(/^medias\//, '') ?? ''
+      return { panelId, backing: nameOf('backing'), video: nameOf('video') }
+    })
+    for (const lease of leases) await harness('media-release', { lease })
+  },
+})
+
+it.use({ ...ownClientAddress, memberOptions: { access: true } })
 
 /** Every aria-valuenow the progress bars show, with the bar's label, in order. */
 async function watchProgress(page: Page) {
@@ -148,22 +148,23 @@ async function throttle(page: Page, bytesPerSecond: number) {
     })
 }
 
-test('My Account saves a media file for offline use with a progress bar, and removes it', async ({
+it('My Account saves a media file for offline use with a progress bar, and removes it', async ({
   page,
+  member: _,
+  addPanelMedia,
 }) => {
-  test.setTimeout(60_000)
-  await signInWithAccess(page)
+  const { backing } = await addPanelMedia({ video: false })
   await page.goto('/my-account')
   const card = page.getByTestId('offline-media')
   await expect(card.getByRole('heading', { name: 'Media for offline use' })).toBeVisible()
-  await expect(card.getByTestId('media-item')).toHaveCount(2)
+  await expect(card.getByTestId('media-item').filter({ hasText: backing })).toHaveCount(1)
   await expect(card.getByText('Nothing saved on this device yet.')).toBeVisible()
 
   const progress = await watchProgress(page)
   const unthrottle = await throttle(page, 80 * 1024)
-  await card.getByRole('button', { name: 'Save WH_BackingTrack-e2e-calm.wav' }).click()
+  await card.getByRole('button', { name: `Save ${backing}` }).click()
   await expect(card.getByRole('progressbar')).toBeVisible()
-  await expect(card.getByTestId('saved-media')).toContainText('WH_BackingTrack-e2e-calm.wav')
+  await expect(card.getByTestId('saved-media')).toContainText(backing)
   await unthrottle()
   const values = (await progress()).map(([, value]) => value)
   // A real bar: several steps of 5 %, never going back, ending at 100 %.
@@ -181,45 +182,62 @@ test('My Account saves a media file for offline use with a progress bar, and rem
     const cache = await caches.open('harmonize-media')
     const response = await cache.match(`/offline-media/${key}`)
     return response ? (await response.arrayBuffer()).byteLength : 0
-  }, BACKING_KEY)
+  }, `medias/${backing}`)
   expect(cachedSize).toBe(44 + 5 * 22_050 * 2)
 
-  await card.getByRole('button', { name: 'Remove WH_BackingTrack-e2e-calm.wav' }).click()
+  await card.getByRole('button', { name: `Remove ${backing}` }).click()
   await expect(card.getByText('Nothing saved on this device yet.')).toBeVisible()
 })
 
-test('Save all fetches the backing track first; the session then uses the saved copies', async ({
+it('Save all fetches the backing tracks first; the session then uses the saved copies', async ({
   page,
+  member: _,
+  addPanelMedia,
 }) => {
-  test.setTimeout(60_000)
-  await signInWithAccess(page)
+  const media = await addPanelMedia()
   await page.goto('/my-account')
   const card = page.getByTestId('offline-media')
+  await expect(card.getByTestId('media-item').filter({ hasText: media.video })).toHaveCount(1)
   const progress = await watchProgress(page)
   await card.getByRole('button', { name: 'Save all' }).click()
-  await expect(card.getByTestId('saved-media').getByRole('listitem')).toHaveCount(2)
+  // The saved list is read again once every download has ended.
+  const saved = card.getByTestId('saved-media')
+  await expect(saved).toContainText(media.backing)
+  await expect(saved).toContainText(media.video)
+  await expect(card.getByRole('progressbar')).toHaveCount(0)
+  // Other tests' files may be in the list too; every backing track comes before every video.
   const labels = [...new Set((await progress()).map(([label]) => label))]
-  expect(labels).toEqual(['Saving WH_BackingTrack-e2e-calm.wav', 'Saving e2e-clip.webm'])
+  expect(labels).toEqual(
+    expect.arrayContaining([`Saving ${media.backing}`, `Saving ${media.video}`]),
+  )
+  const isBacking = (label: string) => label.includes('WH_BackingTrack')
+  expect(labels.findLastIndex(isBacking)).toBeLessThan(
+    labels.findIndex((label) => !isBacking(label)),
+  )
 
-  await page.goto(`/harmonizing-screen/${PANEL}`)
+  await page.goto(`/harmonizing-screen/${media.panelId}`)
   const video = page.getByTestId('media-video')
-  await expect(video).toBeVisible()
   await expect(video).toHaveAttribute('src', /^blob:/)
+  await expect(video).toBeVisible()
 })
 
-test('a session with an uploaded video and backing track plays and stops both', async ({
+it('a session with an uploaded video and backing track plays and stops both', async ({
   page,
+  member: _,
+  addPanelMedia,
 }) => {
-  test.setTimeout(60_000)
-  await signInWithAccess(page)
+  const media = await addPanelMedia()
   const backingRequest = page.waitForRequest((request) =>
-    request.url().includes(`/api/media/${BACKING_KEY}?`),
+    request.url().includes(`/api/media/medias/${media.backing}?`),
   )
-  await page.goto(`/harmonizing-screen/${PANEL}`)
+  await page.goto(`/harmonizing-screen/${media.panelId}`)
   const video = page.getByTestId('media-video')
   await expect(video).toBeVisible()
   await expect(page.getByTestId('fractal-canvas')).toHaveCount(0)
-  await expect(video).toHaveAttribute('src', new RegExp(`/api/media/${VIDEO_KEY}\\?expires=`))
+  await expect(video).toHaveAttribute(
+    'src',
+    new RegExp(`/api/media/medias/${escaped(media.video)}\\?expires=`),
+  )
   await backingRequest
 
   const play = page.getByTestId('play')
@@ -235,9 +253,15 @@ test('a session with an uploaded video and backing track plays and stops both', 
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(true)
 })
 
-test('calm motion replaces an uploaded video with the calm generated picture', async ({ page }) => {
-  test.setTimeout(60_000)
-  await signInWithAccess(page)
+it('calm motion replaces an uploaded video with the calm generated picture', async ({
+  page,
+  member: _,
+  addPanelMedia,
+}) => {
+  // A small window: the generated picture is drawn by software WebGL, and at full desktop size
+  // a busy machine spends so long on each frame that clicks wait for seconds.
+  await page.setViewportSize({ width: 640, height: 400 })
+  const media = await addPanelMedia()
   // Calm motion runs the picture at 5 % speed, too slowly for screenshots a few seconds apart
   // to differ reliably; counting WebGL draws (only the renderer draws) shows its loop runs.
   await page.addInitScript(() => {
@@ -250,14 +274,13 @@ test('calm motion replaces an uploaded video with the calm generated picture', a
     }
   })
   const draws = () => page.evaluate(() => (window as unknown as { draws: number }).draws)
-  await page.goto(`/harmonizing-screen/${PANEL}`)
+  await page.goto(`/harmonizing-screen/${media.panelId}`)
   const video = page.getByTestId('media-video')
   const canvas = page.getByTestId('fractal-canvas')
   await expect(video).toBeVisible()
   await page.getByTestId('play').click()
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible()
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(false)
-  // Before the media list arrived the canvas was up for a moment and drew its first frame.
   const beforeSwap = await draws()
 
   // Turned on mid-session: the video goes, the generated picture takes over and keeps going.
@@ -269,8 +292,7 @@ test('calm motion replaces an uploaded video with the calm generated picture', a
   await expect(canvas).toBeVisible()
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible()
   // Without the loop the swap draws a first frame and one per resize (three here); a running
-  // loop draws many more.
-  // Software WebGL on a busy CI machine can draw only a few frames a second.
+  // loop draws many more. Software WebGL on a busy machine can draw only a few frames a second.
   await expect.poll(draws, { timeout: 15_000 }).toBeGreaterThan(beforeSwap + 10)
 
   // Off again: the video comes back and plays.

@@ -8,9 +8,9 @@ test('on a phone the header fits and the menu opens over the page', async ({ pag
   expect(box?.width).toBe(viewport?.width)
   await page.getByRole('button', { name: 'Open menu' }).click()
   const menu = page.getByTestId('side-menu')
-  await expect(menu.getByRole('link', { name: 'Support' })).toBeInViewport()
-  await menu.getByRole('link', { name: 'About' }).click()
-  // /about is for signed-in users; the menu closes and the visitor is asked to sign in.
+  // A visitor's menu: the ways into an account, the last one still on the screen.
+  await expect(menu.getByRole('link', { name: 'Forgot your password?' })).toBeInViewport()
+  await menu.getByRole('link', { name: 'Create an Account' }).click()
   await expect(menu).toBeHidden()
-  await expect(page).toHaveURL(/\/login$/)
+  await expect(page).toHaveURL(/\/signup$/)
 })

@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/axe'
 import { expect, test } from './support/test'
 
 test.describe('app shell for a visitor', () => {
@@ -18,39 +19,13 @@ test.describe('app shell for a visitor', () => {
       const response = await page.goto('/no-such-page')
       expect(response?.status()).toBe(404)
       await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
+      // The title is the page's h1, in the header.
+      await expect(page.getByTestId('header-title')).toHaveText('404 Not Found')
+      await expectAccessible(page)
       await page.getByRole('button', { name: 'Go Home' }).click()
       // /home needs a signed-in user, so a visitor ends on the sign-in page.
       await expect(page).toHaveURL(/\/login$/)
     })
-  })
-
-  test('the side menu lists the spec items in order, 279 px wide', async ({ page }) => {
-    await page.goto('/login')
-    await page.getByRole('button', { name: 'Open menu' }).click()
-    const menu = page.getByTestId('side-menu')
-    await expect(menu).toBeVisible()
-    await expect(menu.getByRole('heading', { name: 'Welcome' })).toBeVisible()
-    await expect(menu.getByRole('link')).toHaveText([
-      'About',
-      'Solfeggio science',
-      'Medical Disclaimer',
-      'Messages in Water',
-      'Privacy Policy & Terms',
-      'How-To',
-      'Home',
-      'User Records',
-      'Aura',
-      'Chakra',
-      'My Account',
-      'Support',
-      'Sign In',
-    ])
-    const box = await menu.boundingBox()
-    expect(box?.width).toBe(279)
-    expect(box?.x).toBe(0)
-
-    await page.keyboard.press('Escape')
-    await expect(menu).toBeHidden()
   })
 
   test('switching to Español changes the menu texts and survives a reload', async ({ page }) => {
@@ -61,14 +36,16 @@ test.describe('app shell for a visitor', () => {
 
     await page.getByRole('button', { name: 'Abrir menú' }).click()
     const menu = page.getByTestId('side-menu')
-    await expect(menu.getByRole('link', { name: 'Acerca de' })).toBeVisible()
-    await expect(menu.getByRole('link', { name: 'Mi cuenta' })).toBeVisible()
+    await expect(menu.getByRole('heading', { name: 'Te damos la bienvenida' })).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Crear una cuenta' })).toBeVisible()
 
     await page.reload()
     await expect(page.getByTestId('header-title')).toHaveText('Iniciar sesión')
     await expect(page.getByLabel('Elegir idioma')).toHaveValue('es')
     await page.getByRole('button', { name: 'Abrir menú' }).click()
-    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'Soporte' })).toBeVisible()
+    await expect(
+      page.getByTestId('side-menu').getByRole('link', { name: '¿Olvidaste tu contraseña?' }),
+    ).toBeVisible()
   })
 
   test('a route shows the full-screen blue spinner while its code loads', async ({ page }) => {
@@ -155,6 +132,50 @@ test.describe('offline', () => {
     await expect(page.getByTestId('header-title')).toHaveText('Sign In')
     await page.goto('/no-such-page')
     await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
+  })
+})
+
+test.describe('for a member', () => {
+  test.use({ memberOptions: { name: 'Ada Lovelace' } })
+
+  test("a member's side menu lists the spec items in order, 279 px wide", async ({
+    page,
+    member: _,
+  }) => {
+    await page.goto('/home')
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    const menu = page.getByTestId('side-menu')
+    await expect(menu).toBeVisible()
+    await expect(menu.getByRole('heading', { name: 'Welcome, Ada Lovelace' })).toBeVisible()
+    await expect(menu.getByRole('link')).toHaveText([
+      'About',
+      'Solfeggio science',
+      'Medical Disclaimer',
+      'Messages in Water',
+      'Privacy Policy & Terms',
+      'How-To',
+      'Home',
+      'User Records',
+      'Aura',
+      'Chakra',
+      'My Account',
+      'Support',
+      'Log Out',
+    ])
+    const box = await menu.boundingBox()
+    expect(box?.width).toBe(279)
+    expect(box?.x).toBe(0)
+    await expectAccessible(page, 'the side menu')
+
+    await page.keyboard.press('Escape')
+    await expect(menu).toBeHidden()
+  })
+
+  test('a page still to come says so', async ({ page, member: _ }) => {
+    await page.goto('/support')
+    await expect(page.getByTestId('header-title')).toHaveText('Support')
+    await expect(page.getByText('This page is coming soon.')).toBeVisible()
+    await expectAccessible(page)
   })
 })
 

@@ -161,6 +161,17 @@ async function luminanceSeries(page: Page, from: number, seconds: number): Promi
   )
 }
 
+/** What the animation-loop test records from `onFrame`. */
+interface Loop {
+  frames: number[]
+  /** Consecutive slow frames (30 ms to 1 s) and their total time. */
+  run: number
+  runMs: number
+  /** There was a run long enough for the renderer to judge it. */
+  judgeable: boolean
+  lowestScale: number
+}
+
 /** Frame-to-frame luminance changes above this count as a visible step (1% of full scale). */
 const VISIBLE_STEP = 0.01
 /** A style may drift, but never jump this much between two frames 1/30 s apart. */
@@ -325,38 +336,75 @@ test.describe('session visuals', () => {
     // A large canvas, so that software WebGL is slow enough to need adapting.
     await openVisuals(page, 1280, 720)
     await page.evaluate((palette) => {
-      const frames: number[] = []
-      ;(window as unknown as { frameTimes: number[] }).frameTimes = frames
+      const loop: Loop = { frames: [], run: 0, runMs: 0, judgeable: false, lowestScale: 1 }
+      ;(window as unknown as { loop: Loop }).loop = loop
       window.renderer = window.visuals.createFractalRenderer(
         document.querySelector('canvas') as HTMLCanvasElement,
-        { palette, style: 1, timeOffset: 0, onFrame: (ms) => frames.push(ms) },
+        {
+          palette,
+          style: 1,
+          timeOffset: 0,
+          onFrame: (ms) => {
+            loop.frames.push(ms)
+            // The scale the previous frames' judgement left.
+            loop.lowestScale = Math.min(loop.lowestScale, window.renderer.scale)
+            // The renderer judges runs of slow frames; a frame over a second is a stall (a
+            // busy machine, a background tab) and starts the run again.
+            if (ms > 30 && ms < 1000) {
+              loop.run += 1
+              loop.runMs += ms
+            } else {
+              loop.run = 0
+              loop.runMs = 0
+            }
+            // Two warm-up frames and a window of 6 frames and 500 ms, with room to spare.
+            if (loop.run >= 16 && loop.runMs >= 1000) loop.judgeable = true
+          },
+        },
       )
       window.renderer.start()
     }, PALETTE)
+    const loop = () => page.evaluate(() => (window as unknown as { loop: Loop }).loop)
     const before = await canvasPixels(page)
     // Wait for real frames to have been drawn, not for a fixed time.
     await page.waitForFunction(
-      () => (window as unknown as { frameTimes: number[] }).frameTimes.length >= 12,
+      () => (window as unknown as { loop: Loop }).loop.frames.length >= 12,
       undefined,
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     )
     const after = await canvasPixels(page)
-    const frames = await page.evaluate(() => [
-      ...(window as unknown as { frameTimes: number[] }).frameTimes,
-    ])
-    expect(frames.length, 'onFrame was called').toBeGreaterThan(3)
+    const { frames } = await loop()
     expect(frames.every((ms) => ms > 0)).toBe(true)
     expect(meanDifference(before, after), 'the picture moves in real time').toBeGreaterThan(0.1)
     const median = [...frames].sort((a, b) => a - b)[frames.length >> 1] ?? 0
     // How fast this machine is, is not the test's to decide; the policy is: slow frames must
     // cost resolution, fast ones must not.
     if (median > 30) {
-      await expect
-        .poll(() => page.evaluate(() => window.renderer.scale), {
-          message: `median frame ${median.toFixed(1)} ms`,
-          timeout: 15_000,
+      // Until the resolution drops, or the renderer has had a stretch of slow frames to judge,
+      // or (on a machine so loaded that frames keep stalling) 60 frames have gone by.
+      await page.waitForFunction(
+        () => {
+          const { lowestScale, judgeable, frames } = (window as unknown as { loop: Loop }).loop
+          return lowestScale < 1 || judgeable || frames.length >= 60
+        },
+        undefined,
+        { timeout: 120_000 },
+      )
+      const seen = await loop()
+      if (seen.judgeable || seen.lowestScale < 1) {
+        // One more frame shows the scale that the judgement of the run left.
+        const count = seen.frames.length
+        await page.waitForFunction(
+          (count) => (window as unknown as { loop: Loop }).loop.frames.length > count,
+          count,
+        )
+        expect((await loop()).lowestScale, `median frame ${median.toFixed(1)} ms`).toBeLessThan(1)
+      } else {
+        test.info().annotations.push({
+          type: 'note',
+          description: `frames kept stalling (median ${median.toFixed(0)} ms): nothing to judge`,
         })
-        .toBeLessThan(1)
+      }
     } else {
       expect(await page.evaluate(() => window.renderer.scale)).toBe(1)
     }
@@ -389,8 +437,13 @@ test.describe('session visuals', () => {
         canvas.addEventListener('webglcontextlost', resolve, { once: true })
         lose.loseContext()
       })
-      // Restoring is only allowed once the lost event has finished dispatching.
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      // Chromium allows restoring only once the lost event's dispatch has finished, which is
+      // after this listener's promise settles but within the same task: wait for the next task.
+      await new Promise((resolve) => {
+        const channel = new MessageChannel()
+        channel.port1.onmessage = resolve
+        channel.port2.postMessage(null)
+      })
       lose.restoreContext()
       await restored
       window.renderer.renderAt(5)

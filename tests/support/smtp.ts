@@ -37,6 +37,8 @@ export interface TestSmtp {
 export interface TestSmtpOptions {
   /** Require AUTH with these credentials; without them anyone may send, with or without AUTH. */
   credentials?: { user: string; pass: string }
+  /** Listen on this port (a server that "comes back" where the app expects it); free one by default. */
+  port?: number
 }
 
 /** Starts a plaintext SMTP server on 127.0.0.1 on a free port that keeps what it receives. */
@@ -86,7 +88,7 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
     server.on('error', (error) => {
       if (!listening) reject(error)
     })
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
       listening = true
       resolve()
     })

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { type BuildOptions, buildApp } from '../../server/app'
 import { type Config, loadConfig } from '../../server/config'
 
@@ -51,6 +53,11 @@ export async function createTestEnvironment(
       await client.end()
     }
   }
+  // PostgreSQL needs the secret from the environment (config.ts says why); PGlite generates one.
+  // A test that passes AUTH_SECRET, even an empty one, gets exactly what it asked for.
+  if (env.DATABASE_URL && extraEnv.AUTH_SECRET === undefined) {
+    env.AUTH_SECRET = randomBytes(32).toString('base64url')
+  }
   const config = loadConfig(env)
   return {
     env,
@@ -60,6 +67,38 @@ export async function createTestEnvironment(
     async destroy() {
       await dropDatabase()
       rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * One app on a database of its own for the whole test file, built before its tests and closed
+ * after them: `const testApp = setUpTestApp()`, then `testApp.app` inside a test.
+ */
+export function setUpTestApp(
+  extraEnv: Record<string, string> = {},
+  options: BuildOptions = {},
+): { readonly app: FastifyInstance; readonly environment: TestEnvironment } {
+  let environment: TestEnvironment | undefined
+  let app: FastifyInstance | undefined
+  beforeAll(async () => {
+    environment = await createTestEnvironment(extraEnv)
+    app = await environment.build(options)
+  })
+  afterAll(async () => {
+    await app?.close()
+    await environment?.destroy()
+  })
+  const built = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the test app is built in beforeAll; use it in a test')
+    return value
+  }
+  return {
+    get app() {
+      return built(app)
+    },
+    get environment() {
+      return built(environment)
     },
   }
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Outlet } from 'react-router'
 import { Snackbar } from '../../components/ui/snackbar'
@@ -22,6 +22,7 @@ function useOfflineNotice() {
 export function AppLayout() {
   const [menuOpen, setMenuOpen] = useState(false)
   const [menuLoaded, setMenuLoaded] = useState(false)
+  const menuButtonRef = useRef<HTMLButtonElement>(null)
   useOfflineNotice()
   const handleOpenMenu = () => {
     setMenuLoaded(true)
@@ -29,10 +30,10 @@ export function AppLayout() {
   }
   return (
     <div className="flex min-h-full flex-col">
-      <Header onOpenMenu={handleOpenMenu} />
+      <Header onOpenMenu={handleOpenMenu} menuButtonRef={menuButtonRef} />
       {menuLoaded && (
         <Suspense fallback={null}>
-          <SideMenu open={menuOpen} onOpenChange={setMenuOpen} />
+          <SideMenu open={menuOpen} onOpenChange={setMenuOpen} returnFocusTo={menuButtonRef} />
         </Suspense>
       )}
       <main id="main" className="flex-1">

@@ -1,4 +1,5 @@
 import { Menu } from 'lucide-react'
+import type { Ref } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { useHeaderContent } from '../../lib/header-slot'
@@ -11,28 +12,45 @@ function useRouteTitle(): string {
   return key ? t(`titles.${key}`) : ''
 }
 
-export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
+export function Header({
+  onOpenMenu,
+  menuButtonRef,
+}: {
+  onOpenMenu: () => void
+  /** The drawer gives focus back to this button when it closes. */
+  menuButtonRef?: Ref<HTMLButtonElement>
+}) {
   const { t } = useTranslation()
   const routeTitle = useRouteTitle()
   const page = useHeaderContent()
   const title = page.title ?? routeTitle
   return (
-    <header className="sticky top-0 z-30 flex h-14 items-center gap-2 bg-brand-700 px-2 text-white shadow-md">
+    // A phone has room for a short title only: a long one ('Harmonizing Screen' beside the
+    // timer, a panel's name with 'Panel') wraps onto a second line in a smaller size instead
+    // of losing its end. Two lines and a subtitle still fit the bar's 56 px.
+    <header className="sticky top-0 z-30 flex min-h-14 items-center gap-2 bg-brand-700 px-2 text-white shadow-md">
       <button
+        ref={menuButtonRef}
         type="button"
         onClick={onOpenMenu}
         aria-label={t('header.openMenu')}
         aria-haspopup="dialog"
-        className="rounded-full p-2 hover:bg-white/15"
+        className="shrink-0 rounded-full p-2 hover:bg-white/15"
       >
         <Menu aria-hidden className="size-6" />
       </button>
       <div className="min-w-0 flex-1">
-        <h1 className="truncate text-lg font-semibold leading-tight" data-testid="header-title">
+        <h1
+          className="text-[0.9375rem] leading-[1.125rem] font-semibold text-balance [overflow-wrap:anywhere] sm:text-lg sm:leading-tight"
+          data-testid="header-title"
+        >
           {title}
         </h1>
         {page.subtitle && (
-          <p className="truncate text-xs text-brand-100" data-testid="header-subtitle">
+          <p
+            className="text-xs leading-[0.875rem] text-brand-100 [overflow-wrap:anywhere]"
+            data-testid="header-subtitle"
+          >
             {page.subtitle}
           </p>
         )}

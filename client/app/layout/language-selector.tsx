@@ -1,7 +1,11 @@
 import { Languages } from 'lucide-react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../../domain/i18n'
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../../domain/i18n'
+import { saveAccountLanguage } from '../../features/account/public'
 import { currentLanguage, setLanguage } from '../../lib/i18n'
+import { useNotifications } from '../../lib/notifications'
+import { useSession } from '../../lib/session'
 
 /**
  * A native select: keyboard, screen readers and phone pickers work out of the box, and it costs
@@ -9,15 +13,28 @@ import { currentLanguage, setLanguage } from '../../lib/i18n'
  */
 export function LanguageSelector() {
   const { t } = useTranslation()
+  const { notify } = useNotifications()
+  const { user } = useSession()
+  // The choice shows at once while its catalogue arrives; the texts switch when it is there.
+  const [choosing, setChoosing] = useState<Language | null>(null)
+
+  const handleChange = (value: string) => {
+    if (!isLanguage(value)) return
+    setChoosing(value)
+    if (user) void saveAccountLanguage(value)
+    setLanguage(value)
+      .catch(() => notify('error', t('common.networkError')))
+      .finally(() => setChoosing(null))
+  }
+
   return (
     <label className="relative flex items-center gap-1.5 rounded-full px-2 py-1.5 sm:px-3 text-sm font-medium focus-within:bg-white/15 hover:bg-white/15">
       <Languages aria-hidden className="hidden size-5 sm:block" />
       <span className="sr-only">{t('header.chooseLanguage')}</span>
       <select
-        value={currentLanguage()}
-        onChange={(event) => {
-          if (isLanguage(event.target.value)) setLanguage(event.target.value)
-        }}
+        value={choosing ?? currentLanguage()}
+        aria-busy={choosing ? true : undefined}
+        onChange={(event) => handleChange(event.target.value)}
         data-testid="language-select"
         className="cursor-pointer appearance-none bg-transparent pr-1 font-medium text-white outline-none [&>option]:text-slate-900"
       >

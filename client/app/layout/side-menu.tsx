@@ -7,22 +7,26 @@ import {
   FileText,
   House,
   Info,
+  KeyRound,
   LifeBuoy,
   LogIn,
   LogOut,
   type LucideIcon,
+  MailCheck,
   ShieldAlert,
   Sparkles,
   UserCog,
+  UserPlus,
   UserRound,
   Users,
   X,
 } from 'lucide-react'
+import type { RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router'
 import { SIDE_MENU_WIDTH_PX } from '../../../domain/constants'
 import { LOGIN_PATH } from '../../../domain/routes'
-import { UserAvatar } from '../../features/account/components/user-avatar'
+import { UserAvatar } from '../../features/account/public'
 import { useSession } from '../../lib/session'
 
 interface MenuItem {
@@ -48,6 +52,15 @@ const MAIN_ITEMS: MenuItem[] = [
   { label: 'chakra', to: '/chakra-scan', Icon: CircleDot },
   { label: 'myAccount', to: '/my-account', Icon: UserCog },
   { label: 'support', to: '/support', Icon: LifeBuoy },
+  { label: 'logout', to: '/logout', Icon: LogOut },
+]
+
+// Every page of the member's menu needs an account: a visitor is offered the ways into one.
+const VISITOR_ITEMS: MenuItem[] = [
+  { label: 'signIn', to: LOGIN_PATH, Icon: LogIn },
+  { label: 'signUp', to: '/signup', Icon: UserPlus },
+  { label: 'confirmCode', to: '/signup-confirm', Icon: MailCheck },
+  { label: 'forgotPassword', to: '/forgot-password', Icon: KeyRound },
 ]
 
 function MenuLink({ item, onNavigate }: { item: MenuItem; onNavigate: () => void }) {
@@ -70,20 +83,23 @@ function MenuLink({ item, onNavigate }: { item: MenuItem; onNavigate: () => void
   )
 }
 
-/** The left drawer, 279 px wide: a welcome line, the information pages, then the app. */
+/**
+ * The left drawer, 279 px wide: a welcome line, then for a member the information pages and the
+ * app (spec core §2), for a visitor the ways to sign in or up.
+ */
 export function SideMenu({
   open,
   onOpenChange,
+  returnFocusTo,
 }: {
   open: boolean
   onOpenChange: (open: boolean) => void
+  /** The button that opened the drawer: focus goes back to it when the drawer closes. */
+  returnFocusTo: RefObject<HTMLElement | null>
 }) {
   const { t } = useTranslation()
   const { user } = useSession()
   const close = () => onOpenChange(false)
-  const last: MenuItem = user
-    ? { label: 'logout', to: '/logout', Icon: LogOut }
-    : { label: 'signIn', to: LOGIN_PATH, Icon: LogIn }
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -93,6 +109,11 @@ export function SideMenu({
           style={{ width: SIDE_MENU_WIDTH_PX }}
           className="fixed inset-y-0 left-0 z-50 flex max-w-full flex-col overflow-y-auto bg-white shadow-2xl focus:outline-none"
           data-testid="side-menu"
+          // Radix returns focus to its own Trigger; the menu button lives in the header instead.
+          onCloseAutoFocus={(event) => {
+            event.preventDefault()
+            returnFocusTo.current?.focus()
+          }}
         >
           <div className="flex items-center gap-3 bg-brand-700 px-4 py-5 text-white">
             <UserAvatar
@@ -112,17 +133,27 @@ export function SideMenu({
             </Dialog.Close>
           </div>
           <nav aria-label={t('menu.label')} className="flex flex-col gap-2 p-2">
-            <ul>
-              {INFO_ITEMS.map((item) => (
-                <MenuLink key={item.to} item={item} onNavigate={close} />
-              ))}
-            </ul>
-            <hr className="border-slate-200" />
-            <ul>
-              {[...MAIN_ITEMS, last].map((item) => (
-                <MenuLink key={item.to} item={item} onNavigate={close} />
-              ))}
-            </ul>
+            {user ? (
+              <>
+                <ul>
+                  {INFO_ITEMS.map((item) => (
+                    <MenuLink key={item.to} item={item} onNavigate={close} />
+                  ))}
+                </ul>
+                <hr className="border-slate-200" />
+                <ul>
+                  {MAIN_ITEMS.map((item) => (
+                    <MenuLink key={item.to} item={item} onNavigate={close} />
+                  ))}
+                </ul>
+              </>
+            ) : (
+              <ul>
+                {VISITOR_ITEMS.map((item) => (
+                  <MenuLink key={item.to} item={item} onNavigate={close} />
+                ))}
+              </ul>
+            )}
           </nav>
         </Dialog.Content>
       </Dialog.Portal>

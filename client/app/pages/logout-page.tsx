@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { Navigate } from 'react-router'
 import { LOGIN_PATH } from '../../../domain/routes'
 import { FullScreenSpinner } from '../../components/ui/full-screen-spinner'
-import { signOut } from '../../features/auth/api'
+import { signOut } from '../../features/auth/public'
 import { clearLocalData } from '../../lib/local-data'
 import { sessionQueryKey } from '../../lib/session'
 

@@ -1,13 +1,20 @@
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { HOME_PATH } from '../../../domain/routes'
+import { useHeaderSlot } from '../../lib/header-slot'
 
+/** '404 Not Found' with Go Home (spec core §2), for unknown paths and unknown records alike. */
 export function NotFoundPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  // The header's h1 carries the title; without it, an unknown path had an empty h1.
+  useHeaderSlot({ title: t('notFound.title') })
   return (
     <section className="mx-auto flex max-w-md flex-col items-center gap-4 px-6 py-16 text-center">
-      <h2 className="text-3xl font-semibold text-brand-800">{t('notFound.title')}</h2>
+      {/* The title is the header's h1 already; the large 404 is only for the eye. */}
+      <p aria-hidden className="text-6xl font-semibold text-brand-800">
+        404
+      </p>
       <p className="text-slate-600">{t('notFound.text')}</p>
       <button
         type="button"

@@ -1,6 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog'
 import { X } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { type ReactNode, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 
 /** A modal dialog; full-screen below 800 px wide (spec core §2, §9). */
@@ -18,6 +18,9 @@ export function Dialog({
   children: ReactNode
 }) {
   const { t } = useTranslation()
+  // Our dialogs open from plain buttons, not Radix Triggers, and Radix gives focus back only
+  // to a Trigger: without this, closing one left focus on the page instead of its button.
+  const opener = useRef<HTMLElement | null>(null)
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -27,6 +30,14 @@ export function Dialog({
           {...(description ? {} : { 'aria-describedby': undefined })}
           className="fixed inset-0 z-50 flex flex-col overflow-y-auto bg-white p-6 shadow-2xl focus:outline-none min-[800px]:inset-auto min-[800px]:top-1/2 min-[800px]:left-1/2 min-[800px]:w-[480px] min-[800px]:-translate-x-1/2 min-[800px]:-translate-y-1/2 min-[800px]:rounded-2xl"
           data-testid="dialog"
+          onOpenAutoFocus={() => {
+            opener.current =
+              document.activeElement instanceof HTMLElement ? document.activeElement : null
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault()
+            opener.current?.focus()
+          }}
         >
           <div className="mb-4 flex items-center gap-2">
             <RadixDialog.Title className="flex-1 text-xl font-semibold text-brand-900">

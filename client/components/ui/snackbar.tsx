@@ -4,9 +4,11 @@ import { useTranslation } from 'react-i18next'
 import { SNACKBAR_AUTO_HIDE_MS } from '../../../domain/constants'
 import { type Severity, useNotifications } from '../../lib/notifications'
 
+// The snackbar lies over the header's top edge: information is light on its dark blue, where
+// the header's own colour would hide it (the offline notice); dark text keeps it readable.
 const STYLES: Record<Severity, { box: string; Icon: typeof Info }> = {
   success: { box: 'bg-emerald-700 text-white', Icon: CheckCircle2 },
-  info: { box: 'bg-brand-700 text-white', Icon: Info },
+  info: { box: 'bg-white text-brand-900 ring-1 ring-brand-200', Icon: Info },
   warning: { box: 'bg-amber-300 text-amber-950', Icon: AlertTriangle },
   error: { box: 'bg-red-700 text-white', Icon: XCircle },
 }

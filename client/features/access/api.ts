@@ -1,7 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { accessResponseSchema } from '../../../domain/access-codes'
-import { apiRequest } from '../../lib/api-client'
-import { remember, withOfflineCopy } from '../../lib/offline-cache'
+import {
+  accessResponseSchema,
+  codeCheckResponseSchema,
+  redeemCodeRequestSchema,
+} from '../../../domain/access-codes'
+import { apiRequest, endpoint } from '../../lib/api-client'
+import { offlineFirstQuery, remember, withOfflineCopy } from '../../lib/offline-cache'
 
 export const accessQueryKey = ['access'] as const
 
@@ -10,6 +14,7 @@ export function useAccess() {
   return useQuery({
     queryKey: accessQueryKey,
     queryFn: () => withOfflineCopy('access', () => apiRequest('/api/access', accessResponseSchema)),
+    ...offlineFirstQuery,
   })
 }
 
@@ -25,4 +30,25 @@ export function useRedeemCode() {
     remember('access', access)
     return access
   }
+}
+
+const checkCode = endpoint(
+  'POST',
+  '/api/access-codes/check',
+  redeemCodeRequestSchema,
+  codeCheckResponseSchema,
+)
+
+/**
+ * What an invitation code (/signup/{code}) is worth now. Offline or refused, the page simply
+ * says nothing more: the code is checked again when the address is confirmed.
+ */
+export function useInvitationCode(code: string | undefined) {
+  return useQuery({
+    queryKey: ['invitation-code', code],
+    queryFn: () => checkCode({ code: code ?? '' }),
+    enabled: Boolean(code),
+    retry: false,
+    staleTime: 60_000,
+  })
 }

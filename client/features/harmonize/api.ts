@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { okResponseSchema } from '../../../domain/account'
-import { recentSessionsResponseSchema, sessionContentSchema } from '../../../domain/panels'
+import { okResponseSchema } from '../../../domain/api'
+import { recentSessionsResponseSchema, sessionContentSchema } from '../../../domain/harmonize'
 import { apiRequest } from '../../lib/api-client'
 import { currentLanguage } from '../../lib/i18n'
 

@@ -1,11 +1,18 @@
-import { useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import {
   type HarmonizeMedia,
   harmonizeMediaResponseSchema,
   type MediaItem,
-} from '../../../domain/media'
+} from '../../../domain/harmonize'
 import { apiRequest } from '../../lib/api-client'
-import { withOfflineCopy } from '../../lib/offline-cache'
+import {
+  isNetworkFailure,
+  OfflineError,
+  offlineFirstQuery,
+  recall,
+  remember,
+} from '../../lib/offline-cache'
+import { pickSavedMedia } from './media-pick'
 
 /** The Cache Storage bucket holding media saved for offline use. */
 export const MEDIA_CACHE = 'harmonize-media'
@@ -16,25 +23,45 @@ const cacheUrl = (key: string) => `/offline-media/${key}`
 
 const hasCaches = () => typeof caches !== 'undefined'
 
+const copyKey = (panelId: string | undefined) => `media.${panelId ?? 'all'}`
+
 /**
- * The media for a session on `panelId` (or for every panel), with signed links. Kept on the
- * device too, so offline sessions still know which saved files to use.
+ * The media for a session on `panelId` (or for every panel), with signed links. Every answer
+ * is kept on the device; offline, any kept list (this panel's, or the full one that My Account
+ * and the offline preparation keep) is enough to find the saved copies, so saved media play
+ * in a session on a panel never opened online.
  */
-export function useHarmonizeMedia(panelId?: string, enabled = true) {
-  return useQuery({
+export const harmonizeMediaQuery = (panelId?: string) =>
+  queryOptions({
     queryKey: ['harmonize', 'media', panelId ?? 'all'],
-    enabled,
     // The links inside expire after an hour; a fresh answer is cheap.
     staleTime: 5 * 60 * 1000,
+    ...offlineFirstQuery,
+    // A session waits for this answer before Play is offered; asking again would only delay a
+    // session that falls back to the generated picture and sound anyway.
     retry: false,
-    queryFn: (): Promise<HarmonizeMedia> =>
-      withOfflineCopy(`media.${panelId ?? 'all'}`, () =>
-        apiRequest(
+    queryFn: async (): Promise<HarmonizeMedia> => {
+      try {
+        const media = await apiRequest(
           panelId ? `/api/harmonize/media?panelId=${panelId}` : '/api/harmonize/media',
           harmonizeMediaResponseSchema,
-        ),
-      ),
+        )
+        remember(copyKey(panelId), media)
+        return media
+      } catch (error) {
+        if (!isNetworkFailure(error)) throw error
+        const kept =
+          recall<HarmonizeMedia>(copyKey(panelId)) ?? recall<HarmonizeMedia>(copyKey(undefined))
+        if (!kept) throw new OfflineError({ cause: error })
+        const saved = new Set((await listSavedMedia().catch(() => [])).map((item) => item.key))
+        return pickSavedMedia(kept.all, panelId, saved)
+      }
+    },
   })
+
+/** The media for a session on `panelId` (or for every panel); see {@link harmonizeMediaQuery}. */
+export function useHarmonizeMedia(panelId?: string, enabled = true) {
+  return useQuery({ ...harmonizeMediaQuery(panelId), enabled })
 }
 
 /** One file saved on this device. */

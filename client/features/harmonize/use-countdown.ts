@@ -18,6 +18,9 @@ export function useCountdown(durationMs: number, onDone: () => void) {
     const tick = () => {
       const now = base.current + (Date.now() - startedAt.current)
       if (now >= durationMs) {
+        // Stopped here, not when React gets round to the cleanup: after a long sleep of the
+        // device several overdue ticks can run back to back, and the end must be told once.
+        clearInterval(timer)
         setElapsed(durationMs)
         setRunning(false)
         done.current()

@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import type { Language } from '../../../domain/i18n'
 import {
   affirmationsResponseSchema,
   panelDetailSchema,
@@ -6,38 +7,40 @@ import {
 } from '../../../domain/panels'
 import { apiRequest } from '../../lib/api-client'
 import { currentLanguage } from '../../lib/i18n'
-import { withOfflineCopy } from '../../lib/offline-cache'
+import { offlineFirstQuery, withOfflineCopy } from '../../lib/offline-cache'
 
-export function usePanels() {
-  const language = currentLanguage()
-  return useQuery({
+// Panel texts change only when the operator edits them: an hour's freshness is plenty, and the
+// copies kept on the device make every one of them readable offline.
+const PANEL_STALE_MS = 60 * 60_000
+
+/** The panel list in `language` (its query key and how to load it, shared with prefetching). */
+export const panelsQuery = (language: Language) =>
+  queryOptions({
     queryKey: ['panels', language],
     queryFn: () =>
       withOfflineCopy(
         `panels:${language}`,
         async () => (await apiRequest('/api/panels', panelListResponseSchema)).panels,
       ),
-    staleTime: 60 * 60_000,
+    staleTime: PANEL_STALE_MS,
+    ...offlineFirstQuery,
   })
-}
 
-export function usePanel(id: string | undefined) {
-  const language = currentLanguage()
-  return useQuery({
+/** One panel with its info and ingredients in `language`. */
+export const panelQuery = (id: string, language: Language) =>
+  queryOptions({
     queryKey: ['panel', id, language],
     queryFn: () =>
       withOfflineCopy(`panel:${id}:${language}`, () =>
         apiRequest(`/api/panels/${id}`, panelDetailSchema),
       ),
-    enabled: Boolean(id),
-    staleTime: 60 * 60_000,
+    staleTime: PANEL_STALE_MS,
+    ...offlineFirstQuery,
   })
-}
 
-/** The nine affirmations in the current language (kept for offline sessions). */
-export function useAffirmations() {
-  const language = currentLanguage()
-  return useQuery({
+/** The nine affirmations in `language`. */
+export const affirmationsQuery = (language: Language) =>
+  queryOptions({
     queryKey: ['affirmations', language],
     queryFn: () =>
       withOfflineCopy(
@@ -45,6 +48,19 @@ export function useAffirmations() {
         async () =>
           (await apiRequest('/api/affirmations', affirmationsResponseSchema)).affirmations,
       ),
-    staleTime: 60 * 60_000,
+    staleTime: PANEL_STALE_MS,
+    ...offlineFirstQuery,
   })
+
+export function usePanels() {
+  return useQuery(panelsQuery(currentLanguage()))
+}
+
+export function usePanel(id: string | undefined) {
+  return useQuery({ ...panelQuery(id ?? '', currentLanguage()), enabled: Boolean(id) })
+}
+
+/** The nine affirmations in the current language (kept for offline sessions). */
+export function useAffirmations() {
+  return useQuery(affirmationsQuery(currentLanguage()))
 }

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { accessResponseSchema, redeemCodeRequestSchema } from '../../../domain/access-codes'
-import { apiErrorSchema } from '../../errors'
-import { accessOf, redeemCode } from './service'
+import {
+  accessResponseSchema,
+  codeCheckResponseSchema,
+  redeemCodeRequestSchema,
+} from '../../../domain/access-codes'
+import { apiErrorSchema } from '../../../domain/api'
+import { clientKey } from '../../plugins/rate-limit'
+import { accessOf, checkCode, redeemCode } from './service'
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema }
 
@@ -38,6 +43,27 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.rateLimiter.consume(`redeem:${user.id}`, { limit: 10, windowMs: 15 * 60_000 })
       await redeemCode(app.db, user.id, request.body.code)
       return accessOf(app.db, user.id)
+    },
+  )
+
+  app.post(
+    '/access-codes/check',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['access'],
+        summary: 'Whether an invitation code can still be used (for the sign-up page)',
+        body: redeemCodeRequestSchema,
+        response: { 200: codeCheckResponseSchema, 400: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      // Answers tell a real code from a made-up one: as limited as any other secret check.
+      await app.rateLimiter.consume(`code-check:ip:${clientKey(request.ip)}`, {
+        limit: 20,
+        windowMs: 15 * 60_000,
+      })
+      return { status: await checkCode(app.db, request.body.code) }
     },
   )
 }

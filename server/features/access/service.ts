@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto'
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
+import { accessCodes } from '../../../db/schema/access'
 import { users } from '../../../db/schema/auth'
-import { accessCodes } from '../../../db/schema/panels'
 import {
   type AccessFacts,
   displayedPaymentFlow,
@@ -11,6 +11,7 @@ import {
 } from '../../../domain/access'
 import {
   ACCESS_CODE_ALPHABET,
+  type CodeStatus,
   normalizeAccessCode,
   type OperatorCode,
 } from '../../../domain/access-codes'
@@ -21,14 +22,17 @@ import { AppError } from '../../errors'
  * payments) arrives with its own issue; until then only access codes can open the panels.
  */
 export async function accessFactsFor(db: Database, userId: string): Promise<AccessFacts> {
-  const [code] = await db
-    .select({ revokedAt: accessCodes.revokedAt })
+  // Every code the user holds counts: one revoked code must not hide another still valid.
+  const [codes] = await db
+    .select({
+      held: sql<number>`count(*)::int`,
+      active: sql<number>`count(*) filter (where ${accessCodes.revokedAt} is null)::int`,
+    })
     .from(accessCodes)
     .where(eq(accessCodes.redeemedBy, userId))
-    .orderBy(desc(accessCodes.redeemedAt))
-    .limit(1)
+  const held = Number(codes?.held ?? 0)
   return {
-    code: code ? { status: code.revokedAt ? 'INACTIVE' : 'ACTIVE' } : null,
+    code: held > 0 ? { status: Number(codes?.active) > 0 ? 'ACTIVE' : 'INACTIVE' } : null,
     subscriptionStatus: null,
     paymentIntents: [],
   }
@@ -67,6 +71,17 @@ export async function redeemCode(db: Database, userId: string, rawCode: string):
   if (existing.revokedAt) throw new AppError(400, 'access.codeRevoked')
   if (existing.redeemedBy === userId) return
   throw new AppError(400, 'access.codeUsed')
+}
+
+/** What an invitation code is worth now, for the sign-up page to say before anyone registers. */
+export async function checkCode(db: Database, rawCode: string): Promise<CodeStatus> {
+  const [row] = await db
+    .select({ redeemedBy: accessCodes.redeemedBy, revokedAt: accessCodes.revokedAt })
+    .from(accessCodes)
+    .where(eq(accessCodes.code, normalizeAccessCode(rawCode)))
+  if (!row) return 'unknown'
+  if (row.revokedAt) return 'revoked'
+  return row.redeemedBy ? 'used' : 'available'
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { FastifyError } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { apiErrorSchema } from '../../../domain/api'
 import { AVATAR_MAX_BYTES, avatarQuerySchema, avatarResponseSchema } from '../../../domain/avatar'
-import { AppError, apiErrorSchema } from '../../errors'
+import { AppError } from '../../errors'
 import { readAvatar, saveAvatar } from './avatar'
 
 const IMMUTABLE = 'private, max-age=31536000, immutable'

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { users } from '../../../db/schema/auth'
 import { AVATAR_MAX_BYTES, avatarUrl } from '../../../domain/avatar'
 import { messageText } from '../../../domain/messages'
@@ -133,7 +133,8 @@ describe('member avatar', () => {
   it('replaces the previous picture with the newest upload', async () => {
     const { cookie } = await createSignedInUser(app)
     const first = (await upload(cookie, await solid(100, 100, '#ff0000').png().toBuffer())).json()
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Timestamps have milliseconds: the next upload must come after the clock has moved on.
+    await vi.waitUntil(() => Date.now() > Date.parse(first.avatarUpdatedAt), { interval: 1 })
     const second = (await upload(cookie, await solid(100, 100, '#0000ff').png().toBuffer())).json()
     expect(second.avatarUpdatedAt > first.avatarUpdatedAt).toBe(true)
 

@@ -1,13 +1,24 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { apiErrorSchema } from '../../../domain/api'
 
 const healthSchema = z.object({ status: z.enum(['ok', 'unavailable']) })
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Read by @fastify/under-pressure instead of its own handler for this route. */
+    pressureHandler?: () => void
+  }
+}
 
 /** Liveness (the process answers) and readiness (the database answers). */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/healthz',
     {
+      // Liveness answers even under pressure: a busy process is alive, and a restart would only
+      // throw its work away. Readiness (/readyz) says 503 then, so traffic goes elsewhere.
+      config: { pressureHandler: () => {} },
       schema: {
         tags: ['operations'],
         summary: 'The process is up',
@@ -23,7 +34,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['operations'],
         summary: 'The database answers',
-        response: { 200: healthSchema, 503: healthSchema },
+        // 503 also when the process is overloaded, with the shared error body then.
+        response: { 200: healthSchema, 503: z.union([healthSchema, apiErrorSchema]) },
       },
     },
     async (request, reply) => {

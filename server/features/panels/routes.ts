@@ -1,30 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { okResponseSchema } from '../../../domain/account'
+import { apiErrorSchema } from '../../../domain/api'
 import {
   affirmationsResponseSchema,
   panelDetailSchema,
   panelListResponseSchema,
   panelParamsSchema,
-  recentSessionsResponseSchema,
-  sessionContentSchema,
-  sessionParamsSchema,
-  startSessionRequestSchema,
 } from '../../../domain/panels'
-import { apiErrorSchema } from '../../errors'
 import { requestLanguage } from '../../i18n'
-import {
-  completeSession,
-  getPanel,
-  listAffirmations,
-  listPanels,
-  recentSessions,
-  startSession,
-} from './service'
+import { getPanel, listAffirmations, listPanels } from './service'
 
 export const panelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/panels',
     {
+      config: { public: true },
       schema: {
         tags: ['panels'],
         summary: 'The themed panels, in the requested language (free to read)',
@@ -37,6 +26,7 @@ export const panelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/panels/:id',
     {
+      config: { public: true },
       schema: {
         tags: ['panels'],
         summary: 'One panel with its info and ingredients (free to read)',
@@ -50,6 +40,7 @@ export const panelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/affirmations',
     {
+      config: { public: true },
       schema: {
         tags: ['panels'],
         summary: 'The nine affirmations shown during every session (free to read)',
@@ -57,59 +48,5 @@ export const panelRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ affirmations: await listAffirmations(app.db, requestLanguage(request)) }),
-  )
-
-  app.post(
-    '/harmonize/sessions',
-    {
-      schema: {
-        tags: ['harmonize'],
-        summary: 'Start a harmonizing session (402 without access)',
-        body: startSessionRequestSchema,
-        response: {
-          200: sessionContentSchema,
-          401: apiErrorSchema,
-          402: apiErrorSchema,
-          404: apiErrorSchema,
-        },
-      },
-    },
-    async (request) => {
-      const user = await app.requireUser(request)
-      return startSession(app.db, user.id, request.body.panelId, requestLanguage(request))
-    },
-  )
-
-  app.post(
-    '/harmonize/sessions/:id/complete',
-    {
-      schema: {
-        tags: ['harmonize'],
-        summary: 'Mark a session as completed',
-        params: sessionParamsSchema,
-        response: { 200: okResponseSchema, 401: apiErrorSchema, 404: apiErrorSchema },
-      },
-    },
-    async (request) => {
-      const user = await app.requireUser(request)
-      await completeSession(app.db, user.id, request.params.id)
-      return { ok: true as const }
-    },
-  )
-
-  app.get(
-    '/harmonize/sessions',
-    {
-      schema: {
-        tags: ['harmonize'],
-        summary: "The signed-in user's recent sessions",
-        response: { 200: recentSessionsResponseSchema, 401: apiErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const user = await app.requireUser(request)
-      reply.header('cache-control', 'no-store')
-      return { sessions: await recentSessions(app.db, user.id, requestLanguage(request)) }
-    },
   )
 }

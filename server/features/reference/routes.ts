@@ -7,6 +7,7 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/countries',
     {
+      config: { public: true },
       schema: {
         tags: ['reference'],
         summary: 'Countries for billing addresses, named in the requested language',

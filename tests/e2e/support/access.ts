@@ -1,23 +1,16 @@
-import { execFile } from 'node:child_process'
-import path from 'node:path'
-import { promisify } from 'node:util'
 import type { APIRequestContext } from '@playwright/test'
 import { expect } from '@playwright/test'
-import { e2eDataDir } from './data-dir'
+import { harness } from './harness'
 
-const root = path.resolve(import.meta.dirname, '../../..')
-
-/** A new access code, made by the operator command through the running e2e server. */
+/** A new access code, made by the access service in the running e2e server. */
 export async function createAccessCode(): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/cli.ts', 'codes', 'create'],
-    { cwd: root, env: { ...process.env, DATA_DIR: e2eDataDir() } },
-  )
-  return stdout.trim()
+  return (await harness('access-code', {})).code
 }
 
-/** Gives the signed-in user of `request` access with a fresh code. */
+/**
+ * Gives the signed-in user of `request` access: a fresh code redeemed through the API. (A test
+ * that knows its user can ask for `createUser(…, { access: true })` instead.)
+ */
 export async function grantAccess(request: APIRequestContext): Promise<void> {
   const response = await request.post('/api/account/access-code', {
     data: { code: await createAccessCode() },

@@ -1,35 +1,18 @@
-import { randomBytes, randomInt } from 'node:crypto'
+import { randomInt } from 'node:crypto'
 import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test'
-import type { Language } from '../../../domain/i18n'
+import type { TestUser, UserOptions } from '../../support/factories'
 import { solveHumanCheck } from '../../support/human-check'
-import { mailTo, waitForCode } from './mailbox'
+import { addSessionCookies, harness } from './harness'
+import { waitForCode } from './mailbox'
 
-// Accounts for end-to-end tests. Only the sign-up test goes through the UI; every other test
-// starts from a user made here through the HTTP API, the way the browser would make it: the
-// human check solved in Node, the code read from the e-mail the server sent.
+// Accounts for end-to-end tests. Only the sign-up tests go through the forms and the mail;
+// every other test starts from a user made by the shared factories (tests/support/factories.ts)
+// in the server's process, and is signed in by putting a session cookie into its browser.
 
-export interface TestUser {
-  name: string
-  email: string
-  password: string
-}
+export type { TestUser } from '../../support/factories'
+export { TEST_PASSWORD, uniqueEmail } from '../../support/identities'
 
-export interface TestUserOverrides {
-  name?: string
-  email?: string
-  password?: string
-  language?: Language
-  /** false: register only (the code is mailed, not used), leaving the address unconfirmed. */
-  confirmed?: boolean
-}
-
-/** Meets the password policy (8+ characters, upper, lower, digit, symbol). */
-export const TEST_PASSWORD = 'Harmony-Test-42!'
-
-/** A fresh address each call, so tests (and their repeats) never share an account. */
-export function uniqueEmail(label = 'member'): string {
-  return `${label}-${randomBytes(6).toString('hex')}@example.test`
-}
+export type TestUserOverrides = Omit<UserOptions, 'rememberMe'>
 
 /**
  * Every limit that protects sign-up, sign-in and codes is counted per client address (10 code
@@ -50,6 +33,34 @@ export const ownClientAddress = {
   },
 }
 
+/**
+ * A new user. Confirmed by default, with no mail sent; `confirmed: false` signs up the way a
+ * visitor does and waits until the code has been mailed, so that mail is the address's first.
+ * `access: true` also opens the panels. The first argument is not used any more; it stays so
+ * that calls written as `createUser(page.request)` keep working.
+ */
+export async function createUser(
+  _request?: APIRequestContext,
+  overrides: TestUserOverrides = {},
+): Promise<TestUser> {
+  const { user } = await harness('user', overrides)
+  if (overrides.confirmed === false) await waitForCode(user.email)
+  return user
+}
+
+/**
+ * Signs `user` in by giving the browser context a fresh session cookie (no form, no human
+ * check). `page.request` and `context.request` share the context's cookies.
+ */
+export async function signInAs(
+  target: Page | BrowserContext,
+  user: Pick<TestUser, 'email'>,
+  { rememberMe = false }: { rememberMe?: boolean } = {},
+): Promise<void> {
+  const context = 'context' in target ? target.context() : target
+  await addSessionCookies(context, await harness('session', { email: user.email, rememberMe }))
+}
+
 /** A human-check payload, solved in Node for a challenge from this server. */
 async function humanCheckFor(request: APIRequestContext): Promise<string> {
   const response = await request.get('/api/captcha/challenge')
@@ -57,56 +68,25 @@ async function humanCheckFor(request: APIRequestContext): Promise<string> {
   return solveHumanCheck(await response.json())
 }
 
-async function post(request: APIRequestContext, path: string, data: object) {
-  const response = await request.post(path, { data })
-  expect(
-    response.ok(),
-    `POST ${path} answered ${response.status()}: ${await response.text()}`,
-  ).toBe(true)
-  return response
-}
-
 /**
- * Registers a user through the API and confirms the address with the e-mailed code (unless
- * `confirmed: false`). `request` is the test's `request` fixture, or `page.request`.
+ * Signs in through the sign-in API with the password and a solved human check, as the form
+ * does: for tests whose point is that the credentials work.
  */
-export async function createUser(
-  request: APIRequestContext,
-  overrides: TestUserOverrides = {},
-): Promise<TestUser> {
-  const user: TestUser = {
-    name: overrides.name ?? 'Test Member',
-    email: (overrides.email ?? uniqueEmail()).toLowerCase(),
-    password: overrides.password ?? TEST_PASSWORD,
-  }
-  const mailsBefore = (await mailTo(user.email)).length
-  await post(request, '/api/account/sign-up', {
-    ...user,
-    language: overrides.language ?? 'en',
-    humanCheck: await humanCheckFor(request),
-  })
-  // Waited for even when not confirming, so a test can count on the mail being there.
-  const code = await waitForCode(user.email, mailsBefore)
-  if (overrides.confirmed === false) return user
-  await post(request, '/api/account/confirm', { email: user.email, code })
-  return user
-}
-
-/**
- * Signs `user` in through the API. `page.request` and `context.request` share the browser
- * context's cookies, so the next page load is signed in.
- */
-export async function signInAs(
+export async function signInWithPassword(
   target: Page | BrowserContext,
   user: Pick<TestUser, 'email' | 'password'>,
-  { rememberMe = false }: { rememberMe?: boolean } = {},
 ): Promise<void> {
-  await post(target.request, '/api/account/sign-in', {
-    email: user.email,
-    password: user.password,
-    rememberMe,
-    humanCheck: await humanCheckFor(target.request),
+  const response = await target.request.post('/api/account/sign-in', {
+    data: {
+      email: user.email,
+      password: user.password,
+      rememberMe: false,
+      humanCheck: await humanCheckFor(target.request),
+    },
   })
+  expect(response.ok(), `sign-in answered ${response.status()}: ${await response.text()}`).toBe(
+    true,
+  )
 }
 
 /**

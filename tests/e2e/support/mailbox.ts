@@ -1,6 +1,7 @@
 import { expect } from '@playwright/test'
+import { harnessPort } from './harness-protocol'
 
-export const MAIL_URL = `http://127.0.0.1:${process.env.E2E_MAIL_PORT ?? 3112}/messages`
+export const MAIL_URL = `http://127.0.0.1:${harnessPort()}/messages`
 
 export interface Mail {
   to: string[]

@@ -1,9 +1,18 @@
 import { test as base, expect } from '@playwright/test'
+import type { TestUser, UserOptions } from '../../support/factories'
+import { addSessionCookies, harness } from './harness'
 
 interface Fixtures {
   /** Console errors matching this are expected by the test (e.g. offline fetches). */
   allowedConsoleErrors: RegExp | null
   consoleGuard: undefined
+  /** What `member` is made with, e.g. `test.use({ memberOptions: { access: true } })`. */
+  memberOptions: Omit<UserOptions, 'confirmed'>
+  /**
+   * A confirmed user of the test's own, already signed in in the test's browser context
+   * (`page`, `context.request`, `page.request`), made by the shared factories.
+   */
+  member: TestUser
 }
 
 /**
@@ -26,6 +35,13 @@ export const test = base.extend<Fixtures>({
     },
     { auto: true },
   ],
+  memberOptions: [{}, { option: true }],
+  member: async ({ context, memberOptions }, use) => {
+    const { user, session } = await harness('user', memberOptions)
+    if (!session) throw new Error(`no session for ${user.email}`)
+    await addSessionCookies(context, session)
+    await use(user)
+  },
 })
 
 export { expect }

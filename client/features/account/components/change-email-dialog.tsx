@@ -1,15 +1,30 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import { emailSchema, otpCodeSchema } from '../../../../domain/account'
+import { z } from 'zod/mini'
+import { emailChangeConfirmSchema, emailChangeRequestSchema } from '../../../../domain/account'
+import { emailSchema } from '../../../../domain/auth'
+import { textSchema } from '../../../../domain/text'
 import { Button } from '../../../components/ui/button'
 import { Dialog } from '../../../components/ui/dialog'
 import { TextField } from '../../../components/ui/text-field'
-import { ApiError } from '../../../lib/api-client'
+import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
-import { sessionQueryKey } from '../../../lib/session'
-import { confirmEmailChange, requestEmailChange } from '../api'
+import { useConfirmEmailChange, useRequestEmailChange } from '../api'
+
+// Spec core §5: a blank address says 'Please enter your email address' before the shared rule
+// ('Please, enter a valid email') looks at it.
+const addressSchema = z.extend(emailChangeRequestSchema, {
+  newEmail: z.pipe(
+    textSchema({ error: 'validation.emailRequired' }).check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.emailRequired', abort: true }),
+    ),
+    emailSchema,
+  ),
+})
 
 /** Two steps: the new address gets a code; the change happens when the code comes back. */
 export function ChangeEmailDialog({
@@ -20,122 +35,121 @@ export function ChangeEmailDialog({
   onOpenChange: (open: boolean) => void
 }) {
   const { t } = useTranslation()
-  const text = useMessageText()
-  const { notify } = useNotifications()
-  const queryClient = useQueryClient()
-  const [newEmail, setNewEmail] = useState('')
-  const [code, setCode] = useState('')
-  const [step, setStep] = useState<'address' | 'code'>('address')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-
-  const reset = () => {
-    setNewEmail('')
-    setCode('')
-    setStep('address')
-    setError(null)
+  // Set once the code is on its way; the dialog content (and so both forms) start afresh on
+  // every opening.
+  const [newEmail, setNewEmail] = useState<string | null>(null)
+  const handleOpenChange = (next: boolean) => {
+    if (!next) setNewEmail(null)
+    onOpenChange(next)
   }
-
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true)
-    setError(null)
-    try {
-      await action()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : t('common.networkError'))
-    } finally {
-      setBusy(false)
-    }
-  }
-
-  const handleSendCode = (event: FormEvent) => {
-    event.preventDefault()
-    if (!newEmail.trim()) {
-      setError(text('validation.emailRequired'))
-      return
-    }
-    const parsed = emailSchema.safeParse(newEmail)
-    if (!parsed.success) {
-      setError(text('validation.email'))
-      return
-    }
-    void run(async () => {
-      await requestEmailChange({ newEmail: parsed.data })
-      setNewEmail(parsed.data)
-      setStep('code')
-    })
-  }
-
-  const handleConfirm = (event: FormEvent) => {
-    event.preventDefault()
-    if (!otpCodeSchema.safeParse(code).success) {
-      setError(text('validation.code'))
-      return
-    }
-    void run(async () => {
-      await confirmEmailChange({ newEmail, code: code.trim() })
-      await queryClient.invalidateQueries({ queryKey: sessionQueryKey })
-      notify('success', t('account.email.changed'))
-      reset()
-      onOpenChange(false)
-    })
-  }
-
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) reset()
-        onOpenChange(next)
-      }}
+      onOpenChange={handleOpenChange}
       title={t('account.email.title')}
       description={
-        step === 'address'
+        newEmail === null
           ? t('account.email.intro')
           : t('account.email.codeSent', { email: newEmail })
       }
     >
-      {step === 'address' ? (
-        <form noValidate onSubmit={handleSendCode} className="flex flex-col gap-4">
-          <TextField
-            label={t('account.email.newEmail')}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            value={newEmail}
-            error={error ?? undefined}
-            onChange={(event) => setNewEmail(event.target.value)}
-          />
-          <div className="mt-2 flex justify-end gap-2">
-            <Button variant="ghost" onClick={() => onOpenChange(false)}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={busy}>
-              {t('account.email.sendCode')}
-            </Button>
-          </div>
-        </form>
+      {newEmail === null ? (
+        <AddressStep onSent={setNewEmail} onCancel={() => handleOpenChange(false)} />
       ) : (
-        <form noValidate onSubmit={handleConfirm} className="flex flex-col gap-4">
-          <TextField
-            label={t('auth.fields.code')}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={6}
-            value={code}
-            error={error ?? undefined}
-            onChange={(event) => setCode(event.target.value)}
-          />
-          <div className="mt-2 flex justify-end gap-2">
-            <Button variant="ghost" onClick={() => setStep('address')}>
-              {t('common.back')}
-            </Button>
-            <Button type="submit" loading={busy}>
-              {t('account.email.confirm')}
-            </Button>
-          </div>
-        </form>
+        <CodeStep
+          newEmail={newEmail}
+          onBack={() => setNewEmail(null)}
+          onDone={() => handleOpenChange(false)}
+        />
       )}
     </Dialog>
+  )
+}
+
+function AddressStep({
+  onSent,
+  onCancel,
+}: {
+  onSent: (newEmail: string) => void
+  onCancel: () => void
+}) {
+  const { t } = useTranslation()
+  const text = useMessageText()
+  const form = useForm({ resolver: zodResolver(addressSchema), defaultValues: { newEmail: '' } })
+  // One field: what the server says goes under it.
+  const { submit, pending } = useFormMutation(form, useRequestEmailChange(), {
+    messagesAt: 'newEmail',
+  })
+  const handleSendCode = form.handleSubmit((values) =>
+    submit(values, { onSuccess: () => onSent(values.newEmail) }),
+  )
+  return (
+    <form noValidate onSubmit={handleSendCode} className="flex flex-col gap-4">
+      <TextField
+        label={t('account.email.newEmail')}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        error={text(form.formState.errors.newEmail?.message)}
+        {...form.register('newEmail')}
+      />
+      <div className="mt-2 flex flex-wrap justify-end gap-2">
+        <Button variant="ghost" onClick={onCancel}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" loading={pending}>
+          {t('account.email.sendCode')}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+function CodeStep({
+  newEmail,
+  onBack,
+  onDone,
+}: {
+  newEmail: string
+  onBack: () => void
+  onDone: () => void
+}) {
+  const { t } = useTranslation()
+  const text = useMessageText()
+  const { notify } = useNotifications()
+  const form = useForm({
+    resolver: zodResolver(emailChangeConfirmSchema),
+    defaultValues: { newEmail, code: '' },
+  })
+  const { submit, pending } = useFormMutation(form, useConfirmEmailChange(), {
+    messagesAt: 'code',
+  })
+  const handleConfirm = form.handleSubmit((values) =>
+    submit(values, {
+      onSuccess: () => {
+        notify('success', t('account.email.changed'))
+        onDone()
+      },
+    }),
+  )
+  return (
+    <form noValidate onSubmit={handleConfirm} className="flex flex-col gap-4">
+      <TextField
+        label={t('auth.fields.code')}
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        maxLength={6}
+        error={text(form.formState.errors.code?.message)}
+        {...form.register('code')}
+      />
+      <div className="mt-2 flex flex-wrap justify-end gap-2">
+        <Button variant="ghost" onClick={onBack}>
+          {t('common.back')}
+        </Button>
+        <Button type="submit" loading={pending}>
+          {t('account.email.confirm')}
+        </Button>
+      </div>
+    </form>
   )
 }

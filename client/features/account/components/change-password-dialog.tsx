@@ -1,16 +1,27 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useEffect } from 'react'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import { newPasswordSchema } from '../../../../domain/account'
+import { z } from 'zod/mini'
+import { changePasswordRequestSchema } from '../../../../domain/account'
 import { Button } from '../../../components/ui/button'
 import { Dialog } from '../../../components/ui/dialog'
+import { FormAlert } from '../../../components/ui/form-alert'
 import { PasswordField } from '../../../components/ui/password-field'
-import { ApiError } from '../../../lib/api-client'
+import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
-import { changePassword } from '../api'
+import { useChangePassword } from '../api'
 
 /** Spec core §4: the mismatch message goes away after 10 s. */
 const MISMATCH_VISIBLE_MS = 10_000
+
+const formSchema = z.extend(changePasswordRequestSchema, { confirmation: z.string() }).check(
+  z.refine((values) => values.newPassword === values.confirmation, {
+    error: 'validation.verificationPasswordMismatch',
+    path: ['confirmation'],
+  }),
+)
 
 export function ChangePasswordDialog({
   open,
@@ -20,101 +31,76 @@ export function ChangePasswordDialog({
   onOpenChange: (open: boolean) => void
 }) {
   const { t } = useTranslation()
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={t('account.password.title')}>
+      {/* Inside the dialog's content, so every opening starts from an empty form. */}
+      <ChangePasswordForm onDone={() => onOpenChange(false)} />
+    </Dialog>
+  )
+}
+
+function ChangePasswordForm({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation()
   const text = useMessageText()
   const { notify } = useNotifications()
-  const [currentPassword, setCurrentPassword] = useState('')
-  const [newPassword, setNewPassword] = useState('')
-  const [confirmation, setConfirmation] = useState('')
-  const [mismatch, setMismatch] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
+  const form = useForm({
+    resolver: zodResolver(formSchema),
+    defaultValues: { currentPassword: '', newPassword: '', confirmation: '' },
+  })
+  const { errors } = form.formState
+  const { submit, pending } = useFormMutation(form, useChangePassword(), { messagesAt: 'form' })
+  const allFilled = Object.values(form.watch()).every((value) => value !== '')
 
+  // Each refused try shows the mismatch anew for its 10 s.
+  const mismatch = errors.confirmation
   useEffect(() => {
     if (!mismatch) return
-    const timer = setTimeout(() => setMismatch(false), MISMATCH_VISIBLE_MS)
+    const timer = setTimeout(() => form.clearErrors('confirmation'), MISMATCH_VISIBLE_MS)
     return () => clearTimeout(timer)
-  }, [mismatch])
+  }, [mismatch, form])
 
-  const reset = () => {
-    setCurrentPassword('')
-    setNewPassword('')
-    setConfirmation('')
-    setMismatch(false)
-    setError(null)
-  }
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    setError(null)
-    if (newPassword !== confirmation) {
-      setMismatch(true)
-      return
-    }
-    if (!newPasswordSchema.safeParse(newPassword).success) {
-      setError(text('validation.passwordPolicy'))
-      return
-    }
-    setSaving(true)
-    try {
-      await changePassword({ currentPassword, newPassword })
-      notify('success', t('account.password.changed'))
-      reset()
-      onOpenChange(false)
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : t('common.networkError'))
-    } finally {
-      setSaving(false)
-    }
-  }
+  const handleChange = form.handleSubmit(({ currentPassword, newPassword }) =>
+    submit(
+      { currentPassword, newPassword },
+      {
+        onSuccess: () => {
+          notify('success', t('account.password.changed'))
+          onDone()
+        },
+      },
+    ),
+  )
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next) reset()
-        onOpenChange(next)
-      }}
-      title={t('account.password.title')}
-    >
-      <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
-        <PasswordField
-          label={t('account.password.current')}
-          autoComplete="current-password"
-          value={currentPassword}
-          onChange={(event) => setCurrentPassword(event.target.value)}
-        />
-        <PasswordField
-          label={t('account.password.new')}
-          autoComplete="new-password"
-          hint={text('validation.passwordPolicy')}
-          value={newPassword}
-          onChange={(event) => setNewPassword(event.target.value)}
-        />
-        <PasswordField
-          label={t('account.password.confirm')}
-          autoComplete="new-password"
-          value={confirmation}
-          error={mismatch ? text('validation.verificationPasswordMismatch') : undefined}
-          onChange={(event) => setConfirmation(event.target.value)}
-        />
-        {error && (
-          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-            {error}
-          </p>
-        )}
-        <div className="mt-2 flex justify-end gap-2">
-          <Button variant="ghost" onClick={() => onOpenChange(false)}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            loading={saving}
-            disabled={!currentPassword || !newPassword || !confirmation}
-          >
-            {t('account.password.submit')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <form noValidate onSubmit={handleChange} className="flex flex-col gap-4">
+      <PasswordField
+        label={t('account.password.current')}
+        autoComplete="current-password"
+        error={text(errors.currentPassword?.message)}
+        {...form.register('currentPassword')}
+      />
+      <PasswordField
+        label={t('account.password.new')}
+        autoComplete="new-password"
+        hint={text('validation.passwordPolicy')}
+        error={errors.newPassword ? text('validation.passwordPolicy') : undefined}
+        {...form.register('newPassword')}
+      />
+      <PasswordField
+        label={t('account.password.confirm')}
+        autoComplete="new-password"
+        error={text(errors.confirmation?.message)}
+        {...form.register('confirmation')}
+      />
+      <FormAlert message={errors.root?.server?.message} />
+      <div className="mt-2 flex flex-wrap justify-end gap-2">
+        <Button variant="ghost" onClick={onDone}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" loading={pending} disabled={!allFilled}>
+          {t('account.password.submit')}
+        </Button>
+      </div>
+    </form>
   )
 }

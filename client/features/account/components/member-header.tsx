@@ -1,66 +1,23 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { Camera } from 'lucide-react'
 import { type ChangeEvent, useEffect, useRef, useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import {
-  AVATAR_MAX_BYTES,
-  AVATAR_PATH,
-  type AvatarResponse,
-  avatarResponseSchema,
-} from '../../../../domain/avatar'
-import { messageText } from '../../../../domain/messages'
+import { z } from 'zod/mini'
+import { AVATAR_MAX_BYTES } from '../../../../domain/avatar'
 import { ApiError } from '../../../lib/api-client'
-import { currentLanguage } from '../../../lib/i18n'
+import { useFormMutation } from '../../../lib/form-mutation'
+import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
-import { sessionQueryKey, useSession } from '../../../lib/session'
+import { useSession } from '../../../lib/session'
+import { useUploadAvatar } from '../api'
 import { UserAvatar } from './user-avatar'
 
-/**
- * Sends the picture as raw bytes. XMLHttpRequest rather than fetch: only it reports upload
- * progress. `onProgress` gets the sent fraction, or null when the size is unknown. Rejects with
- * an ApiError carrying the server's message (already in the user's language), or status 0 for
- * a network failure.
- */
-function uploadAvatar(
-  file: File,
-  onProgress: (fraction: number | null) => void,
-  signal: AbortSignal,
-): Promise<AvatarResponse> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('PUT', AVATAR_PATH)
-    // The server sniffs the real type; the declared one only has to get past its parser.
-    xhr.setRequestHeader(
-      'content-type',
-      file.type.startsWith('image/') ? file.type : 'application/octet-stream',
-    )
-    xhr.setRequestHeader('accept', 'application/json')
-    xhr.setRequestHeader('accept-language', currentLanguage())
-    xhr.upload.onprogress = (event) => {
-      onProgress(event.lengthComputable ? event.loaded / event.total : null)
-    }
-    xhr.onload = () => {
-      let body: unknown
-      try {
-        body = JSON.parse(xhr.responseText)
-      } catch {
-        body = undefined
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        const parsed = avatarResponseSchema.safeParse(body)
-        if (parsed.success) resolve(parsed.data)
-        else reject(new ApiError(xhr.status, xhr.statusText))
-        return
-      }
-      const message = (body as { message?: unknown } | undefined)?.message
-      reject(new ApiError(xhr.status, typeof message === 'string' ? message : xhr.statusText))
-    }
-    xhr.onerror = () => reject(new ApiError(0, ''))
-    xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'))
-    signal.addEventListener('abort', () => xhr.abort(), { once: true })
-    xhr.send(file)
-  })
-}
+// The picture is a form of one file: the size limit is checked before anything is sent; the
+// type and the pixels are the server's to judge (it sniffs and decodes what arrives).
+const avatarFormSchema = z.object({
+  file: z.file().check(z.maxSize(AVATAR_MAX_BYTES, { error: 'avatar.tooLarge' })),
+})
 
 /** Upload state: idle, sending (fraction sent, null when unknown) or waiting for the server. */
 type Upload =
@@ -74,12 +31,14 @@ type Upload =
  */
 export function MemberHeader() {
   const { t } = useTranslation()
+  const text = useMessageText()
   const { user } = useSession()
   const { notify } = useNotifications()
-  const queryClient = useQueryClient()
   const inputRef = useRef<HTMLInputElement>(null)
   const abortRef = useRef<AbortController | null>(null)
   const [upload, setUpload] = useState<Upload>({ phase: 'idle' })
+  const form = useForm({ resolver: zodResolver(avatarFormSchema) })
+  const { submit, showMessage } = useFormMutation(form, useUploadAvatar())
 
   // Leaving the page cancels an upload still in flight.
   useEffect(() => () => abortRef.current?.abort(), [])
@@ -87,42 +46,49 @@ export function MemberHeader() {
   if (!user) return null
   const busy = upload.phase !== 'idle'
 
-  const handleFileChange = async (event: ChangeEvent<HTMLInputElement>) => {
+  const handleUpload = form.handleSubmit(
+    async ({ file }) => {
+      const controller = new AbortController()
+      abortRef.current = controller
+      setUpload({ phase: 'sending', fraction: 0 })
+      await submit(
+        {
+          file,
+          signal: controller.signal,
+          onProgress: (fraction) =>
+            setUpload(
+              fraction !== null && fraction >= 1
+                ? { phase: 'processing' }
+                : { phase: 'sending', fraction },
+            ),
+        },
+        {
+          onSuccess: () => notify('success', t('account.memberHeader.updated')),
+          onError: (error) => {
+            if (controller.signal.aborted) return true
+            // No answer at all: say what failed, not only that the network did.
+            if (!(error instanceof ApiError) || error.status === 0) {
+              showMessage(t('account.memberHeader.uploadFailed'))
+              return true
+            }
+            return false
+          },
+        },
+      )
+      if (abortRef.current === controller) abortRef.current = null
+      if (!controller.signal.aborted) setUpload({ phase: 'idle' })
+    },
+    // The input is hidden behind the camera badge, so its reason goes to the snackbar.
+    (invalid) => showMessage(text(invalid.file?.message)),
+  )
+
+  const handleFileChange = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0]
     // Cleared so choosing the same file again still counts as a change.
     event.target.value = ''
     if (!file || busy) return
-    if (file.size > AVATAR_MAX_BYTES) {
-      notify('error', messageText('avatar.tooLarge', currentLanguage()))
-      return
-    }
-    const controller = new AbortController()
-    abortRef.current = controller
-    setUpload({ phase: 'sending', fraction: 0 })
-    try {
-      await uploadAvatar(
-        file,
-        (fraction) =>
-          setUpload(
-            fraction !== null && fraction >= 1
-              ? { phase: 'processing' }
-              : { phase: 'sending', fraction },
-          ),
-        controller.signal,
-      )
-      await queryClient.invalidateQueries({ queryKey: sessionQueryKey })
-      notify('success', t('account.memberHeader.updated'))
-    } catch (error) {
-      if (controller.signal.aborted) return
-      const message =
-        error instanceof ApiError && error.status !== 0 && error.message
-          ? error.message
-          : t('account.memberHeader.uploadFailed')
-      notify('error', message)
-    } finally {
-      if (abortRef.current === controller) abortRef.current = null
-      if (!controller.signal.aborted) setUpload({ phase: 'idle' })
-    }
+    form.setValue('file', file)
+    void handleUpload()
   }
 
   const percent =
@@ -171,7 +137,10 @@ export function MemberHeader() {
         />
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
-        <h2 className="truncate text-xl font-semibold text-brand-900" data-testid="member-name">
+        <h2
+          className="text-xl font-semibold text-brand-900 [overflow-wrap:anywhere]"
+          data-testid="member-name"
+        >
           {user.name}
         </h2>
         {busy && (

@@ -1,73 +1,73 @@
+import { zodResolver } from '@hookform/resolvers/zod'
 import { CheckCircle2, Ticket } from 'lucide-react'
-import { type FormEvent, useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { redeemCodeRequestSchema } from '../../../../domain/access-codes'
 import { Button } from '../../../components/ui/button'
 import { TextField } from '../../../components/ui/text-field'
-import { ApiError } from '../../../lib/api-client'
+import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
-import { useAccess, useRedeemCode } from '../../access/api'
+import { useAccess } from '../../access/public'
+import { useRedeemCode } from '../api'
 
-/** 'Redeem an access code' on My Account, and what the current code gives. */
+/**
+ * 'Redeem an access code' on My Account while the member has no access; once they have it,
+ * only what their code gives (a second code would add nothing).
+ */
 export function RedeemCode() {
   const { t } = useTranslation()
-  const text = useMessageText()
-  const { notify } = useNotifications()
   const access = useAccess()
-  const redeem = useRedeemCode()
-  const [code, setCode] = useState('')
-  const [error, setError] = useState<string | undefined>()
-  const [busy, setBusy] = useState(false)
+  if (access.isPending) return null
   const hasActiveCode = access.data?.flow.kind === 'code' && access.data.flow.status === 'ACTIVE'
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (!code.trim()) {
-      setError(text('access.codeRequired'))
-      return
-    }
-    setBusy(true)
-    setError(undefined)
-    try {
-      await redeem(code)
-      setCode('')
-      notify('success', t('account.code.redeemed'))
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : t('common.networkError'))
-    } finally {
-      setBusy(false)
-    }
-  }
-
+  if (access.data?.hasAccess && !hasActiveCode) return null
   return (
     <div className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
       <h2 className="flex items-center gap-2 border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900">
         <Ticket aria-hidden className="size-5 text-brand-600" />
-        {t('account.code.title')}
+        {hasActiveCode ? t('account.code.activeTitle') : t('account.code.title')}
       </h2>
       <div className="flex flex-col gap-3 px-5 py-4">
-        {hasActiveCode && (
+        {hasActiveCode ? (
           <p className="flex items-center gap-2 text-emerald-800" data-testid="code-active">
-            <CheckCircle2 aria-hidden className="size-5" />
+            <CheckCircle2 aria-hidden className="size-5 shrink-0" />
             {t('account.code.active')}
           </p>
+        ) : (
+          <RedeemCodeForm />
         )}
-        <form noValidate onSubmit={handleSubmit} className="flex flex-wrap items-start gap-3">
-          <TextField
-            label={t('account.code.label')}
-            value={code}
-            autoComplete="off"
-            autoCapitalize="characters"
-            placeholder="HZ-XXXX-XXXX"
-            error={error}
-            onChange={(event) => setCode(event.target.value)}
-            className="min-w-56 flex-1"
-          />
-          <Button type="submit" loading={busy} className="mt-6">
-            {t('account.code.submit')}
-          </Button>
-        </form>
       </div>
     </div>
+  )
+}
+
+function RedeemCodeForm() {
+  const { t } = useTranslation()
+  const text = useMessageText()
+  const { notify } = useNotifications()
+  const form = useForm({
+    resolver: zodResolver(redeemCodeRequestSchema),
+    defaultValues: { code: '' },
+  })
+  // One field: the server's reason (unknown, used, revoked code) goes under it.
+  const { submit, pending } = useFormMutation(form, useRedeemCode(), { messagesAt: 'code' })
+  const handleRedeem = form.handleSubmit((values) =>
+    submit(values, { onSuccess: () => notify('success', t('account.code.redeemed')) }),
+  )
+  return (
+    <form noValidate onSubmit={handleRedeem} className="flex flex-wrap items-start gap-3">
+      <TextField
+        label={t('account.code.label')}
+        autoComplete="off"
+        autoCapitalize="characters"
+        placeholder="HZ-XXXX-XXXX"
+        error={text(form.formState.errors.code?.message)}
+        className="min-w-0 flex-[1_1_14rem]"
+        {...form.register('code')}
+      />
+      <Button type="submit" loading={pending} className="mt-6">
+        {t('account.code.submit')}
+      </Button>
+    </form>
   )
 }

@@ -3,8 +3,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'
 import { useSession } from '../../../lib/session'
-import { useAccess } from '../../access/api'
-import { OfflineMedia } from '../../harmonize/components/offline-media'
+import { useAccess } from '../../access/public'
+import { OfflineMedia } from '../../harmonize/public'
 import { ChangeEmailDialog } from '../components/change-email-dialog'
 import { ChangePasswordDialog } from '../components/change-password-dialog'
 import { MemberHeader } from '../components/member-header'
@@ -27,29 +27,42 @@ export function MyAccountPage() {
         <h2 className="border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900">
           {t('account.summary.title')}
         </h2>
+        {/* Each row is a dt/dd group (all a <dl> may hold): the label with its icon, the value,
+            and the action that changes it. The value wraps rather than hide part of an address;
+            the action moves under it when both do not fit. */}
         <dl className="divide-y divide-slate-100">
-          <div className="flex flex-wrap items-center gap-3 px-5 py-4">
-            <Mail aria-hidden className="size-5 text-brand-600" />
-            <div className="min-w-0 flex-1">
-              <dt className="text-sm text-slate-500">{t('account.summary.email')}</dt>
-              <dd className="truncate font-medium text-slate-900" data-testid="account-email">
-                {user?.email}
-              </dd>
-            </div>
-            <Button variant="secondary" onClick={() => setDialog('email')}>
-              <Pencil aria-hidden className="size-4" />
-              {t('account.summary.editEmail')}
-            </Button>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-4">
+            <dt className="flex basis-full items-center gap-2 text-sm text-slate-500">
+              <Mail aria-hidden className="size-4 text-brand-600" />
+              {t('account.summary.email')}
+            </dt>
+            <dd
+              className="min-w-32 flex-1 font-medium text-slate-900 [overflow-wrap:anywhere]"
+              data-testid="account-email"
+            >
+              {user?.email}
+            </dd>
+            <dd>
+              <Button variant="secondary" onClick={() => setDialog('email')}>
+                <Pencil aria-hidden className="size-4" />
+                {t('account.summary.editEmail')}
+              </Button>
+            </dd>
           </div>
-          <div className="flex flex-wrap items-center gap-3 px-5 py-4">
-            <KeyRound aria-hidden className="size-5 text-brand-600" />
-            <div className="min-w-0 flex-1">
-              <dt className="text-sm text-slate-500">{t('account.summary.password')}</dt>
-              <dd className="font-medium tracking-widest text-slate-900">••••••••</dd>
-            </div>
-            <Button variant="secondary" onClick={() => setDialog('password')}>
-              {t('account.summary.changePassword')}
-            </Button>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-4">
+            <dt className="flex basis-full items-center gap-2 text-sm text-slate-500">
+              <KeyRound aria-hidden className="size-4 text-brand-600" />
+              {t('account.summary.password')}
+            </dt>
+            <dd className="min-w-32 flex-1 font-medium tracking-widest text-slate-900">
+              <span aria-hidden>••••••••</span>
+              <span className="sr-only">{t('account.summary.passwordHidden')}</span>
+            </dd>
+            <dd>
+              <Button variant="secondary" onClick={() => setDialog('password')}>
+                {t('account.summary.changePassword')}
+              </Button>
+            </dd>
           </div>
         </dl>
       </div>

@@ -1,75 +1,62 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useState } from 'react'
+import type { UseMutationResult } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
-import { emailSchema } from '../../../../domain/account'
+import { emailWithHumanCheckSchema } from '../../../../domain/auth'
 import { HumanCheck } from '../../../components/human-check'
 import { Button } from '../../../components/ui/button'
 import { TextField } from '../../../components/ui/text-field'
-import { ApiError } from '../../../lib/api-client'
+import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
-import { useNotifications } from '../../../lib/notifications'
 import { useHumanCheck } from '../use-human-check'
 
-const formSchema = z.object({ email: emailSchema })
+const formSchema = z.omit(emailWithHumanCheckSchema, { humanCheck: true })
 
 /**
  * E-mail plus human check, then 'Send Code': the shared form of "send a new confirmation code"
  * and "forgot password". `onSent` receives the normalised address.
  */
 export function EmailCodeRequest({
-  send,
+  mutation,
   onSent,
-  initialEmail = '',
 }: {
-  send: (body: { email: string; humanCheck: string }) => Promise<unknown>
+  mutation: UseMutationResult<unknown, Error, z.input<typeof emailWithHumanCheckSchema>>
   onSent: (email: string) => void
-  initialEmail?: string
 }) {
   const { t } = useTranslation()
   const text = useMessageText()
-  const { notify } = useNotifications()
   const humanCheck = useHumanCheck()
-  const [submitting, setSubmitting] = useState(false)
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<{ email: string }>({
-    resolver: zodResolver(formSchema),
-    defaultValues: { email: initialEmail },
+  const form = useForm({ resolver: zodResolver(formSchema), defaultValues: { email: '' } })
+  const { errors } = form.formState
+  const { submit, pending, showMessage } = useFormMutation(form, mutation)
+
+  const handleSend = form.handleSubmit(async ({ email }) => {
+    if (!humanCheck.payload) return showMessage(text('validation.humanCheck'))
+    await submit(
+      { email, humanCheck: humanCheck.payload },
+      {
+        onSuccess: () => onSent(email),
+        onError: () => {
+          humanCheck.renew()
+          return false
+        },
+      },
+    )
   })
 
-  const handleSend = async ({ email }: { email: string }) => {
-    if (!humanCheck.payload) {
-      notify('error', text('validation.humanCheck'))
-      return
-    }
-    setSubmitting(true)
-    try {
-      await send({ email, humanCheck: humanCheck.payload })
-      onSent(email)
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : t('common.networkError'))
-      humanCheck.renew()
-    } finally {
-      setSubmitting(false)
-    }
-  }
-
   return (
-    <form noValidate onSubmit={handleSubmit(handleSend)} className="flex flex-col gap-4">
+    <form noValidate onSubmit={handleSend} className="flex flex-col gap-4">
       <TextField
         label={t('auth.fields.email')}
         type="email"
         autoComplete="email"
         inputMode="email"
         error={text(errors.email?.message)}
-        {...register('email')}
+        {...form.register('email')}
       />
       <HumanCheck key={humanCheck.key} onChange={humanCheck.onChange} />
-      <Button type="submit" loading={submitting} className="w-full">
+      <Button type="submit" loading={pending} className="w-full">
         {t('auth.sendCode')}
       </Button>
     </form>

@@ -1,58 +1,42 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { confirmSignUpRequestSchema } from '../../../../domain/account'
+import { confirmSignUpRequestSchema } from '../../../../domain/auth'
 import { Button } from '../../../components/ui/button'
 import { TextField } from '../../../components/ui/text-field'
-import { ApiError } from '../../../lib/api-client'
+import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
-import { useNotifications } from '../../../lib/notifications'
-import { confirmSignUp } from '../api'
+import { useConfirmSignUp } from '../api'
 import { AuthCard } from '../components/auth-card'
-
-type FormValues = { email: string; code: string }
 
 export function SignupConfirmPage() {
   const { t } = useTranslation()
   const text = useMessageText()
-  const { notify } = useNotifications()
   const navigate = useNavigate()
-  const location = useLocation()
-  const [submitting, setSubmitting] = useState(false)
-  const email = (location.state as { email?: string } | null)?.email ?? ''
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<FormValues>({
+  const email = (useLocation().state as { email?: string } | null)?.email ?? ''
+  const form = useForm({
     resolver: zodResolver(confirmSignUpRequestSchema),
     defaultValues: { email, code: '' },
   })
+  const { errors } = form.formState
+  const { submit, pending } = useFormMutation(form, useConfirmSignUp())
 
-  const handleConfirm = async (values: FormValues) => {
-    setSubmitting(true)
-    try {
-      await confirmSignUp(values)
-      navigate('/signed', { replace: true })
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : t('common.networkError'))
-    } finally {
-      setSubmitting(false)
-    }
-  }
+  const handleConfirm = form.handleSubmit((values) =>
+    submit(values, { onSuccess: () => navigate('/signed', { replace: true }) }),
+  )
 
   return (
     <AuthCard title={t('auth.confirm.heading')} intro={t('auth.confirm.intro')} backTo="/signup">
-      <form noValidate onSubmit={handleSubmit(handleConfirm)} className="flex flex-col gap-4">
+      <form noValidate onSubmit={handleConfirm} className="flex flex-col gap-4">
         <TextField
           label={t('auth.fields.email')}
           type="email"
           autoComplete="email"
+          inputMode="email"
           required
           error={text(errors.email?.message)}
-          {...register('email')}
+          {...form.register('email')}
         />
         <TextField
           label={t('auth.fields.code')}
@@ -61,9 +45,9 @@ export function SignupConfirmPage() {
           maxLength={6}
           required
           error={text(errors.code?.message)}
-          {...register('code')}
+          {...form.register('code')}
         />
-        <Button type="submit" loading={submitting} className="w-full">
+        <Button type="submit" loading={pending} className="w-full">
           {t('auth.confirm.submit')}
         </Button>
       </form>

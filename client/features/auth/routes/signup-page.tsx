@@ -1,26 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useState } from 'react'
 import { type FieldErrors, useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { z } from 'zod/mini'
-import { emailSchema, fullNameSchema, newPasswordSchema } from '../../../../domain/account'
+import { signUpRequestSchema } from '../../../../domain/auth'
 import { HumanCheck } from '../../../components/human-check'
 import { Button } from '../../../components/ui/button'
 import { PasswordField } from '../../../components/ui/password-field'
 import { TextField } from '../../../components/ui/text-field'
-import { ApiError } from '../../../lib/api-client'
+import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
-import { signUp } from '../api'
+import { useInvitationCode } from '../../access/public'
+import { useSignUp } from '../api'
 import { AuthCard } from '../components/auth-card'
 import { useHumanCheck } from '../use-human-check'
 
+// The request's own rules, plus the second password, which never leaves the form. The code
+// comes from the address and the language from the interface; the human check is a widget.
 const formSchema = z
-  .object({
-    name: fullNameSchema,
-    email: emailSchema,
-    password: newPasswordSchema,
+  .extend(z.omit(signUpRequestSchema, { code: true, language: true, humanCheck: true }), {
     confirmPassword: z.string(),
   })
   .check(
@@ -31,6 +30,12 @@ const formSchema = z
   )
 type FormValues = z.input<typeof formSchema>
 
+const UNUSABLE_CODE = {
+  unknown: 'access.codeUnknown',
+  used: 'access.codeUsed',
+  revoked: 'access.codeRevoked',
+} as const
+
 const FIRST_ERROR_ORDER = ['name', 'email', 'password', 'confirmPassword'] as const
 
 export function SignupPage() {
@@ -40,67 +45,61 @@ export function SignupPage() {
   const navigate = useNavigate()
   const { code } = useParams()
   const humanCheck = useHumanCheck()
-  const [submitting, setSubmitting] = useState(false)
-  const {
-    register,
-    handleSubmit,
-    watch,
-    formState: { errors },
-  } = useForm<FormValues>({
+  const invitation = useInvitationCode(code)
+  const form = useForm({
     resolver: zodResolver(formSchema),
     defaultValues: { name: '', email: '', password: '', confirmPassword: '' },
   })
-  const values = watch()
+  const { errors } = form.formState
+  const { submit, pending, showMessage } = useFormMutation(form, useSignUp())
   // Spaces count as filled, so a blank-looking name reaches the schema's 'Please, enter your full name'.
-  const allFilled = Object.values(values).every((value) => value !== '')
+  const allFilled = Object.values(form.watch()).every((value) => value !== '')
 
-  const handleRegister = async (form: FormValues) => {
-    if (!humanCheck.payload) return
-    setSubmitting(true)
-    try {
-      const email = form.email.trim().toLowerCase()
-      await signUp({
-        name: form.name.trim(),
-        email,
-        password: form.password,
-        code,
-        humanCheck: humanCheck.payload,
-      })
-      notify('success', t('auth.signup.codeSent'))
-      navigate('/signup-confirm', { state: { email } })
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : t('common.networkError'))
-      humanCheck.renew()
-    } finally {
-      setSubmitting(false)
-    }
-  }
-
-  const handleInvalid = (invalid: FieldErrors<FormValues>) => {
-    const first = FIRST_ERROR_ORDER.find((field) => invalid[field])
-    if (first) notify('error', text(invalid[first]?.message))
-  }
+  const handleRegister = form.handleSubmit(
+    async ({ confirmPassword: _, ...values }) => {
+      if (!humanCheck.payload) return
+      await submit(
+        { ...values, code, humanCheck: humanCheck.payload },
+        {
+          onSuccess: () => {
+            notify('success', t('auth.signup.codeSent'))
+            navigate('/signup-confirm', { state: { email: values.email } })
+          },
+          onError: () => {
+            humanCheck.renew()
+            return false
+          },
+        },
+      )
+    },
+    // Spec: the full reason of the first wrong field goes to the snackbar.
+    (invalid: FieldErrors<FormValues>) => {
+      const first = FIRST_ERROR_ORDER.find((field) => invalid[field])
+      if (first) showMessage(text(invalid[first]?.message))
+    },
+  )
 
   // Name and e-mail say 'Incorrect entry.' under the field; the full reason goes to the snackbar.
   const incorrect = (invalid: boolean) => (invalid ? text('validation.incorrectEntry') : undefined)
 
   return (
     <AuthCard title={t('auth.signup.heading')} backTo="/login">
-      {code && (
+      {code && invitation.data?.status !== 'available' && invitation.data ? (
+        <div role="status" className="mb-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          <p>{text(UNUSABLE_CODE[invitation.data.status])}</p>
+          <p className="mt-1">{t('auth.signup.invitationUnusable')}</p>
+        </div>
+      ) : code ? (
         <p className="mb-4 rounded-lg bg-brand-100 px-3 py-2 text-sm text-brand-900">
           {t('auth.signup.invitation', { code })}
         </p>
-      )}
-      <form
-        noValidate
-        onSubmit={handleSubmit(handleRegister, handleInvalid)}
-        className="flex flex-col gap-4"
-      >
+      ) : null}
+      <form noValidate onSubmit={handleRegister} className="flex flex-col gap-4">
         <TextField
           label={t('auth.fields.fullName')}
           autoComplete="name"
           error={incorrect(Boolean(errors.name))}
-          {...register('name')}
+          {...form.register('name')}
         />
         <TextField
           label={t('auth.fields.email')}
@@ -108,25 +107,25 @@ export function SignupPage() {
           autoComplete="email"
           inputMode="email"
           error={incorrect(Boolean(errors.email))}
-          {...register('email')}
+          {...form.register('email')}
         />
         <PasswordField
           label={t('auth.fields.password')}
           autoComplete="new-password"
           hint={text('validation.passwordPolicy')}
           error={errors.password ? text('validation.passwordPolicy') : undefined}
-          {...register('password')}
+          {...form.register('password')}
         />
         <PasswordField
           label={t('auth.fields.confirmPassword')}
           autoComplete="new-password"
           error={text(errors.confirmPassword?.message)}
-          {...register('confirmPassword')}
+          {...form.register('confirmPassword')}
         />
         <HumanCheck key={humanCheck.key} onChange={humanCheck.onChange} />
         <Button
           type="submit"
-          loading={submitting}
+          loading={pending}
           disabled={!humanCheck.payload || !allFilled}
           className="w-full"
         >

@@ -1,7 +1,7 @@
 import { Download, Film, HardDriveDownload, Music, Trash2 } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { MediaItem } from '../../../../domain/media'
+import type { MediaItem } from '../../../../domain/harmonize'
 import { Button } from '../../../components/ui/button'
 import { useNotifications } from '../../../lib/notifications'
 import {
@@ -152,7 +152,8 @@ export function OfflineMedia() {
                 )
               })}
             </ul>
-            {unsaved.length > 1 && (
+            {/* Until every file is saved, even when only one is left. */}
+            {unsaved.length > 0 && (
               <Button className="self-start" disabled={busy} onClick={() => void save(unsaved)}>
                 <Download aria-hidden className="size-4" />
                 {t('media.saveAll')}

@@ -8,7 +8,7 @@ export function RecentSessions() {
   const { t, i18n } = useTranslation()
   const sessions = useRecentSessions()
   if (!sessions.data?.length) return null
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+  const language = i18n.language
   return (
     <section className="mt-8" aria-labelledby="recent-sessions">
       <h2
@@ -39,12 +39,35 @@ export function RecentSessions() {
                   ? t('harmonize.recent.completed')
                   : t('harmonize.recent.stopped')}
                 {' · '}
-                {format.format(new Date(session.startedAt))}
+                <StartedAt iso={session.startedAt} language={language} />
               </span>
             </Link>
           </li>
         ))}
       </ul>
     </section>
+  )
+}
+
+/**
+ * When a session started, as the language writes a date and time ('Nov 23, 2026, 1:49 PM'). The
+ * time never breaks across lines: on a phone 'PM' alone on the next line reads as a typo.
+ */
+function StartedAt({ iso, language }: { iso: string; language: string }) {
+  const at = new Date(iso)
+  const whole = new Intl.DateTimeFormat(language, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(at)
+  const clock = new Intl.DateTimeFormat(language, { timeStyle: 'short' }).format(at)
+  const cut = whole.lastIndexOf(clock)
+  if (cut < 0) return <span className="whitespace-nowrap">{whole}</span>
+  return (
+    <>
+      {whole.slice(0, cut)}
+      <time dateTime={iso} className="whitespace-nowrap">
+        {clock}
+      </time>
+    </>
   )
 }

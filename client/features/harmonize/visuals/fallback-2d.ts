@@ -1,3 +1,4 @@
+import type { Backend } from './backend'
 import { cssColour, mixColours, type Palette } from './palette'
 
 /** Ripples start this often and take this long to grow and fade, in scene seconds. */
@@ -65,5 +66,25 @@ export function paintFallback(
     ripple.addColorStop(1, cssColour(light, 0))
     context.fillStyle = ripple
     context.fillRect(0, 0, width, height)
+  }
+}
+
+/** The 2D fallback as a renderer backend; null when the canvas gives no 2D context either. */
+export function createFallbackBackend(canvas: HTMLCanvasElement): Backend | null {
+  let context: CanvasRenderingContext2D | null = null
+  try {
+    context = canvas.getContext('2d', { alpha: false })
+  } catch {
+    context = null
+  }
+  if (!context) return null
+  const painter = context
+  return {
+    kind: '2d',
+    draw(time: number, palette: Palette) {
+      paintFallback(painter, canvas.width, canvas.height, time, palette)
+      return true
+    },
+    destroy() {},
   }
 }

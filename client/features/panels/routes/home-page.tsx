@@ -1,20 +1,18 @@
-import { Lock } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button } from '../../../components/ui/button'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
-import { useMessageText } from '../../../lib/messages'
-import { useAccess } from '../../access/api'
-import { RecentSessions } from '../../harmonize/components/recent-sessions'
+import { NoAccessNotice, useAccess } from '../../access/public'
+import { RecentSessions, useKeepForOffline } from '../../harmonize/public'
 import { usePanels } from '../api'
 import { PanelIcon } from '../components/panel-icon'
 
 /** The panel grid. Without access the cards are greyed and cannot be opened. */
 export function HomePage() {
   const { t } = useTranslation()
-  const text = useMessageText()
   const panels = usePanels()
   const access = useAccess()
+  useKeepForOffline(access.data?.hasAccess)
   if (panels.isPending || access.isPending) return <FullScreenSpinner />
   if (panels.isError) {
     return (
@@ -29,23 +27,7 @@ export function HomePage() {
   const open = access.data?.hasAccess === true
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-6">
-      {!open && (
-        <div
-          role="status"
-          className="mb-6 flex flex-wrap items-center gap-3 rounded-xl bg-amber-50 px-4 py-3 text-amber-950 ring-1 ring-amber-200"
-        >
-          <Lock aria-hidden className="size-5" />
-          <p className="flex-1 font-medium" data-testid="no-payment">
-            {text('access.noPayment')}
-          </p>
-          <Link
-            to="/my-account"
-            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
-          >
-            {t('panels.goToAccount')}
-          </Link>
-        </div>
-      )}
+      {!open && <NoAccessNotice className="mb-6" />}
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="panel-grid">
         {panels.data.map((panel) => {
           const [deep, mid, light] = panel.palette

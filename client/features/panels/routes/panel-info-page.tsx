@@ -2,59 +2,76 @@ import { ChevronDown, ChevronUp, Play } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
+import type { PanelDetail } from '../../../../domain/panels'
+import { NotFoundPage } from '../../../app/pages/not-found-page'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
+import { ApiError } from '../../../lib/api-client'
 import { useHeaderSlot } from '../../../lib/header-slot'
 import { usePanel } from '../api'
 import { PanelIcon } from '../components/panel-icon'
 
-/** A panel's page: what it is for, More Info / Hide Info, and the way into the session. */
+/**
+ * A panel's page: what it is for, More Info / Hide Info, and the way into the session. An
+ * unknown panel is the 404 page; while the panel loads, the header shows the route's '...'.
+ */
 export function PanelInfoPage() {
-  const { t } = useTranslation()
   const { id } = useParams()
   const panel = usePanel(id)
+  if (panel.isPending) return <FullScreenSpinner />
+  if (panel.isError) {
+    if (panel.error instanceof ApiError && panel.error.status === 404) return <NotFoundPage />
+    return <PanelUnavailable message={panel.error.message} />
+  }
+  return <PanelInfo panel={panel.data} />
+}
+
+/** The panel could not be loaded (no network and no copy kept, or the server failed). */
+function PanelUnavailable({ message }: { message: string }) {
+  const { t } = useTranslation()
+  useHeaderSlot({ title: t('panels.unavailable') })
+  return (
+    <section className="mx-auto max-w-md px-6 py-16 text-center">
+      <p className="text-slate-700">{message}</p>
+      <Link to="/home" className="mt-4 inline-block font-medium text-brand-700 hover:underline">
+        {t('panels.backHome')}
+      </Link>
+    </section>
+  )
+}
+
+function PanelInfo({ panel }: { panel: PanelDetail }) {
+  const { t } = useTranslation()
   const [showInfo, setShowInfo] = useState(false)
   const toggle = useMemo(
-    () =>
-      panel.data ? (
-        <button
-          type="button"
-          onClick={() => setShowInfo((shown) => !shown)}
-          aria-expanded={showInfo}
-          aria-controls="panel-info-text"
-          // The words hide on phones to leave the title room; the name stays for screen readers.
-          aria-label={showInfo ? t('panels.hideInfo') : t('panels.moreInfo')}
-          className="flex items-center gap-1 rounded-full px-3 py-1.5 text-sm font-medium hover:bg-white/15"
-        >
-          <span className="hidden sm:inline">
-            {showInfo ? t('panels.hideInfo') : t('panels.moreInfo')}
-          </span>
-          {showInfo ? (
-            <ChevronUp aria-hidden className="size-4" />
-          ) : (
-            <ChevronDown aria-hidden className="size-4" />
-          )}
-        </button>
-      ) : undefined,
-    [panel.data, showInfo, t],
+    () => (
+      <button
+        type="button"
+        onClick={() => setShowInfo((shown) => !shown)}
+        aria-expanded={showInfo}
+        aria-controls="panel-info-text"
+        // The words hide on phones to leave the title room; the name stays for screen readers.
+        aria-label={showInfo ? t('panels.hideInfo') : t('panels.moreInfo')}
+        className="flex items-center gap-1 rounded-full px-3 py-1.5 text-sm font-medium hover:bg-white/15"
+      >
+        <span className="hidden sm:inline">
+          {showInfo ? t('panels.hideInfo') : t('panels.moreInfo')}
+        </span>
+        {showInfo ? (
+          <ChevronUp aria-hidden className="size-4" />
+        ) : (
+          <ChevronDown aria-hidden className="size-4" />
+        )}
+      </button>
+    ),
+    [showInfo, t],
   )
   useHeaderSlot({
-    title: panel.data ? t('panels.panelTitle', { name: panel.data.name }) : '...',
-    subtitle: panel.data?.name,
+    title: t('panels.panelTitle', { name: panel.name }),
+    subtitle: panel.name,
     actions: toggle,
   })
 
-  if (panel.isPending) return <FullScreenSpinner />
-  if (panel.isError) {
-    return (
-      <section className="mx-auto max-w-md px-6 py-16 text-center">
-        <p className="text-slate-700">{panel.error.message}</p>
-        <Link to="/home" className="mt-4 inline-block font-medium text-brand-700 hover:underline">
-          {t('panels.backHome')}
-        </Link>
-      </section>
-    )
-  }
-  const { name, description, info, ingredients, palette, icon, solfeggioHz } = panel.data
+  const { name, description, info, ingredients, palette, icon, solfeggioHz } = panel
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col items-center gap-5 px-4 py-8 text-center">
       <span
@@ -67,7 +84,8 @@ export function PanelInfoPage() {
       </span>
       <h2 className="text-3xl font-semibold text-brand-900">{name}</h2>
       <p className="text-lg text-slate-700">{description}</p>
-      <p className="text-sm text-slate-500">{t('panels.tone', { hz: solfeggioHz })}</p>
+      {/* slate-500 on this background was 4.46:1, under WCAG's 4.5:1 for small text. */}
+      <p className="text-sm text-slate-600">{t('panels.tone', { hz: solfeggioHz })}</p>
       {showInfo && (
         <div
           id="panel-info-text"
@@ -85,7 +103,7 @@ export function PanelInfoPage() {
         </div>
       )}
       <Link
-        to={`/harmonizing-screen/${panel.data.id}`}
+        to={`/harmonizing-screen/${panel.id}`}
         className="inline-flex w-full max-w-xs items-center justify-center gap-2 rounded-lg bg-brand-600 px-5 py-3 text-lg font-medium text-white shadow hover:bg-brand-700"
       >
         <Play aria-hidden className="size-5" />

@@ -1,0 +1,60 @@
+import { type QueryClient, useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Language } from '../../../domain/i18n'
+import { currentLanguage } from '../../lib/i18n'
+import { recall, remember } from '../../lib/offline-cache'
+import { affirmationsQuery, panelQuery, panelsQuery } from '../panels/public'
+import { harmonizeMediaQuery } from './media'
+
+// Kept with the offline copies, so signing out (which clears them all) also forgets that they
+// were made, and the next member gets their own.
+const readyKey = (language: Language) => `offline-ready:${language}`
+/** How long a full preparation counts; panels opened meanwhile refresh their own copies. */
+const PREPARE_EVERY_MS = 60 * 60_000
+// Preparations running now, so two pages asking at once fetch everything once.
+const running = new Set<Language>()
+
+/**
+ * Fetches what a session needs offline, for every panel, into the query cache and the copies
+ * kept on the device: the panel list, each panel's info and ingredients, the affirmations and
+ * the media list (which saved files belong to which panel). Rejects when any of it could not
+ * be had, so it is tried again rather than counted as done.
+ */
+export async function prepareForOffline(
+  queryClient: QueryClient,
+  language: Language,
+): Promise<void> {
+  const panels = await queryClient.fetchQuery(panelsQuery(language))
+  await Promise.all([
+    queryClient.fetchQuery(affirmationsQuery(language)),
+    queryClient.fetchQuery(harmonizeMediaQuery()),
+    ...panels.map((panel) => queryClient.fetchQuery(panelQuery(panel.id, language))),
+  ])
+}
+
+/**
+ * Once the server says the member has access, keeps every panel ready for a session without
+ * network (PRODUCT.md principle 4): after one visit online, any panel opens and plays offline,
+ * not only those already opened. Done at most hourly per language; the server has no endpoint
+ * returning every panel at once, so this asks for each (about twenty small answers).
+ */
+export function useKeepForOffline(hasAccess: boolean | undefined) {
+  const queryClient = useQueryClient()
+  const { i18n } = useTranslation()
+  // Read so a language switch prepares the new language's texts too.
+  const language = i18n.language
+  useEffect(() => {
+    const current = currentLanguage()
+    if (!hasAccess || !language || running.has(current)) return
+    if (recall(readyKey(current), PREPARE_EVERY_MS)) return
+    if (typeof navigator !== 'undefined' && !navigator.onLine) return
+    running.add(current)
+    prepareForOffline(queryClient, current)
+      .then(() => remember(readyKey(current), true))
+      .catch(() => {
+        // Offline or refused: the next page that asks tries again.
+      })
+      .finally(() => running.delete(current))
+  }, [hasAccess, language, queryClient])
+}

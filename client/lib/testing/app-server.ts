@@ -1,0 +1,100 @@
+import { createServer } from 'node:net'
+import { waitFor } from '@testing-library/react'
+import type { FastifyInstance } from 'fastify'
+import { buildUser, type UserOptions } from '../../../tests/support/factories'
+import { passHumanCheck } from '../../../tests/support/human-check'
+import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
+
+// Component tests talk to the real app: the server is built on a database of its own and
+// listens on a free loopback port, and the happy-dom page is placed on that origin, so the
+// client's relative `fetch('/api/…')` calls reach it exactly as in a browser (same origin, the
+// server's cookies, its CSRF check).
+
+export interface AppServer {
+  app: FastifyInstance
+  origin: string
+  close(): Promise<void>
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts the app for one test file. Call it in `beforeAll` with a long timeout: a fresh
+ * database runs every migration first.
+ */
+export async function startAppServer(): Promise<AppServer> {
+  const port = await freePort()
+  // The page's origin must be the server's PUBLIC_URL, or its CSRF check refuses every POST.
+  const origin = `http://localhost:${port}`
+  let environment: TestEnvironment | undefined
+  let app: FastifyInstance | undefined
+  try {
+    environment = await createTestEnvironment({ PORT: String(port), PUBLIC_URL: origin })
+    // The DOM and the server share this process, so the event loop's delay measures the
+    // test's own rendering; the 503 guard against overload would only get in the way.
+    app = await environment.build({ pressure: { maxEventLoopDelayMs: 0 } })
+    await app.listen({ port, host: '127.0.0.1' })
+  } catch (error) {
+    await app?.close()
+    await environment?.destroy()
+    throw error
+  }
+  const happyWindow = window as unknown as { happyDOM: { setURL(url: string): void } }
+  happyWindow.happyDOM.setURL(`${origin}/`)
+  const started = app
+  const env = environment
+  return {
+    app: started,
+    origin,
+    async close() {
+      await started.close()
+      await env.destroy()
+    },
+  }
+}
+
+/**
+ * A member made straight in the database (tests/support/factories.ts); unless `confirmed` is
+ * false, this page is signed in as them, the way the browser keeps the session: in its cookies.
+ */
+export async function signedInMember(server: AppServer, options: UserOptions = {}) {
+  const { user, session } = await buildUser(server.app, options)
+  await signOut()
+  for (const cookie of session?.cookies ?? []) {
+    // biome-ignore lint/suspicious/noDocumentCookie: the page's own cookie jar is the point.
+    document.cookie = `${cookie.name}=${cookie.value}; path=/`
+  }
+  return user
+}
+
+/** Ends whatever session this page has, as /logout does; the next test starts as a visitor. */
+export async function signOut(): Promise<void> {
+  await fetch('/api/account/sign-out', { method: 'POST', body: '{}', headers: jsonHeaders })
+}
+
+const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json' }
+
+/**
+ * Passes the human check the way the widget does, at its boundary. happy-dom is not a secure
+ * context and runs no workers, so the widget cannot solve its puzzle here; the puzzle is
+ * solved in Node against this server's own challenge, and the widget's `statechange` event
+ * carries the payload, which the server then verifies as usual.
+ */
+export async function passHumanCheckIn(container: ParentNode, server: AppServer): Promise<void> {
+  const payload = await passHumanCheck(server.origin)
+  const widget = await waitFor(() => {
+    const found = container.querySelector('altcha-widget')
+    if (!found) throw new Error('the human-check widget has not appeared')
+    return found
+  })
+  widget.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'verified', payload } }))
+}

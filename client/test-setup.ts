@@ -1,0 +1,9 @@
+import { cleanup } from '@testing-library/react'
+import { afterEach } from 'vitest'
+
+// Each component test starts from an empty document and its own storage.
+afterEach(() => {
+  cleanup()
+  localStorage.clear()
+  sessionStorage.clear()
+})

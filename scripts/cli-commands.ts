@@ -1,0 +1,213 @@
+// The operator command's commands, separate from its entry point (scripts/cli.ts) so tests can
+// run them in-process, on the database directly or through a server.
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import type { z } from 'zod/mini'
+import {
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+  type OperatorDeps,
+  type OperatorOperation,
+  operationPath,
+  operatorOperations,
+} from '../server/features/operator/public'
+
+export const USAGE = `Usage:
+  npm run cli -- codes create [--count N] [--note TEXT]   prints each new code on its own line
+  npm run cli -- codes list                              every code and its state
+  npm run cli -- codes revoke CODE                       the code stops giving access
+  npm run cli -- media add FILE [--panel ID] [--backing] stores a video or backing track, prints its key
+  npm run cli -- media list                              every media file
+  npm run cli -- media remove KEY                        deletes the file and its record
+  npm run cli -- jobs failed                             background jobs (e.g. mail) that gave up`
+
+/** Runs an operator operation, on the database directly or through the running server. */
+export type Operate = <N extends OperationName>(
+  name: N,
+  input: OperationInput<N>,
+  file?: Buffer,
+) => Promise<OperationOutput<N>>
+
+export class UsageError extends Error {}
+
+/** Operations on the given database and storage, checked as a server checks them. */
+export function directOperate(deps: OperatorDeps): Operate {
+  return async (name, input, file) => {
+    const operation = operatorOperations[name] as unknown as OperatorOperation<
+      z.ZodMiniType,
+      z.ZodMiniType
+    >
+    const output = await operation.run(deps, operation.input.parse(input), file)
+    return operatorOperations[name].output.parse(output) as OperationOutput<typeof name>
+  }
+}
+
+/** Operations through a running server's operator routes (loopback, token from DATA_DIR). */
+export function serverOperate(url: string, token: string): Operate {
+  return async (name, input, file) => {
+    const operation = operatorOperations[name]
+    const target = new URL(`${url}/api/operator${operationPath(name)}`)
+    if (file) target.searchParams.set('input', JSON.stringify(input))
+    const response = await fetch(target, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'accept-language': 'en',
+        'content-type': file ? 'application/octet-stream' : 'application/json',
+      },
+      body: file ? new Uint8Array(file) : JSON.stringify(input),
+    })
+    const answer: unknown = await response.json().catch(() => undefined)
+    if (!response.ok) {
+      // The server's own sentence (e.g. an unsupported file type) says more than a status.
+      const message = (answer as { message?: unknown } | undefined)?.message
+      throw new Error(
+        typeof message === 'string'
+          ? message
+          : `The running server refused the request (${response.status}).`,
+      )
+    }
+    const checked = operation.output.safeParse(answer)
+    if (!checked.success) {
+      throw new Error('The running server answered in a form this command does not know.')
+    }
+    return checked.data as OperationOutput<typeof name>
+  }
+}
+
+async function runMedia(
+  operate: Operate,
+  action: string | undefined,
+  target: string | undefined,
+  values: { panel?: string; backing?: boolean },
+  print: (line: string) => void,
+) {
+  if (action === 'add') {
+    if (!target) throw new UsageError('Name the file to add: media add FILE')
+    if (values.panel !== undefined && !/^\d{2}$/.test(values.panel)) {
+      throw new UsageError('--panel must be a panel id such as 01.')
+    }
+    const data = await readFile(target)
+    const { media } = await operate(
+      'media.add',
+      { name: path.basename(target), panelId: values.panel, backing: values.backing ?? false },
+      data,
+    )
+    print(media.key)
+    return
+  }
+  if (action === 'list') {
+    const { media: files } = await operate('media.list', {})
+    if (files.length === 0) print('No media files yet. Add one with: media add FILE')
+    for (const file of files) {
+      print(
+        [
+          file.key,
+          file.kind.padEnd(7),
+          file.panelId ?? 'all',
+          file.contentType,
+          String(file.size),
+          file.createdAt.slice(0, 10),
+        ].join('  '),
+      )
+    }
+    return
+  }
+  if (action === 'remove') {
+    if (!target) throw new UsageError('Name the media key to remove: media remove KEY')
+    if (!(await operate('media.remove', { key: target })).removed)
+      throw new Error(`${target} is not a media file.`)
+    print(`Removed ${target}`)
+    return
+  }
+  throw new UsageError(`Unknown action "${action ?? ''}".`)
+}
+
+async function runJobs(
+  operate: Operate,
+  action: string | undefined,
+  print: (line: string) => void,
+) {
+  if (action !== 'failed') throw new UsageError(`Unknown action "${action ?? ''}".`)
+  const { jobs } = await operate('jobs.failed', {})
+  if (jobs.length === 0)
+    print('No failed jobs: everything queued was done or is still being retried.')
+  for (const job of jobs) {
+    print(
+      [
+        job.failedAt.slice(0, 19).replace('T', ' '),
+        job.queue,
+        job.about,
+        `${job.attempts} ${job.attempts === 1 ? 'attempt' : 'attempts'}`,
+        job.error,
+      ].join('  '),
+    )
+  }
+}
+
+/**
+ * Runs one command line (without `npm run cli --`) with `operate`, printing through `print`.
+ * Exported so tests can run commands in-process.
+ */
+export async function runCli(
+  operate: Operate,
+  args: string[],
+  print: (line: string) => void = (line) => console.log(line),
+) {
+  if (args.length === 0 || ['help', '--help', '-h'].includes(args[0] ?? '')) {
+    print(USAGE)
+    return
+  }
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      count: { type: 'string' },
+      note: { type: 'string' },
+      panel: { type: 'string' },
+      backing: { type: 'boolean' },
+    },
+  })
+  const [group, action, target] = positionals
+  if (group === 'media') return runMedia(operate, action, target, values, print)
+  if (group === 'jobs') return runJobs(operate, action, print)
+  if (group !== 'codes') throw new UsageError(`Unknown command "${group ?? ''}".`)
+  if (action === 'create') {
+    const count = values.count === undefined ? 1 : Number(values.count)
+    if (!Number.isInteger(count) || count < 1 || count > 500) {
+      throw new UsageError('--count must be a whole number from 1 to 500.')
+    }
+    const { codes } = await operate('codes.create', { count, note: values.note })
+    for (const code of codes) print(code)
+    return
+  }
+  if (action === 'list') {
+    const { codes } = await operate('codes.list', {})
+    if (codes.length === 0) print('No access codes yet. Create some with: codes create')
+    for (const code of codes) {
+      print(
+        [
+          code.code,
+          code.status.padEnd(9),
+          code.createdAt.slice(0, 10),
+          code.redeemedBy ?? '-',
+          code.note ?? '',
+        ]
+          .join('  ')
+          .trimEnd(),
+      )
+    }
+    return
+  }
+  if (action === 'revoke') {
+    if (!target) throw new UsageError('Name the code to revoke: codes revoke CODE')
+    if (!(await operate('codes.revoke', { code: target })).revoked) {
+      throw new Error(`${target} is not an active code (unknown or already revoked).`)
+    }
+    print(`Revoked ${target.trim().toUpperCase()}`)
+    return
+  }
+  throw new UsageError(`Unknown action "${action ?? ''}".`)
+}

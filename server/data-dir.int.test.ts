@@ -1,0 +1,72 @@
+import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openDatabase } from '../db/client'
+import { secureDataDir } from './data-dir'
+
+/** Every path under `dir` that group or others may use, with its mode. */
+function sharedEntries(dir: string, { foldersOnly = false } = {}): string[] {
+  const found: string[] = []
+  const visit = (target: string) => {
+    const info = lstatSync(target)
+    if (info.isSymbolicLink()) return
+    const counted = info.isDirectory() || !foldersOnly
+    if (counted && info.mode & 0o077) {
+      found.push(`${path.relative(dir, target)} ${(info.mode & 0o777).toString(8)}`)
+    }
+    if (info.isDirectory()) for (const name of readdirSync(target)) visit(path.join(target, name))
+  }
+  visit(dir)
+  return found
+}
+
+describe('DATA_DIR with the embedded database', () => {
+  let dataDir: string
+  let umaskBefore: number
+
+  beforeEach(() => {
+    // The umask is process-wide: put back whatever the runner had.
+    umaskBefore = process.umask()
+    dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'harmonize-data-dir-')), 'data')
+  })
+
+  afterEach(() => {
+    process.umask(umaskBefore)
+    rmSync(path.dirname(dataDir), { recursive: true, force: true })
+  })
+
+  it('holds no file that group or others may use once secured again after opening', async () => {
+    secureDataDir(dataDir)
+    const target = { kind: 'pglite', dir: path.join(dataDir, 'pgdata') } as const
+    const first = await openDatabase(target)
+    try {
+      await first.prepare()
+      // PGlite's folders follow the umask; its files do not (see secureDataDir), hence the
+      // second call, as the server makes once the database is open.
+      expect(sharedEntries(dataDir, { foldersOnly: true })).toEqual([])
+      secureDataDir(dataDir)
+      expect(sharedEntries(dataDir)).toEqual([])
+
+      // Files PostgreSQL creates while it runs (new tables, WAL) stay private.
+      await first.db.execute(sql`create table data_dir_probe (n int primary key, t text)`)
+      await first.db.execute(
+        sql`insert into data_dir_probe select n, repeat('x', 200) from generate_series(1, 20000) n`,
+      )
+      await first.db.execute(sql`checkpoint`)
+      expect(sharedEntries(dataDir)).toEqual([])
+    } finally {
+      await first.close()
+    }
+
+    // Owner-only files are still a database PGlite opens.
+    const second = await openDatabase(target)
+    try {
+      const { rows } = await second.executeSql('select count(*)::int as n from data_dir_probe')
+      expect(rows).toEqual([{ n: 20000 }])
+    } finally {
+      await second.close()
+    }
+  })
+})

@@ -1,0 +1,128 @@
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadSecrets, lockDataDir, secureDataDir } from './data-dir'
+
+const modeOf = (target: string) => lstatSync(target).mode & 0o777
+
+/** Every path under `dir` (itself included) that group or others may use, with its mode. */
+function sharedEntries(dir: string): string[] {
+  const found: string[] = []
+  const visit = (target: string) => {
+    const info = lstatSync(target)
+    if (info.isSymbolicLink()) return
+    if (info.mode & 0o077)
+      found.push(`${path.relative(dir, target) || '.'} ${modeOf(target).toString(8)}`)
+    if (info.isDirectory()) for (const name of readdirSync(target)) visit(path.join(target, name))
+  }
+  visit(dir)
+  return found
+}
+
+describe('secureDataDir', () => {
+  let root: string
+  let umaskBefore: number
+
+  beforeEach(() => {
+    // The umask is process-wide: put back whatever the runner had.
+    umaskBefore = process.umask()
+    root = mkdtempSync(path.join(tmpdir(), 'harmonize-data-dir-'))
+  })
+
+  afterEach(() => {
+    process.umask(umaskBefore)
+    rmSync(root, { recursive: true, force: true })
+  })
+
+  it('creates a missing DATA_DIR readable by its owner only', () => {
+    const dir = path.join(root, 'var', 'data')
+
+    secureDataDir(dir)
+
+    expect(modeOf(dir)).toBe(0o700)
+  })
+
+  it('takes group and other access away from an installation made before the rule', () => {
+    const dir = path.join(root, 'data')
+    mkdirSync(path.join(dir, 'pgdata', 'global'), { recursive: true })
+    mkdirSync(path.join(dir, 'files', 'avatars'), { recursive: true })
+    writeFileSync(path.join(dir, 'pgdata', 'global', 'pg_control'), 'control')
+    writeFileSync(path.join(dir, 'files', 'avatars', 'user-1'), 'picture')
+    writeFileSync(path.join(dir, 'run.sh'), '#!/bin/sh\n')
+    for (const [relative, mode] of [
+      ['.', 0o777],
+      ['pgdata', 0o777],
+      ['pgdata/global', 0o755],
+      ['pgdata/global/pg_control', 0o666],
+      ['files', 0o775],
+      ['files/avatars', 0o777],
+      ['files/avatars/user-1', 0o644],
+      ['run.sh', 0o755],
+    ] as const) {
+      chmodSync(path.join(dir, relative), mode)
+    }
+    expect(sharedEntries(dir)).toHaveLength(8)
+
+    secureDataDir(dir)
+
+    expect(sharedEntries(dir)).toEqual([])
+    // Only group and other bits go: the owner keeps what it had.
+    expect(modeOf(dir)).toBe(0o700)
+    expect(modeOf(path.join(dir, 'files', 'avatars'))).toBe(0o700)
+    expect(modeOf(path.join(dir, 'pgdata', 'global', 'pg_control'))).toBe(0o600)
+    expect(modeOf(path.join(dir, 'run.sh'))).toBe(0o700)
+  })
+
+  it('leaves what a link inside points to alone', () => {
+    const dir = path.join(root, 'data')
+    mkdirSync(dir)
+    const outside = path.join(root, 'shared-with-the-team.txt')
+    writeFileSync(outside, 'not ours to lock')
+    chmodSync(outside, 0o644)
+    symlinkSync(outside, path.join(dir, 'link'))
+
+    secureDataDir(dir)
+
+    expect(modeOf(outside)).toBe(0o644)
+  })
+
+  it('makes what is created afterwards owner-only', () => {
+    const dir = path.join(root, 'data')
+    secureDataDir(dir)
+
+    writeFileSync(path.join(dir, 'server.json'), '{}')
+    mkdirSync(path.join(dir, 'files'))
+
+    expect(modeOf(path.join(dir, 'server.json'))).toBe(0o600)
+    expect(modeOf(path.join(dir, 'files'))).toBe(0o700)
+  })
+
+  it('runs where DATA_DIR is first created: by the lock and by the secrets', () => {
+    for (const [name, create] of [
+      ['locked', (dir: string) => lockDataDir(dir)()],
+      ['secrets', (dir: string) => loadSecrets(dir, {})],
+    ] as const) {
+      const dir = path.join(root, name)
+      mkdirSync(dir, { mode: 0o777 })
+      chmodSync(dir, 0o777)
+      writeFileSync(path.join(dir, 'old-upload'), 'x')
+      chmodSync(path.join(dir, 'old-upload'), 0o666)
+
+      create(dir)
+
+      expect(sharedEntries(dir), name).toEqual([])
+      expect(statSync(dir).mode & 0o777, name).toBe(0o700)
+    }
+  })
+})

@@ -1,0 +1,28 @@
+import fp from 'fastify-plugin'
+import { AppError } from '../../errors'
+import { accessOf } from './service'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route serves paid content: without access (spec core §4) it answers 402
+     * 'Sorry, no payment found yet.' before its handler runs.
+     */
+    paid?: boolean
+  }
+}
+
+/**
+ * The one access gate. A route opts in with `config: { paid: true }`; the rule itself is
+ * `hasAccess` in domain/access.ts, fed from our own tables by `accessOf`.
+ */
+export const accessGatePlugin = fp(
+  async (app) => {
+    app.addHook('preHandler', async (request) => {
+      if (!request.routeOptions.config.paid) return
+      const user = await app.requireUser(request)
+      if (!(await accessOf(app.db, user.id)).hasAccess) throw new AppError(402, 'access.noPayment')
+    })
+  },
+  { name: 'access-gate', dependencies: ['auth'] },
+)

@@ -1,0 +1,195 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
+import path from 'node:path'
+import { asc, eq, gt } from 'drizzle-orm'
+import { fileTypeFromBuffer } from 'file-type'
+import type { Database } from '../../../db/client'
+import { mediaFiles } from '../../../db/schema/harmonize'
+import { panels } from '../../../db/schema/panels'
+import {
+  BACKING_TRACK_MARKER,
+  type HarmonizeMedia,
+  MEDIA_CONTENT_TYPES,
+  MEDIA_LINK_SECONDS,
+  MEDIA_PREFIX,
+  type MediaItem,
+  type MediaKind,
+  type OperatorMedia,
+} from '../../../domain/harmonize'
+import { AppError } from '../../errors'
+import type { Storage } from '../../plugins/storage'
+
+type MediaRow = typeof mediaFiles.$inferSelect
+
+/** What the operator hands over to add a media file. */
+export interface NewMedia {
+  /** The original file name; only its base name is kept, made safe for a storage key. */
+  name: string
+  data: Buffer
+  /** Null or missing: usable with every panel. */
+  panelId?: string | null
+  /** Marks an audio file as the backing track (audio files are backing tracks anyway). */
+  backing?: boolean
+}
+
+/** A storage-safe base name: letters, digits, dots, dashes, underscores, starting with one. */
+function safeName(name: string): string {
+  const base = path
+    .basename(name.replaceAll('\\', '/'))
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 150)
+  if (!base || base.endsWith('.meta.json')) throw new AppError(400, 'media.badName')
+  return base
+}
+
+/**
+ * Stores a media file under `medias/{name}` and records it. The type is sniffed from the bytes
+ * (file-type), so a renamed file cannot pass as a video. A backing track's key always carries the
+ * spec's marker `WH_BackingTrack`, which is how sessions find it. Adding the same name again
+ * replaces the file.
+ */
+export async function addMedia(
+  db: Database,
+  storage: Storage,
+  media: NewMedia,
+): Promise<OperatorMedia> {
+  const sniffed = await fileTypeFromBuffer(media.data)
+  // file-type names WAV 'audio/wav' and some M4A files 'audio/x-m4a'; both are what we accept.
+  const mime = sniffed?.mime === 'audio/x-m4a' ? 'audio/mp4' : sniffed?.mime
+  const contentType = MEDIA_CONTENT_TYPES.find((type) => type === mime)
+  if (!contentType) throw new AppError(415, 'media.unsupportedType')
+  const isAudio = contentType.startsWith('audio/')
+  if (media.backing && !isAudio) throw new AppError(400, 'media.backingMustBeAudio')
+  const kind: MediaKind = isAudio ? 'backing' : 'video'
+  const panelId = media.panelId ?? null
+  if (panelId) {
+    const [panel] = await db.select({ id: panels.id }).from(panels).where(eq(panels.id, panelId))
+    if (!panel) throw new AppError(404, 'panels.notFound')
+  }
+  let name = safeName(media.name)
+  if (kind === 'backing' && !name.includes(BACKING_TRACK_MARKER)) {
+    name = `${BACKING_TRACK_MARKER}-${name}`
+  }
+  const key = `${MEDIA_PREFIX}${name}`
+  await storage.put(key, media.data, contentType)
+  const values = { key, panelId, kind, contentType, size: media.data.length }
+  const [row] = await db
+    .insert(mediaFiles)
+    .values(values)
+    .onConflictDoUpdate({
+      target: mediaFiles.key,
+      set: { ...values, createdAt: new Date() },
+    })
+    .returning()
+  if (!row) throw new Error('media insert returned no row')
+  return presentOperator(row)
+}
+
+function presentOperator(row: MediaRow): OperatorMedia {
+  return {
+    key: row.key,
+    kind: row.kind,
+    panelId: row.panelId,
+    contentType: row.contentType,
+    size: row.size,
+    createdAt: row.createdAt.toISOString(),
+  }
+}
+
+/** Every recorded media file, by key. */
+export async function listMedia(db: Database): Promise<OperatorMedia[]> {
+  const rows = await db.select().from(mediaFiles).orderBy(asc(mediaFiles.key))
+  return rows.map(presentOperator)
+}
+
+/** Removes the file and its record; false when no such media file was recorded. */
+export async function removeMedia(db: Database, storage: Storage, key: string): Promise<boolean> {
+  const [row] = await db.delete(mediaFiles).where(eq(mediaFiles.key, key)).returning()
+  if (!row) return false
+  await storage.delete(key)
+  return true
+}
+
+// The signing key is derived, so a media link can never be confused with (or help forge) any
+// other value signed with the auth secret.
+const signingKey = (secret: string) =>
+  createHmac('sha256', secret).update('harmonize/media-links/v1').digest()
+
+const signatureOf = (secret: string, key: string, expires: number) =>
+  createHmac('sha256', signingKey(secret)).update(`${key}\n${expires}`).digest('base64url')
+
+/**
+ * A link to a media file that works without a session until `expires` (epoch seconds):
+ * `/api/media/{key}?expires=…&signature=…`.
+ */
+export function signMediaUrl(
+  secret: string,
+  key: string,
+  expires = Math.floor(Date.now() / 1000) + MEDIA_LINK_SECONDS,
+): string {
+  const encodedKey = key.split('/').map(encodeURIComponent).join('/')
+  return `/api/media/${encodedKey}?expires=${expires}&signature=${signatureOf(secret, key, expires)}`
+}
+
+/** True when the signature is ours for this key and expiry, and the expiry has not passed. */
+export function verifyMediaSignature(
+  secret: string,
+  key: string,
+  expires: number,
+  signature: string,
+): boolean {
+  if (!Number.isInteger(expires) || expires * 1000 <= Date.now()) return false
+  const given = Buffer.from(signature)
+  const expected = Buffer.from(signatureOf(secret, key, expires))
+  return given.length === expected.length && timingSafeEqual(given, expected)
+}
+
+/**
+ * The media for a session on `panelId` (or any panel): a random video among the panel's own
+ * and the shared ones, the backing track (the panel's own first, then the newest shared one),
+ * and every file for saving offline. Only files with bytes are listed (spec §5). The caller
+ * checks access first.
+ */
+export async function harmonizeMedia(
+  db: Database,
+  secret: string,
+  panelId: string | undefined,
+): Promise<HarmonizeMedia> {
+  const rows = await db
+    .select()
+    .from(mediaFiles)
+    .where(gt(mediaFiles.size, 0))
+    .orderBy(asc(mediaFiles.key))
+  const expires = Math.floor(Date.now() / 1000) + MEDIA_LINK_SECONDS
+  const present = (row: MediaRow): MediaItem => ({
+    key: row.key,
+    url: signMediaUrl(secret, row.key, expires),
+    size: row.size,
+    contentType: row.contentType,
+    kind: row.kind,
+    panelId: row.panelId,
+  })
+  const forPanel = (row: MediaRow) => !panelId || row.panelId === null || row.panelId === panelId
+  const videos = rows.filter((row) => row.kind === 'video' && forPanel(row))
+  const backings = rows
+    .filter((row) => row.kind === 'backing' && row.key.includes(BACKING_TRACK_MARKER))
+    .filter(forPanel)
+    .sort(
+      (a, b) =>
+        Number(b.panelId !== null) - Number(a.panelId !== null) ||
+        b.createdAt.getTime() - a.createdAt.getTime(),
+    )
+  const video = videos.length ? videos[randomInt(videos.length)] : undefined
+  const backing = backings[0]
+  return {
+    video: video ? present(video) : null,
+    backing: backing ? present(backing) : null,
+    all: rows.map(present),
+  }
+}
+
+/** The recorded media file under `key`, or null. */
+export async function findMedia(db: Database, key: string): Promise<MediaRow | null> {
+  const [row] = await db.select().from(mediaFiles).where(eq(mediaFiles.key, key))
+  return row ?? null
+}

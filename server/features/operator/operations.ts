@@ -1,0 +1,105 @@
+import { z } from 'zod/mini'
+import type { Database, ExecuteSql } from '../../../db/client'
+import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/access-codes'
+import { operatorMediaSchema } from '../../../domain/harmonize'
+import { textSchema } from '../../../domain/text'
+import { listFailedJobs } from '../../plugins/jobs'
+import type { Storage } from '../../plugins/storage'
+import { createCodes, listCodes, revokeCode } from '../access/public'
+import { addMedia, listMedia, removeMedia } from '../harmonize/public'
+
+/** What operator operations work with: the server's own, or opened directly by the CLI. */
+export interface OperatorDeps {
+  db: Database
+  executeSql: ExecuteSql
+  storage: Storage
+}
+
+/**
+ * One thing the operator can do. Its input and output schemas are the contract of both ways
+ * of running it: `npm run cli` on the database directly, and the operator route of a running
+ * server (which the CLI uses when the embedded database is taken), so both check the same
+ * things and neither trusts an unchecked answer.
+ */
+export interface OperatorOperation<Input extends z.ZodMiniType, Output extends z.ZodMiniType> {
+  input: Input
+  output: Output
+  /** The operation takes a file's bytes (sent as the request body through a server). */
+  takesFile?: boolean
+  run(deps: OperatorDeps, input: z.infer<Input>, file?: Buffer): Promise<z.infer<Output>>
+}
+
+const operation = <Input extends z.ZodMiniType, Output extends z.ZodMiniType>(
+  definition: OperatorOperation<Input, Output>,
+) => definition
+
+const failedJobSchema = z.object({
+  id: z.string(),
+  queue: z.string(),
+  about: z.string(),
+  attempts: z.number(),
+  error: z.string(),
+  createdAt: z.string(),
+  failedAt: z.string(),
+})
+
+export const operatorOperations = {
+  'codes.create': operation({
+    input: createCodesRequestSchema,
+    output: z.object({ codes: z.array(z.string()) }),
+    run: async ({ db }, input) => ({ codes: await createCodes(db, input.count ?? 1, input.note) }),
+  }),
+  'codes.list': operation({
+    input: z.object({}),
+    output: z.object({ codes: z.array(operatorCodeSchema) }),
+    run: async ({ db }) => ({ codes: await listCodes(db) }),
+  }),
+  'codes.revoke': operation({
+    input: z.object({ code: textSchema().check(z.maxLength(64)) }),
+    output: z.object({ revoked: z.boolean() }),
+    run: async ({ db }, input) => ({ revoked: await revokeCode(db, input.code) }),
+  }),
+  'media.add': operation({
+    input: z.object({
+      name: textSchema().check(z.minLength(1), z.maxLength(200)),
+      panelId: z.optional(z.string().check(z.regex(/^\d{2}$/))),
+      backing: z.optional(z.boolean()),
+    }),
+    output: z.object({ media: operatorMediaSchema }),
+    takesFile: true,
+    run: async ({ db, storage }, input, file) => ({
+      media: await addMedia(db, storage, {
+        name: input.name,
+        data: file ?? Buffer.alloc(0),
+        panelId: input.panelId ?? null,
+        backing: input.backing ?? false,
+      }),
+    }),
+  }),
+  'media.list': operation({
+    input: z.object({}),
+    output: z.object({ media: z.array(operatorMediaSchema) }),
+    run: async ({ db }) => ({ media: await listMedia(db) }),
+  }),
+  'media.remove': operation({
+    input: z.object({ key: textSchema().check(z.maxLength(512)) }),
+    output: z.object({ removed: z.boolean() }),
+    run: async ({ db, storage }, input) => ({ removed: await removeMedia(db, storage, input.key) }),
+  }),
+  'jobs.failed': operation({
+    input: z.object({}),
+    output: z.object({ jobs: z.array(failedJobSchema) }),
+    run: async ({ executeSql }) => ({ jobs: await listFailedJobs(executeSql) }),
+  }),
+}
+
+export type OperatorOperations = typeof operatorOperations
+export type OperationName = keyof OperatorOperations
+export type OperationInput<N extends OperationName> = z.infer<OperatorOperations[N]['input']>
+export type OperationOutput<N extends OperationName> = z.infer<OperatorOperations[N]['output']>
+
+/** The URL path of an operation under /api/operator (e.g. codes.create → /codes/create). */
+export const operationPath = (name: OperationName) => `/${name.replace('.', '/')}`
+
+/** Media files arrive whole in one request; videos can be large. */
+export const OPERATOR_FILE_LIMIT = 200 * 1024 * 1024

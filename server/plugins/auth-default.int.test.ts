@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestEnvironment, type TestEnvironment } from '../../tests/support/test-app'
+
+// Signed in by default: every route under /api needs a session unless it says `public`, so a
+// new route that forgets to check cannot leak. These lists change only on purpose.
+
+let environment: TestEnvironment
+let app: FastifyInstance
+
+beforeAll(async () => {
+  environment = await createTestEnvironment()
+  app = await environment.build()
+})
+
+afterAll(async () => {
+  await app.close()
+  await environment.destroy()
+})
+
+const apiRoutes = () =>
+  app.routeCatalog
+    .filter((route) => route.url.startsWith('/api/') && route.method !== 'HEAD')
+    .map((route) => ({ route, name: `${route.method} ${route.url}` }))
+
+/** A concrete URL for a route pattern: any value for each parameter. */
+const concrete = (url: string) => url.replace(/:[^/]+/g, '01').replace('*', 'medias/x.mp4')
+
+describe('authentication by default under /api', () => {
+  it('lets a visitor reach only the routes named public', () => {
+    const open = apiRoutes()
+      .filter(({ route }) => route.config?.public)
+      .map(({ name }) => name)
+      .sort()
+    expect(open).toEqual([
+      'GET /api/affirmations',
+      'GET /api/captcha/challenge',
+      'GET /api/countries',
+      'GET /api/docs',
+      'GET /api/media/*',
+      'GET /api/panels',
+      'GET /api/panels/:id',
+      'GET /api/session',
+      'POST /api/access-codes/check',
+      'POST /api/account/confirm',
+      'POST /api/account/forgot-password',
+      'POST /api/account/resend-code',
+      'POST /api/account/reset-password',
+      'POST /api/account/sign-in',
+      'POST /api/account/sign-out',
+      'POST /api/account/sign-up',
+      'POST /api/operator/codes/create',
+      'POST /api/operator/codes/list',
+      'POST /api/operator/codes/revoke',
+      'POST /api/operator/jobs/failed',
+      'POST /api/operator/media/add',
+      'POST /api/operator/media/list',
+      'POST /api/operator/media/remove',
+    ])
+  })
+
+  it('answers 401 to a visitor on every other route, before reading what was sent', async () => {
+    const closed = apiRoutes().filter(({ route }) => !route.config?.public)
+    expect(closed.length).toBeGreaterThan(8)
+    for (const { route, name } of closed) {
+      const response = await app.inject({
+        method: route.method as 'GET',
+        url: concrete(route.url),
+        // Not even valid: a visitor is turned away before the body is looked at.
+        headers: { 'content-type': 'application/json' },
+        payload: '{ not json',
+      })
+      expect(response.statusCode, name).toBe(401)
+      expect(response.json().message, name).toBe('Please sign in to continue.')
+    }
+  })
+
+  it('still answers 404, not 401, for a path that is no route at all', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/no-such-thing' })
+    expect(response.statusCode).toBe(404)
+  })
+})

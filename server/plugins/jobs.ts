@@ -1,0 +1,303 @@
+import fp from 'fastify-plugin'
+import PgBoss from 'pg-boss'
+import type { DatabaseHandle, ExecuteSql } from '../../db/client'
+
+/** How a queue retries. */
+export interface QueueOptions {
+  /** Attempts after the first. Each waits about twice as long as the one before. */
+  retryLimit: number
+  /** The wait before the first retry. */
+  retryDelaySeconds: number
+  /**
+   * A run still going after this long counts as failed and is retried: its process may have
+   * died, and a job must not stay taken for ever.
+   */
+  expireInSeconds: number
+  /**
+   * Starts each job at a random moment in this window instead of at once, so its work never
+   * overlaps the request that queued it: that request's answer time must not depend on what
+   * the job finds to do.
+   */
+  startWithin?: { minSeconds: number; maxSeconds: number }
+}
+
+/** A queue's sending side; what it sends is typed by the queue's definition. */
+export interface Queue<T extends object> {
+  /**
+   * Queues a job. Inside `app.db.transaction(…)` the job is written by that transaction: it runs
+   * only if the transaction commits, and a failure to queue rolls the transaction back.
+   */
+  send(data: T): Promise<void>
+}
+
+/** A job that used up its retries, as `npm run cli -- jobs failed` lists it. */
+export interface FailedJob {
+  id: string
+  queue: string
+  /** What the job was about, in the queue's own words (e.g. the recipient of a message). */
+  about: string
+  attempts: number
+  error: string
+  createdAt: string
+  failedAt: string
+}
+
+export interface JobRunner {
+  /**
+   * Declares a queue and starts working it in this process. Every process that may send to a
+   * queue declares it at start-up, so any of them can run its jobs.
+   */
+  define<T extends object>(
+    name: string,
+    options: QueueOptions & {
+      /** One line about a job for the failed-jobs listing; no secrets. */
+      describe(data: T): string
+    },
+    handler: (data: T) => Promise<void>,
+  ): Promise<Queue<T>>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobRunner
+  }
+}
+
+/** Settings for tests, which cannot wait minutes for a retry. */
+export interface JobRunnerOptions {
+  /** How often an idle worker looks for jobs (default 2 s). */
+  pollingIntervalSeconds?: number
+  /** Replaces every queue's first retry delay. */
+  retryDelaySeconds?: number
+  /** How long running jobs get to finish when the runner stops (default 5 s). */
+  stopTimeoutSeconds?: number
+}
+
+const SCHEMA = 'pgboss'
+/** Any number that is ours alone among the advisory locks of a database. */
+const QUEUE_LOCK = 4_320_784
+
+/** What a job row holds: the payload, and a line about it that listings can show as it is. */
+interface Envelope<T> {
+  about: string
+  data: T
+}
+
+/**
+ * Durable background jobs with pg-boss on our own database (PGlite or PostgreSQL): jobs are
+ * rows, so they survive restarts, and several processes share the work without a broker.
+ * pg-boss talks SQL through our `executeSql`, which joins the current transaction when there is
+ * one; that is how a job is queued atomically with the change that causes it.
+ */
+export async function createJobRunner(
+  database: Pick<DatabaseHandle, 'executeSql' | 'afterCommit'> & {
+    transaction<T>(fn: () => Promise<T>): Promise<T>
+  },
+  log: {
+    error(details: object, message: string): void
+    warn(details: object, message: string): void
+  },
+  options: JobRunnerOptions = {},
+): Promise<{ jobs: JobRunner; start(): Promise<void>; stop(): Promise<void> }> {
+  // pg-boss records how a job ended without waiting for the write, and a worker caught in the
+  // middle of a fetch still runs what it fetched. Stopping waits for both (see `stop`), so
+  // nothing touches the database after the runner says it has stopped: a job that finished
+  // is recorded as done and is not run again, and nothing is left to fail on a closed pool.
+  const pendingSql = new Set<Promise<unknown>>()
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    pendingSql.add(promise)
+    const remove = () => pendingSql.delete(promise)
+    promise.then(remove, remove)
+    return promise
+  }
+  let stopping = false
+  // Rejected when the time to finish is up; a job still running then is given up on here
+  // (it runs again after its retry delay) rather than recorded after the database closed.
+  let abandon: (error: Error) => void = () => {}
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = reject
+  })
+  abandoned.catch(() => {})
+
+  const boss = new PgBoss({
+    db: {
+      executeSql: (text: string, values?: unknown[]) => track(database.executeSql(text, values)),
+    },
+    schema: SCHEMA,
+    // Cron schedules are not used yet; their timers would only cost a query a minute.
+    schedule: false,
+  })
+  boss.on('error', (error) => log.error({ err: error }, 'job runner error'))
+  await boss.start()
+
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2
+  // Workers wait for `start`: a process still starting up (or failing to) takes no jobs.
+  const starters: (() => Promise<void>)[] = []
+  let started = false
+  const jobs: JobRunner = {
+    async define(name, declared, handler) {
+      const queueOptions = {
+        ...declared,
+        retryDelaySeconds: options.retryDelaySeconds ?? declared.retryDelaySeconds,
+      }
+      // Creating a queue creates and attaches a table; two processes starting together would
+      // deadlock doing it at once, so they take turns.
+      await database.transaction(async () => {
+        await database.executeSql('select pg_advisory_xact_lock($1)', [QUEUE_LOCK])
+        await boss.createQueue(name, {
+          name,
+          retryLimit: queueOptions.retryLimit,
+          retryDelay: queueOptions.retryDelaySeconds,
+          retryBackoff: true,
+          expireInSeconds: queueOptions.expireInSeconds,
+        })
+      })
+      let workerId: string | undefined
+      const startWorker = async () => {
+        workerId = await boss.work<Envelope<Parameters<typeof handler>[0]>>(
+          name,
+          { batchSize: 1, pollingIntervalSeconds },
+          async ([job]) => {
+            if (!job) return
+            try {
+              if (stopping) throw new Error('the job runner was stopping; the job will run again')
+              const run = handler(job.data.data)
+              // A job given up on may still end later; its outcome is only logged then.
+              run.catch((error) => {
+                if (stopping) log.warn({ err: error, queue: name, job: job.id }, 'late job failed')
+              })
+              await Promise.race([run, abandoned])
+            } catch (error) {
+              log.warn(
+                { err: error, queue: name, job: job.id, about: job.data.about },
+                'job failed; it will be retried unless it has used up its retries',
+              )
+              throw error
+            } finally {
+              // A worker waits a polling interval after each fetch; with more jobs waiting it
+              // should go straight on to the next one.
+              if (workerId) boss.notifyWorker(workerId)
+            }
+          },
+        )
+      }
+      if (started) await startWorker()
+      else starters.push(startWorker)
+      return {
+        async send(data) {
+          const envelope: Envelope<typeof data> = { about: queueOptions.describe(data), data }
+          // The queue row keeps the settings it was first created with; each job carries
+          // today's, so a changed setting applies without touching the database.
+          const window = queueOptions.startWithin
+          await boss.send(name, envelope, {
+            retryLimit: queueOptions.retryLimit,
+            retryDelay: queueOptions.retryDelaySeconds,
+            retryBackoff: true,
+            expireInSeconds: queueOptions.expireInSeconds,
+            ...(window
+              ? {
+                  startAfter:
+                    window.minSeconds + Math.random() * (window.maxSeconds - window.minSeconds),
+                }
+              : {}),
+          })
+          // Work it at once here rather than at the next poll, once it is visible.
+          if (!window) {
+            database.afterCommit(() => {
+              if (workerId) boss.notifyWorker(workerId)
+            })
+          }
+        },
+      }
+    },
+  }
+  return {
+    jobs,
+    async start() {
+      started = true
+      for (const startWorker of starters.splice(0)) await startWorker()
+    },
+    // Running jobs get a few seconds to finish. Those still running are then recorded as
+    // failed, which uses up one of their retries; they run again after the retry delay, here
+    // after a restart or in another process.
+    async stop() {
+      if (stopping) return
+      stopping = true
+      const timeout = (options.stopTimeoutSeconds ?? 5) * 1000
+      const giveUp = setTimeout(
+        () => abandon(new Error('the job runner stopped before the job finished')),
+        // Before pg-boss's own deadline, so pg-boss records these itself while it waits.
+        Math.max(timeout - 500, 0),
+      )
+      try {
+        await boss.stop({ graceful: true, wait: true, timeout })
+      } finally {
+        clearTimeout(giveUp)
+        abandon(new Error('the job runner stopped before the job finished'))
+      }
+      // Each settled write may let pg-boss start the next (a fetch, then its job's outcome),
+      // and a job given up on just now reaches pg-boss a few microtasks later.
+      do {
+        await new Promise((resolve) => setImmediate(resolve))
+        await Promise.allSettled([...pendingSql])
+      } while (pendingSql.size > 0)
+    },
+  }
+}
+
+/**
+ * Jobs that gave up, newest first, from the live table and the archive (pg-boss keeps failed
+ * jobs for a week). Works without a running job runner, e.g. from the operator command.
+ */
+export async function listFailedJobs(executeSql: ExecuteSql, limit = 100): Promise<FailedJob[]> {
+  const { rows: exists } = await executeSql(
+    'select 1 from information_schema.tables where table_schema = $1 and table_name = $2',
+    [SCHEMA, 'job'],
+  )
+  if (exists.length === 0) return []
+  const columns = 'id::text as id, name, data, output, retry_count, created_on, completed_on'
+  const { rows } = await executeSql(
+    `select * from (
+       select ${columns} from ${SCHEMA}.job where state = 'failed'
+       union all
+       select ${columns} from ${SCHEMA}.archive where state = 'failed'
+     ) failed
+     order by completed_on desc
+     limit $1`,
+    [limit],
+  )
+  return rows.map((row) => ({
+    id: String(row.id),
+    queue: String(row.name),
+    about: String((row.data as Partial<Envelope<unknown>> | null)?.about ?? ''),
+    attempts: Number(row.retry_count) + 1,
+    error: errorMessage(row.output),
+    createdAt: new Date(row.created_on as string).toISOString(),
+    failedAt: new Date(row.completed_on as string).toISOString(),
+  }))
+}
+
+function errorMessage(output: unknown): string {
+  const message = (output as { message?: unknown } | null)?.message
+  return typeof message === 'string' ? message : 'no error recorded'
+}
+
+/**
+ * Decorates `app.jobs`. Workers start once the whole app is ready, and stop before anything
+ * closes: a job finishing during shutdown still has its mail transport and its database.
+ */
+export const jobsPlugin = fp<{ options?: JobRunnerOptions }>(
+  async (app, { options }) => {
+    const runner = await createJobRunner(
+      { ...app.database, transaction: (fn) => app.db.transaction(fn) },
+      app.log,
+      options,
+    )
+    app.decorate('jobs', runner.jobs)
+    app.addHook('onReady', runner.start)
+    app.addHook('preClose', runner.stop)
+    // A build that fails before it is ready never reaches preClose.
+    app.addHook('onClose', runner.stop)
+  },
+  { name: 'jobs', dependencies: ['db'] },
+)

@@ -1,0 +1,58 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { mailOutbox } from '../../db/schema/mail'
+
+// Mail leaves through the job queue, a moment after the request that caused it. These helpers
+// wait for it in the local outbox (no SMTP_URL) instead of assuming it is already there. Plain
+// polling, so Vitest and Playwright can both use them.
+
+export type OutboxMessage = typeof mailOutbox.$inferSelect
+
+/** Every message kept for `to`, oldest first. */
+export async function outboxMessages(app: FastifyInstance, to: string): Promise<OutboxMessage[]> {
+  return app.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.to, to)))
+    .orderBy(asc(mailOutbox.id))
+}
+
+/** How many messages are kept in all. */
+export async function outboxTotal(app: FastifyInstance): Promise<number> {
+  const [row] = await app.db.select({ count: sql<number>`count(*)::int` }).from(mailOutbox)
+  return Number(row?.count)
+}
+
+/**
+ * Waits until `to` has more than `already` messages and returns the newest. Fails after
+ * `timeoutMs` with what did arrive.
+ */
+export async function waitForOutboxMessage(
+  app: FastifyInstance,
+  to: string,
+  { already = 0, timeoutMs = 15_000 } = {},
+): Promise<OutboxMessage> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const messages = await outboxMessages(app, to)
+    if (messages.length > already) return messages.at(-1) as OutboxMessage
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no new mail to ${to} within ${timeoutMs} ms (${messages.length} kept, expected more than ${already})`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+/** The 6-digit code of the newest message to `to`, waiting for it as above. */
+export async function waitForOutboxCode(
+  app: FastifyInstance,
+  to: string,
+  options: { already?: number; timeoutMs?: number } = {},
+): Promise<string> {
+  const message = await waitForOutboxMessage(app, to, options)
+  const code = message.text.match(/\b(\d{6})\b/)?.[1]
+  if (!code) throw new Error(`the newest mail to ${to} holds no code: ${message.subject}`)
+  return code
+}
