@@ -61,16 +61,24 @@ test.describe('app shell for a visitor', () => {
     await page.goto('/login')
     const spinner = page.getByTestId('route-spinner')
     await expect(spinner).toBeVisible()
-    // The ring's colour, read back as RGB through a canvas (CSS may report it in lab()).
-    const [red, green, blue] = await spinner.locator('div').evaluate((ring) => {
-      const context = document.createElement('canvas').getContext('2d')
-      if (!context) return [0, 0, 0]
-      context.fillStyle = getComputedStyle(ring).borderTopColor
-      context.fillRect(0, 0, 1, 1)
-      return [...context.getImageData(0, 0, 1, 1).data]
-    })
-    expect(blue).toBeGreaterThan((red ?? 0) + 80)
-    expect(blue).toBeGreaterThan((green ?? 0) + 40)
+    // The ring's colour, read back as RGB through a canvas (CSS may report it in lab()). Read
+    // afresh each time: the session's spinner gives way to the route's, an identical element.
+    const ringColour = () =>
+      page.evaluate(() => {
+        const ring = document.querySelector('[data-testid="route-spinner"] > div')
+        const context = document.createElement('canvas').getContext('2d')
+        if (!ring || !context) return { red: 0, green: 0, blue: 0 }
+        context.fillStyle = getComputedStyle(ring).borderTopColor
+        context.fillRect(0, 0, 1, 1)
+        const [red = 0, green = 0, blue = 0] = context.getImageData(0, 0, 1, 1).data
+        return { red, green, blue }
+      })
+    await expect
+      .poll(async () => {
+        const { red, green, blue } = await ringColour()
+        return blue > red + 80 && blue > green + 40
+      })
+      .toBe(true)
     release()
     await expect(spinner).toBeHidden()
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
