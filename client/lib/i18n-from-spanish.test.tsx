@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query'
 import { render, screen, waitFor } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { I18nextProvider } from 'react-i18next'
@@ -12,6 +13,7 @@ localStorage.setItem('harmonize.language', 'es')
 const { i18n, i18nReady } = await import('./i18n')
 const { NotificationsProvider } = await import('./notifications')
 const { Header } = await import('../app/layout/header')
+const { visitorQueryClient } = await import('./testing/query-client')
 
 describe('interface language chosen before', () => {
   it('starts in Spanish alone, and reaches English without showing a key', async () => {
@@ -21,13 +23,15 @@ describe('interface language chosen before', () => {
     expect(i18n.hasResourceBundle('en', 'translation')).toBe(false)
 
     render(
-      <I18nextProvider i18n={i18n}>
-        <NotificationsProvider>
-          <MemoryRouter initialEntries={['/login']}>
-            <Header onOpenMenu={() => {}} />
-          </MemoryRouter>
-        </NotificationsProvider>
-      </I18nextProvider>,
+      <QueryClientProvider client={visitorQueryClient()}>
+        <I18nextProvider i18n={i18n}>
+          <NotificationsProvider>
+            <MemoryRouter initialEntries={['/login']}>
+              <Header onOpenMenu={() => {}} />
+            </MemoryRouter>
+          </NotificationsProvider>
+        </I18nextProvider>
+      </QueryClientProvider>,
     )
     const title = screen.getByTestId('header-title')
     expect(title.textContent).toBe('Iniciar sesión')

@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query'
 import { render, screen, waitFor } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { I18nextProvider } from 'react-i18next'
@@ -6,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { Header } from '../app/layout/header'
 import { i18n, i18nReady } from './i18n'
 import { NotificationsProvider } from './notifications'
+import { visitorQueryClient } from './testing/query-client'
 
 // Only the chosen language's catalogue is loaded at start; the other arrives when the person
 // switches, and the switch waits for it (docs/strings.md).
@@ -18,13 +20,15 @@ describe('interface language', () => {
     expect(i18n.hasResourceBundle('es', 'translation')).toBe(false)
 
     render(
-      <I18nextProvider i18n={i18n}>
-        <NotificationsProvider>
-          <MemoryRouter initialEntries={['/login']}>
-            <Header onOpenMenu={() => {}} />
-          </MemoryRouter>
-        </NotificationsProvider>
-      </I18nextProvider>,
+      <QueryClientProvider client={visitorQueryClient()}>
+        <I18nextProvider i18n={i18n}>
+          <NotificationsProvider>
+            <MemoryRouter initialEntries={['/login']}>
+              <Header onOpenMenu={() => {}} />
+            </MemoryRouter>
+          </NotificationsProvider>
+        </I18nextProvider>
+      </QueryClientProvider>,
     )
     const title = screen.getByTestId('header-title')
     expect(title.textContent).toBe('Sign In')

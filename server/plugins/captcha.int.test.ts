@@ -79,7 +79,8 @@ describe('human check', () => {
     })
     const expiresInMs = body.parameters.expiresAt * 1000 - before
     expect(expiresInMs).toBeGreaterThan(CAPTCHA_TTL_MS - 2000)
-    expect(expiresInMs).toBeLessThanOrEqual(CAPTCHA_TTL_MS)
+    // The widget format counts whole seconds, so the expiry may be rounded up by almost one.
+    expect(expiresInMs).toBeLessThan(CAPTCHA_TTL_MS + 1000)
 
     const second = await fetchChallenge(app)
     expect(second.parameters.nonce).not.toBe(body.parameters.nonce)

@@ -7,6 +7,7 @@ import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
 import { type BuildOptions, buildApp } from '../../server/app'
 import { type Config, loadConfig } from '../../server/config'
+import { copyPgliteTemplate } from './pglite-template'
 
 /**
  * A database of its own for one test file: a fresh PGlite directory by default, or a fresh
@@ -26,6 +27,7 @@ export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
 export async function createTestEnvironment(
   extraEnv: Record<string, string> = {},
+  options: { fromTemplate?: boolean } = {},
 ): Promise<TestEnvironment> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'harmonize-test-'))
   const env: Record<string, string> = {
@@ -59,6 +61,11 @@ export async function createTestEnvironment(
     env.AUTH_SECRET = randomBytes(32).toString('base64url')
   }
   const config = loadConfig(env)
+  // A copy of the machine's migrated template instead of a fresh initdb in WebAssembly, the
+  // costliest part of a test's start on a busy machine.
+  if (config.database.kind === 'pglite' && options.fromTemplate !== false) {
+    await copyPgliteTemplate(config.database.dir)
+  }
   return {
     env,
     config,
