@@ -86,6 +86,15 @@ export async function setLanguage(next: Language): Promise<void> {
   await i18n.changeLanguage(next)
 }
 
+/** Whether the person picked a language on this device (not just the browser's default). */
+export function hasChosenLanguage(): boolean {
+  try {
+    return isLanguage(localStorage.getItem(STORAGE_KEY))
+  } catch {
+    return false
+  }
+}
+
 export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE
 }

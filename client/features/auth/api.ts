@@ -10,7 +10,7 @@ import {
   signUpRequestSchema,
 } from '../../../domain/auth'
 import { ApiError, apiRequest, endpoint } from '../../lib/api-client'
-import { currentLanguage } from '../../lib/i18n'
+import { currentLanguage, hasChosenLanguage, setLanguage } from '../../lib/i18n'
 import { sessionQueryKey } from '../../lib/session'
 
 // The account endpoints a visitor uses, typed by their shared schemas, and one mutation per form.
@@ -60,16 +60,23 @@ export const useForgotPassword = () => useMutation({ mutationFn: forgotPassword 
 export const useResetPassword = () => useMutation({ mutationFn: resetPassword })
 
 /**
- * Sign-in that also updates the cached session, so guards see the user at once, and tells the
- * server the language in use: its e-mails follow it.
+ * Sign-in that also updates the cached session, so guards see the user at once, and settles the
+ * language: one picked on this device is saved to the account (its e-mails follow it); a device
+ * where none was picked takes the account's, so a new phone speaks the person's language.
  */
 export function useSignIn() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: signIn,
-    onSuccess: (session) => {
+    onSuccess: async (session) => {
+      const accountLanguage = session.user?.language
+      if (!hasChosenLanguage() && accountLanguage && accountLanguage !== currentLanguage()) {
+        // Before the session is cached, so the member's first page is already in their language.
+        await setLanguage(accountLanguage).catch(() => {})
+      } else if (accountLanguage !== currentLanguage()) {
+        void saveLanguage({ language: currentLanguage() }).catch(() => {})
+      }
       queryClient.setQueryData(sessionQueryKey, session)
-      void saveLanguage({ language: currentLanguage() }).catch(() => {})
     },
   })
 }

@@ -44,6 +44,13 @@ async function signInThroughForm(email: string, password: string) {
   await user.click(screen.getByRole('button', { name: 'Sign In' }))
 }
 
+/** The signed-in account's language, as the server keeps it. */
+async function accountLanguage() {
+  const response = await fetch('/api/session', { headers: { accept: 'application/json' } })
+  const body = (await response.json()) as { user: { language: string } | null }
+  return body.user?.language
+}
+
 /** A wrong code for sure: the right one with its last digit changed. */
 const wrongCodeFor = (code: string) => `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`
 
@@ -115,6 +122,29 @@ describe('sign-in', () => {
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
     await waitFor(() => expect(title().textContent).toBe('Registration Complete'))
     expect(screen.queryByTestId('snackbar')).toBeNull()
+  })
+
+  it('on a device where no language was picked, takes the account’s language', async () => {
+    const { user: member } = await buildUser(server.app, { language: 'es' })
+    await renderApp('/login')
+    await screen.findByLabelText('Email')
+    // A new device: English from the browser's default, nothing picked.
+    localStorage.removeItem('harmonize.language')
+    await signInThroughForm(member.email, member.password)
+
+    await waitFor(() => expect(title().textContent).toBe('Datos del cliente'))
+    expect(document.documentElement.lang).toBe('es')
+    expect(await accountLanguage()).toBe('es')
+  })
+
+  it('saves a language picked on this device to the account, so its e-mails follow it', async () => {
+    const { user: member } = await buildUser(server.app, { language: 'es' })
+    await renderApp('/login', { language: 'en' })
+    await screen.findByLabelText('Email')
+    await signInThroughForm(member.email, member.password)
+
+    await waitFor(() => expect(title().textContent).toBe('Client Details'))
+    await waitFor(async () => expect(await accountLanguage()).toBe('en'))
   })
 
   it('speaks Spanish, the server’s refusals included', async () => {
