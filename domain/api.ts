@@ -11,6 +11,8 @@ export const apiErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
   issues: z.optional(z.array(z.object({ field: z.string(), message: z.string() }))),
+  /** Which refusal this is, for code to act on (a message key such as `auth.emailNotVerified`). */
+  reason: z.optional(z.string()),
   requestId: z.string(),
 })
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>

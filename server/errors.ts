@@ -126,13 +126,14 @@ export function sendError(
   reply: FastifyReply,
   statusCode: number,
   message: string,
-  issues?: ApiIssue[],
+  { issues, reason }: { issues?: ApiIssue[]; reason?: MessageKey } = {},
 ) {
   const body: ApiError = {
     statusCode,
     error: STATUS_CODES[statusCode] ?? 'Error',
     message,
     ...(issues ? { issues } : {}),
+    ...(reason ? { reason } : {}),
     requestId: String(request.id),
   }
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body)
@@ -153,11 +154,13 @@ export function registerErrorHandling(app: FastifyInstance) {
         field: [context, ...raw.instancePath.split('/').filter(Boolean)].join('.'),
         message: issueMessage(raw as RawIssue, givenValue(root, raw.instancePath), language),
       }))
-      return sendError(request, reply, 400, translate('errors.validation', language), issues)
+      return sendError(request, reply, 400, translate('errors.validation', language), { issues })
     }
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds))
-      return sendError(request, reply, error.statusCode, translate(error.messageKey, language))
+      return sendError(request, reply, error.statusCode, translate(error.messageKey, language), {
+        reason: error.messageKey,
+      })
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
     if (status >= 500) {

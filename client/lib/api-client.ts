@@ -17,6 +17,8 @@ export class ApiError extends Error {
     public readonly status: number,
     message: string,
     public readonly issues: ApiIssue[] = [],
+    /** The server's name for this refusal (domain/api.ts), when it gave one. */
+    public readonly reason?: string,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -25,11 +27,16 @@ export class ApiError extends Error {
 
 /** Reads our error body (see the server's `apiErrorSchema`) from any answer that is not OK. */
 export function apiErrorFrom(status: number, statusText: string, body: unknown): ApiError {
-  const { message, issues } = (body ?? {}) as { message?: unknown; issues?: unknown }
+  const { message, issues, reason } = (body ?? {}) as {
+    message?: unknown
+    issues?: unknown
+    reason?: unknown
+  }
   return new ApiError(
     status,
     typeof message === 'string' ? message : statusText,
     Array.isArray(issues) ? (issues as ApiIssue[]) : [],
+    typeof reason === 'string' ? reason : undefined,
   )
 }
 

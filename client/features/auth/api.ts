@@ -9,6 +9,7 @@ import {
   signInRequestSchema,
   signUpRequestSchema,
 } from '../../../domain/auth'
+import type { MessageKey } from '../../../domain/messages'
 import { ApiError, apiRequest, endpoint } from '../../lib/api-client'
 import { currentLanguage, hasChosenLanguage, setLanguage } from '../../lib/i18n'
 import { sessionQueryKey } from '../../lib/session'
@@ -81,9 +82,11 @@ export function useSignIn() {
   })
 }
 
-/** The server refuses an account whose address is not confirmed yet with 403 (and mails a code). */
+const UNCONFIRMED_REASONS: MessageKey[] = ['auth.emailNotVerified', 'auth.emailNotVerifiedCodeSent']
+
+/** The server refuses an account whose address is not confirmed yet (and mails a code if it may). */
 export function isUnconfirmedAccount(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status === 403
+  return error instanceof ApiError && UNCONFIRMED_REASONS.some((reason) => reason === error.reason)
 }
 
 /** Ends the session on the server (the route takes no body). */

@@ -108,6 +108,8 @@ describe('sign-up, confirmation and sign-in', () => {
     const early = await signIn(email)
     expect(early.statusCode).toBe(403)
     expect(early.json().message).toBe(messageText('auth.emailNotVerifiedCodeSent', 'en'))
+    // The reason tells the client to offer the code page; any other 403 must not.
+    expect(early.json().reason).toBe('auth.emailNotVerifiedCodeSent')
     const code = await newestCode(email, 1)
     expect((await post('/api/account/confirm', { email, code })).statusCode).toBe(200)
 
@@ -385,6 +387,7 @@ describe('cross-site requests', () => {
       { origin: 'https://evil.example' },
     )
     expect(response.statusCode).toBe(403)
+    expect(response.json().reason).toBeUndefined()
   })
 })
 
