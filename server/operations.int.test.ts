@@ -208,6 +208,7 @@ describe('under pressure', () => {
       statusCode: 503,
       error: 'Service Unavailable',
       message: 'We are very busy right now. Please try again in a few seconds.',
+      reason: 'errors.busy',
       requestId: answer.headers['x-request-id'],
     })
   })
