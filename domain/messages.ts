@@ -135,6 +135,14 @@ export const MESSAGES = {
     en: 'Please enter your access code',
     es: 'Por favor, introduce tu código de acceso',
   },
+  'billing.nicknameFormat': {
+    en: 'A price nickname starts with a letter or digit and uses only letters, digits, spaces, dashes and underscores.',
+    es: 'El nombre de un precio empieza por una letra o un número y solo usa letras, números, espacios, guiones y guiones bajos.',
+  },
+  'billing.priceNotFound': {
+    en: 'This price does not exist.',
+    es: 'Este precio no existe.',
+  },
   'panels.notFound': {
     en: 'This panel does not exist.',
     es: 'Este panel no existe.',

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { z } from 'zod/mini'
+import { formatAmount, PLANS, priceNicknameSchema, unitAmountSchema } from '../domain/billing'
 import {
   type OperationInput,
   type OperationName,
@@ -21,6 +22,11 @@ export const USAGE = `Usage:
   npm run cli -- media add FILE [--panel ID] [--backing] stores a video or backing track, prints its key
   npm run cli -- media list                              every media file
   npm run cli -- media remove KEY                        deletes the file and its record
+  npm run cli -- prices list                             every price plan, on sale or archived
+  npm run cli -- prices create --nickname NAME --plan PLAN --amount DOLLARS
+                                                         a new price on sale; PLAN is one_payment,
+                                                         four_payments or subscription; prints its id
+  npm run cli -- prices archive PRICE_ID                 takes a price off sale (plans bought go on)
   npm run cli -- jobs failed                             background jobs (e.g. mail) that gave up`
 
 /** Runs an operator operation, on the database directly or through the running server. */
@@ -125,6 +131,61 @@ async function runMedia(
   throw new UsageError(`Unknown action "${action ?? ''}".`)
 }
 
+/** Dollars as an operator types them (`49`, `49.5`, `49.00`) to cents, or null. */
+export function dollarsToCents(text: string): number | null {
+  const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(text.trim())
+  if (!match) return null
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
+}
+
+async function runPrices(
+  operate: Operate,
+  action: string | undefined,
+  target: string | undefined,
+  values: { nickname?: string; plan?: string; amount?: string },
+  print: (line: string) => void,
+) {
+  if (action === 'list') {
+    const { prices } = await operate('prices.list', {})
+    for (const price of prices) {
+      print(
+        [
+          price.id,
+          price.label.padEnd(16),
+          price.plan.padEnd(13),
+          formatAmount(price.unitAmount).padStart(10),
+          price.active ? 'on sale' : 'archived',
+        ].join('  '),
+      )
+    }
+    return
+  }
+  if (action === 'create') {
+    const nickname = priceNicknameSchema.safeParse(values.nickname ?? '')
+    if (!nickname.success) {
+      throw new UsageError(
+        '--nickname is required: letters, digits, spaces, dashes and underscores, up to 60.',
+      )
+    }
+    const plan = PLANS.find((candidate) => candidate === values.plan)
+    if (!plan) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}.`)
+    const unitAmount = values.amount === undefined ? null : dollarsToCents(values.amount)
+    if (unitAmount === null || !unitAmountSchema.safeParse(unitAmount).success) {
+      throw new UsageError('--amount must be in dollars, from 0.50 to 100000 (e.g. 49.00).')
+    }
+    const { price } = await operate('prices.create', { nickname: nickname.data, plan, unitAmount })
+    print(price.id)
+    return
+  }
+  if (action === 'archive') {
+    if (!target) throw new UsageError('Name the price to archive: prices archive PRICE_ID')
+    const { price } = await operate('prices.archive', { id: target })
+    print(`Archived ${price.id} (${price.label}); it is no longer on sale.`)
+    return
+  }
+  throw new UsageError(`Unknown action "${action ?? ''}".`)
+}
+
 async function runJobs(
   operate: Operate,
   action: string | undefined,
@@ -168,11 +229,15 @@ export async function runCli(
       note: { type: 'string' },
       panel: { type: 'string' },
       backing: { type: 'boolean' },
+      nickname: { type: 'string' },
+      plan: { type: 'string' },
+      amount: { type: 'string' },
     },
   })
   const [group, action, target] = positionals
   if (group === 'media') return runMedia(operate, action, target, values, print)
   if (group === 'jobs') return runJobs(operate, action, print)
+  if (group === 'prices') return runPrices(operate, action, target, values, print)
   if (group !== 'codes') throw new UsageError(`Unknown command "${group ?? ''}".`)
   if (action === 'create') {
     const count = values.count === undefined ? 1 : Number(values.count)

@@ -16,6 +16,7 @@ import {
 } from '../server/data-dir'
 import { AppError } from '../server/errors'
 import { translate } from '../server/i18n'
+import { createPaymentGateway } from '../server/plugins/payments'
 import { createStorage } from '../server/plugins/storage'
 import {
   directOperate,
@@ -31,7 +32,12 @@ async function directOperations(
   { db, executeSql }: DatabaseHandle,
   config: ReturnType<typeof loadConfig>,
 ): Promise<Operate> {
-  const deps = { db, executeSql, storage: await createStorage(config) }
+  const deps = {
+    db,
+    executeSql,
+    storage: await createStorage(config),
+    payments: createPaymentGateway(config, db),
+  }
   return directOperate(deps)
 }
 

@@ -22,6 +22,7 @@ import { accessRoutes } from './features/access/routes'
 import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
 import { authRoutes } from './features/auth/routes'
+import { billingRoutes } from './features/billing/routes'
 import { mediaRoutes } from './features/harmonize/media-routes'
 import { harmonizeRoutes } from './features/harmonize/routes'
 import { healthRoutes } from './features/health/routes'
@@ -35,6 +36,7 @@ import { clientPlugin } from './plugins/client'
 import { dbPlugin } from './plugins/db'
 import { type JobRunnerOptions, jobsPlugin } from './plugins/jobs'
 import { mailPlugin } from './plugins/mail'
+import { paymentsPlugin } from './plugins/payments'
 import { proxyWarningPlugin } from './plugins/proxy-warning'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeaders, securityPlugin } from './plugins/security'
@@ -226,6 +228,7 @@ async function registerEverything(
   })
   await app.register(rateLimitPlugin, { config })
   await app.register(storagePlugin, { config })
+  await app.register(paymentsPlugin, { config })
   await app.register(mailPlugin, { config })
   await app.register(captchaPlugin, { config })
   await app.register(authPlugin, { config })
@@ -242,6 +245,7 @@ async function registerEverything(
   await app.register(mediaRoutes, { prefix: '/api' })
   await app.register(operatorRoutes, { prefix: '/api/operator' })
   await app.register(referenceRoutes, { prefix: '/api' })
+  await app.register(billingRoutes, { prefix: '/api' })
   app.get('/api/docs', { schema: { hide: true }, config: { public: true } }, async () =>
     app.swagger(),
   )

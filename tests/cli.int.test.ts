@@ -59,12 +59,18 @@ async function cli(operate: Operate, ...args: string[]): Promise<string> {
 const transports: [string, () => Operate][] = [
   [
     'on the database',
-    () => directOperate({ db: app.db, executeSql: app.database.executeSql, storage: app.storage }),
+    () =>
+      directOperate({
+        db: app.db,
+        executeSql: app.database.executeSql,
+        storage: app.storage,
+        payments: app.payments,
+      }),
   ],
   ['through the running server', () => serverOperate(url, app.secrets.cliToken)],
 ]
 
-describe.each(transports)('npm run cli, %s', (_label, transport) => {
+describe.each(transports)('npm run cli, %s', (label, transport) => {
   it('creates codes, one per line, lists and revokes them', async () => {
     const operate = transport()
     const codes = (await cli(operate, 'codes', 'create', '--count', '3', '--note', 'Retreat'))
@@ -124,6 +130,54 @@ describe.each(transports)('npm run cli, %s', (_label, transport) => {
       'is not a media file',
     )
     expect(await cli(operate, 'media', 'list')).toContain('No media files yet.')
+  })
+
+  it('lists the price plans, creates one and archives it', async () => {
+    const operate = transport()
+    const listed = await cli(operate, 'prices', 'list')
+    expect(listed).toMatch(/price_\w+\s+ONE PAYMENT\s+one_payment\s+\$149\.00\s+on sale/)
+    expect(listed).toMatch(/price_\w+\s+FOUR PAYMENTS\s+four_payments\s+\$39\.00\s+on sale/)
+    expect(listed).toMatch(/price_\w+\s+SUBSCRIPTION\s+subscription\s+\$15\.00\s+on sale/)
+
+    const nickname = `OFFER_${label.length}`
+    const id = await cli(
+      operate,
+      'prices',
+      'create',
+      '--nickname',
+      nickname,
+      '--plan',
+      'one_payment',
+      '--amount',
+      '99.5',
+    )
+    expect(id).toMatch(/^price_[A-Za-z0-9]{24}$/)
+    expect(await cli(operate, 'prices', 'list')).toMatch(
+      new RegExp(`${id}\\s+OFFER ${label.length}\\s+one_payment\\s+\\$99\\.50\\s+on sale`),
+    )
+    expect(await cli(operate, 'prices', 'archive', id)).toBe(
+      `Archived ${id} (OFFER ${label.length}); it is no longer on sale.`,
+    )
+    expect(await cli(operate, 'prices', 'list')).toMatch(new RegExp(`${id}\\s.*archived`))
+  })
+
+  it('explains a bad price and an unknown one', async () => {
+    const operate = transport()
+    const create = (...extra: string[]) => cli(operate, 'prices', 'create', ...extra)
+    await expect(create('--plan', 'one_payment', '--amount', '5')).rejects.toThrow(
+      '--nickname is required',
+    )
+    await expect(create('--nickname', 'X', '--plan', 'weekly', '--amount', '5')).rejects.toThrow(
+      '--plan must be one of one_payment, four_payments, subscription.',
+    )
+    for (const amount of ['0.49', '5.555', 'ten', '-5']) {
+      await expect(
+        create('--nickname', 'X', '--plan', 'subscription', `--amount=${amount}`),
+      ).rejects.toThrow('--amount must be in dollars')
+    }
+    await expect(cli(operate, 'prices', 'archive', 'price_unknown')).rejects.toThrow(
+      'This price does not exist.',
+    )
   })
 
   it('prints its usage for help', async () => {

@@ -2,6 +2,7 @@
 // both want the whole schema as a single object.
 export * from './access'
 export * from './auth'
+export * from './billing'
 export * from './harmonize'
 export * from './mail'
 export * from './meta'

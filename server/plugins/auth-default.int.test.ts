@@ -56,6 +56,9 @@ describe('authentication by default under /api', () => {
       'POST /api/operator/media/add',
       'POST /api/operator/media/list',
       'POST /api/operator/media/remove',
+      'POST /api/operator/prices/archive',
+      'POST /api/operator/prices/create',
+      'POST /api/operator/prices/list',
     ])
   })
 

@@ -1,11 +1,14 @@
 import { z } from 'zod/mini'
 import type { Database, ExecuteSql } from '../../../db/client'
 import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/access-codes'
+import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
 import { operatorMediaSchema } from '../../../domain/harmonize'
 import { textSchema } from '../../../domain/text'
 import { listFailedJobs } from '../../plugins/jobs'
+import type { PaymentGateway } from '../../plugins/payments'
 import type { Storage } from '../../plugins/storage'
 import { createCodes, listCodes, revokeCode } from '../access/public'
+import { archivePrice, createPrice, ensureCatalog, listAllPrices } from '../billing/public'
 import { addMedia, listMedia, removeMedia } from '../harmonize/public'
 
 /** What operator operations work with: the server's own, or opened directly by the CLI. */
@@ -13,6 +16,7 @@ export interface OperatorDeps {
   db: Database
   executeSql: ExecuteSql
   storage: Storage
+  payments: PaymentGateway
 }
 
 /**
@@ -85,6 +89,28 @@ export const operatorOperations = {
     input: z.object({ key: textSchema().check(z.maxLength(512)) }),
     output: z.object({ removed: z.boolean() }),
     run: async ({ db, storage }, input) => ({ removed: await removeMedia(db, storage, input.key) }),
+  }),
+  'prices.list': operation({
+    input: z.object({}),
+    output: z.object({ prices: z.array(priceSchema) }),
+    run: async (deps) => {
+      // Also on a database no server has opened yet: the catalog is made the same way.
+      await ensureCatalog(deps)
+      return { prices: await listAllPrices(deps.db) }
+    },
+  }),
+  'prices.create': operation({
+    input: createPriceRequestSchema,
+    output: z.object({ price: priceSchema }),
+    run: async (deps, input) => {
+      await ensureCatalog(deps)
+      return { price: await createPrice(deps, input) }
+    },
+  }),
+  'prices.archive': operation({
+    input: z.object({ id: textSchema().check(z.maxLength(64)) }),
+    output: z.object({ price: priceSchema }),
+    run: async (deps, input) => ({ price: await archivePrice(deps, input.id) }),
   }),
   'jobs.failed': operation({
     input: z.object({}),

@@ -50,6 +50,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
     db: app.db,
     executeSql: app.database.executeSql,
     storage: app.storage,
+    payments: app.payments,
   }
   // Each route checks its operation's own input and output schemas, so the loop may see
   // every operation as one general kind.

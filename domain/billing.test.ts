@@ -1,0 +1,139 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  cardBrand,
+  createPriceRequestSchema,
+  formatAmount,
+  isCardExpired,
+  passesLuhn,
+  priceLabel,
+} from './billing'
+
+/** The Luhn check digit for `body`, computed independently of the code under test. */
+function withCheckDigit(body: string): string {
+  for (let check = 0; check <= 9; check++) {
+    const candidate = `${body}${check}`
+    const sum = [...candidate]
+      .reverse()
+      .map(Number)
+      .reduce((total, digit, index) => {
+        if (index % 2 === 0) return total + digit
+        const doubled = digit * 2
+        return total + (doubled > 9 ? doubled - 9 : doubled)
+      }, 0)
+    if (sum % 10 === 0) return candidate
+  }
+  throw new Error('unreachable')
+}
+
+describe('amounts (spec core §9)', () => {
+  it('shows cents as dollars with two decimals', () => {
+    expect(formatAmount(4900)).toBe('$49.00')
+    expect(formatAmount(1999)).toBe('$19.99')
+    expect(formatAmount(5)).toBe('$0.05')
+    expect(formatAmount(1_250_000)).toBe('$12,500.00')
+    expect(formatAmount(-1234)).toBe('-$12.34')
+  })
+
+  it('shows the 100-cent fallback when a price has no amount', () => {
+    expect(formatAmount(null)).toBe('$1.00')
+    expect(formatAmount(undefined)).toBe('$1.00')
+  })
+
+  it('keeps every cent for any amount', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (cents) => {
+        const shown = formatAmount(cents)
+        expect(Number(shown.replace(/[$,]/g, '')) * 100).toBeCloseTo(cents, 6)
+      }),
+    )
+  })
+})
+
+describe('price labels (spec core §2)', () => {
+  it('shows nickname underscores as spaces', () => {
+    expect(priceLabel('FOUR_PAYMENTS')).toBe('FOUR PAYMENTS')
+    expect(priceLabel('ONE_PAYMENT')).toBe('ONE PAYMENT')
+    expect(priceLabel('Monthly')).toBe('Monthly')
+  })
+
+  it('a new price needs a nickname an operator can read, a plan and a chargeable amount', () => {
+    const valid = { nickname: 'SPRING_OFFER', plan: 'one_payment', unitAmount: 2500 }
+    expect(createPriceRequestSchema.safeParse(valid).success).toBe(true)
+    for (const bad of [
+      { ...valid, nickname: '' },
+      { ...valid, nickname: '_LEADING' },
+      { ...valid, nickname: 'TAB\tHERE' },
+      { ...valid, plan: 'weekly' },
+      { ...valid, unitAmount: 49 },
+      { ...valid, unitAmount: 12.5 },
+      { ...valid, unitAmount: 10_000_001 },
+    ]) {
+      expect(createPriceRequestSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false)
+    }
+  })
+})
+
+describe('card numbers', () => {
+  it('accepts the sandbox test cards and real-looking numbers with spaces or dashes', () => {
+    for (const number of [
+      '4242 4242 4242 4242',
+      '4000000000000002',
+      '4000-0000-0000-9995',
+      '4000000000000341',
+      '5555555555554444',
+      '378282246310005',
+    ]) {
+      expect(passesLuhn(number), number).toBe(true)
+    }
+  })
+
+  it('refuses a number with one digit changed', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[0-9]{15}$/),
+        fc.nat(15),
+        fc.integer({ min: 1, max: 9 }),
+        (body, position, shift) => {
+          const valid = withCheckDigit(body)
+          const changed =
+            valid.slice(0, position) +
+            String((Number(valid[position]) + shift) % 10) +
+            valid.slice(position + 1)
+          expect(passesLuhn(valid)).toBe(true)
+          expect(passesLuhn(changed)).toBe(false)
+        },
+      ),
+    )
+  })
+
+  it('refuses what is not a card number at all', () => {
+    for (const number of [
+      '',
+      '4242',
+      'abcd efgh ijkl mnop',
+      '4242424242424242424242',
+      '4242.4242',
+    ]) {
+      expect(passesLuhn(number), number).toBe(false)
+    }
+  })
+
+  it('tells the brand from the leading digits', () => {
+    expect(cardBrand('4242424242424242')).toBe('visa')
+    expect(cardBrand('5555 5555 5555 4444')).toBe('mastercard')
+    expect(cardBrand('2223003122003222')).toBe('mastercard')
+    expect(cardBrand('378282246310005')).toBe('amex')
+    expect(cardBrand('6011111111111117')).toBe('discover')
+    expect(cardBrand('9999999999999995')).toBe('unknown')
+  })
+
+  it('a card is good through the last day of its expiry month', () => {
+    const now = new Date('2026-11-23T12:00:00Z')
+    expect(isCardExpired(11, 2026, now)).toBe(false)
+    expect(isCardExpired(12, 2026, now)).toBe(false)
+    expect(isCardExpired(1, 2027, now)).toBe(false)
+    expect(isCardExpired(10, 2026, now)).toBe(true)
+    expect(isCardExpired(12, 2025, now)).toBe(true)
+  })
+})

@@ -1,0 +1,123 @@
+import { z } from 'zod/mini'
+import { textSchema } from './text'
+
+// Billing rules both sides use (spec core §3, §4, §9): plans and prices, how amounts are shown,
+// and what a card number must be before anything is sent to the gateway.
+
+/**
+ * The three ways to pay. The spec tells one payment from four payments by the nickname
+ * (containing ONE); we keep the plan explicit, because a subscription is a third kind and a
+ * nickname is a label the operator may reword.
+ */
+export const PLANS = ['one_payment', 'four_payments', 'subscription'] as const
+export type Plan = (typeof PLANS)[number]
+
+/** A four-payment plan takes this many monthly charges, then ends by itself as `paid`. */
+export const FOUR_PAYMENTS_COUNT = 4
+
+/** What a price without an amount costs (spec core §3: 100 is the fallback). */
+export const FALLBACK_UNIT_AMOUNT = 100
+
+/** The pending payment flow asks again this often (spec core §9). */
+export const PAYMENT_POLL_MS = 2000
+
+export const CURRENCIES = ['usd'] as const
+export type Currency = (typeof CURRENCIES)[number]
+
+/** Nicknames are operator labels such as `ONE_PAYMENT`: letters, digits, spaces and underscores. */
+export const priceNicknameSchema = textSchema().check(
+  z.minLength(1),
+  z.maxLength(60),
+  z.regex(/^[A-Za-z0-9][A-Za-z0-9 _-]*$/, 'billing.nicknameFormat'),
+)
+
+/** An amount in cents: at least 50 (the card networks' smallest charge), at most $100,000. */
+export const unitAmountSchema = z.int().check(z.minimum(50), z.maximum(10_000_000))
+
+/** A price as the price list shows it. */
+export const priceSchema = z.object({
+  id: z.string(),
+  nickname: z.string(),
+  /** The nickname with its underscores shown as spaces (spec core §2). */
+  label: z.string(),
+  plan: z.enum(PLANS),
+  /** Cents; the price is charged this many times for four payments, every month for a subscription. */
+  unitAmount: z.int(),
+  currency: z.enum(CURRENCIES),
+  active: z.boolean(),
+})
+export type Price = z.infer<typeof priceSchema>
+
+export const priceListResponseSchema = z.object({ prices: z.array(priceSchema) })
+
+/** What the operator gives to create a price. */
+export const createPriceRequestSchema = z.object({
+  nickname: priceNicknameSchema,
+  plan: z.enum(PLANS),
+  unitAmount: unitAmountSchema,
+})
+export type CreatePriceRequest = z.infer<typeof createPriceRequestSchema>
+
+/** Nickname underscores are shown as spaces: `FOUR_PAYMENTS` → `FOUR PAYMENTS`. */
+export function priceLabel(nickname: string): string {
+  return nickname.replaceAll('_', ' ')
+}
+
+/**
+ * An amount in cents as the spec shows it: a dollar sign and two decimals (`$49.00`). A missing
+ * amount is the fallback of 100 cents. Thousands are grouped, so large totals stay readable.
+ */
+export function formatAmount(cents: number | null | undefined): string {
+  const value = (cents ?? FALLBACK_UNIT_AMOUNT) / 100
+  const sign = value < 0 ? '-' : ''
+  const digits = Math.abs(value).toLocaleString('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  })
+  return `${sign}$${digits}`
+}
+
+/** Digits only: people type card numbers with spaces or dashes. */
+export function cardDigits(number: string): string {
+  return number.replace(/[\s-]/g, '')
+}
+
+/** The Luhn check every card number passes; it catches a mistyped digit or two swapped ones. */
+export function passesLuhn(number: string): boolean {
+  const digits = cardDigits(number)
+  if (!/^\d{12,19}$/.test(digits)) return false
+  let sum = 0
+  for (let index = 0; index < digits.length; index++) {
+    let digit = Number(digits[digits.length - 1 - index])
+    if (index % 2 === 1) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+export const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'unknown'] as const
+export type CardBrand = (typeof CARD_BRANDS)[number]
+
+/** The brand a number belongs to, by its leading digits (the networks' published ranges). */
+export function cardBrand(number: string): CardBrand {
+  const digits = cardDigits(number)
+  if (/^4/.test(digits)) return 'visa'
+  const firstTwo = Number(digits.slice(0, 2))
+  const firstFour = Number(digits.slice(0, 4))
+  if ((firstTwo >= 51 && firstTwo <= 55) || (firstFour >= 2221 && firstFour <= 2720)) {
+    return 'mastercard'
+  }
+  if (firstTwo === 34 || firstTwo === 37) return 'amex'
+  if (/^6011|^65|^64[4-9]/.test(digits)) return 'discover'
+  return 'unknown'
+}
+
+/** A card is good through the last day of its expiry month. */
+export function isCardExpired(expMonth: number, expYear: number, now: Date = new Date()): boolean {
+  const year = now.getUTCFullYear()
+  const month = now.getUTCMonth() + 1
+  return expYear < year || (expYear === year && expMonth < month)
+}

@@ -1,0 +1,95 @@
+import fp from 'fastify-plugin'
+import type { Database } from '../../db/client'
+import type { Plan } from '../../domain/billing'
+import { type Config, ConfigError } from '../config'
+import { createSandboxGateway } from './payments-sandbox'
+
+// The card provider behind one interface. Its objects keep the provider's shapes and state
+// names (Stripe's API: snake_case fields, epoch seconds, `object` tags), so the Stripe gateway
+// can hand them through and the sandbox can be checked against Stripe's documentation.
+
+/** The one product everything is a price of. */
+export interface GatewayProduct {
+  id: string
+  object: 'product'
+  name: string
+  active: boolean
+  created: number
+}
+
+/** A price of the product. A one-time price has no `recurring`; the others charge monthly. */
+export interface GatewayPrice {
+  id: string
+  object: 'price'
+  product: string
+  nickname: string
+  unit_amount: number
+  currency: 'usd'
+  active: boolean
+  created: number
+  type: 'one_time' | 'recurring'
+  recurring: { interval: 'month'; interval_count: number } | null
+  /** Which of our plans it is; FOUR PAYMENTS is a monthly price that stops after four. */
+  metadata: { plan: Plan }
+}
+
+/** Asked of every call that creates something: the same key again returns the first result. */
+export interface RequestOptions {
+  idempotencyKey?: string
+}
+
+export interface PaymentGateway {
+  /** `sandbox` takes no real money and says so wherever money is shown. */
+  readonly kind: 'sandbox' | 'stripe'
+  /** The product, or null when there is none with this id. */
+  retrieveProduct(id: string): Promise<GatewayProduct | null>
+  /** Creates the product under a chosen id (the provider allows it for products). */
+  createProduct(
+    input: { id: string; name: string },
+    options?: RequestOptions,
+  ): Promise<GatewayProduct>
+  createPrice(
+    input: { product: string; nickname: string; unitAmount: number; currency: 'usd'; plan: Plan },
+    options?: RequestOptions,
+  ): Promise<GatewayPrice>
+  /** A price's amount can never change; it can only be taken off the list (or put back). */
+  updatePrice(id: string, input: { active: boolean }): Promise<GatewayPrice | null>
+  /** Every price of the product, active or not, newest first. */
+  listPrices(product: string): Promise<GatewayPrice[]>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    payments: PaymentGateway
+  }
+}
+
+/** Raised by a gateway for a call that cannot succeed as asked (an unknown id, a closed object). */
+export class GatewayError extends Error {
+  constructor(
+    /** The provider's error code (`resource_missing`, `card_declined`…). */
+    public readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'GatewayError'
+  }
+}
+
+/** The gateway the configuration names (the server's and the operator command's). */
+export function createPaymentGateway(config: Config, db: Database): PaymentGateway {
+  if (config.PAYMENTS === 'stripe') {
+    // Refused rather than half-working: card data must never reach a gateway that is not there.
+    throw new ConfigError([
+      'PAYMENTS=stripe is not available in this version yet; leave PAYMENTS unset for the sandbox',
+    ])
+  }
+  return createSandboxGateway(db)
+}
+
+export const paymentsPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    app.decorate('payments', createPaymentGateway(config, app.db))
+  },
+  { name: 'payments', dependencies: ['db'] },
+)
