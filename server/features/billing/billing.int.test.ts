@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildUser } from '../../../tests/support/factories'
-import { setUpTestApp } from '../../../tests/support/test-app'
+import { createTestEnvironment, setUpTestApp } from '../../../tests/support/test-app'
 import { PRODUCT } from './catalog'
 import { archivePrice, createPrice, ensureCatalog, listAllPrices } from './service'
 
@@ -140,5 +140,21 @@ describe('the sandbox gateway', () => {
     const archived = await payments.updatePrice(price.id, { active: false })
     expect(archived).toEqual({ ...price, active: false })
     expect(await payments.updatePrice('price_unknown', { active: false })).toBeNull()
+  })
+})
+
+describe('PAYMENTS=stripe', () => {
+  it('refuses to start until the Stripe gateway exists, rather than take cards it cannot charge', async () => {
+    const environment = await createTestEnvironment({
+      PAYMENTS: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_not_a_real_key',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_not_a_real_key',
+      STRIPE_WEBHOOK_SECRET: 'whsec_not_a_real_secret',
+    })
+    try {
+      await expect(environment.build()).rejects.toThrow(/PAYMENTS=stripe is not available/)
+    } finally {
+      await environment.destroy()
+    }
   })
 })
