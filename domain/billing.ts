@@ -121,3 +121,119 @@ export function isCardExpired(expMonth: number, expYear: number, now: Date = new
   const month = now.getUTCMonth() + 1
   return expYear < year || (expYear === year && expMonth < month)
 }
+
+/** The card types the Add Credit Card screen offers; no rule depends on the choice (spec core §2). */
+export const CARD_TYPES = ['debit', 'credit'] as const
+export type CardType = (typeof CARD_TYPES)[number]
+
+/**
+ * The card as typed into the sandbox's card field. In Stripe mode the provider's own field takes
+ * it and our server never sees the number.
+ */
+export const sandboxCardRequestSchema = z
+  .object({
+    number: textSchema({ error: 'billing.cardNumberInvalid' }).check(
+      z.maxLength(30, { error: 'billing.cardNumberInvalid' }),
+      z.refine(passesLuhn, { error: 'billing.cardNumberInvalid' }),
+    ),
+    expMonth: z
+      .int({ error: 'billing.cardExpiryInvalid' })
+      .check(
+        z.minimum(1, { error: 'billing.cardExpiryInvalid' }),
+        z.maximum(12, { error: 'billing.cardExpiryInvalid' }),
+      ),
+    expYear: z
+      .int({ error: 'billing.cardExpiryInvalid' })
+      .check(
+        z.minimum(2000, { error: 'billing.cardExpiryInvalid' }),
+        z.maximum(2100, { error: 'billing.cardExpiryInvalid' }),
+      ),
+    cvc: textSchema({ error: 'billing.cvcInvalid' }).check(
+      z.regex(/^\d{3,4}$/, { error: 'billing.cvcInvalid' }),
+    ),
+  })
+  .check(
+    z.refine((card) => !isCardExpired(card.expMonth, card.expYear), {
+      error: 'billing.cardExpired',
+      path: ['expYear'],
+    }),
+  )
+export type SandboxCardRequest = z.infer<typeof sandboxCardRequestSchema>
+
+/** What the sandbox's card field answers: the new payment method's id and what may be shown. */
+export const sandboxCardResponseSchema = z.object({
+  id: z.string(),
+  brand: z.enum(CARD_BRANDS),
+  last4: z.string(),
+})
+
+/** A card made by the card field (sandbox or provider), saved to the account. */
+export const addCardRequestSchema = z.object({
+  paymentMethodId: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/)),
+  cardType: z.enum(CARD_TYPES),
+})
+
+/** The billing form (spec core §3), with the city and state we add (PRODUCT.md). */
+export const billingInfoRequestSchema = z.object({
+  name: textSchema({ error: 'validation.fullName' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.fullName' }),
+    z.maxLength(120, { error: 'validation.fullName' }),
+  ),
+  email: z.pipe(
+    textSchema().check(z.trim(), z.toLowerCase()),
+    z.email({ error: 'validation.email' }).check(z.maxLength(254, { error: 'validation.email' })),
+  ),
+  line1: textSchema({ error: 'billing.addressRequired' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'billing.addressRequired' }),
+    z.maxLength(200),
+  ),
+  line2: z.optional(textSchema().check(z.trim(), z.maxLength(200))),
+  city: z.optional(textSchema().check(z.trim(), z.maxLength(100))),
+  state: z.optional(textSchema().check(z.trim(), z.maxLength(100))),
+  postalCode: textSchema({ error: 'billing.postalCodeRequired' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'billing.postalCodeRequired' }),
+    z.maxLength(20),
+  ),
+  country: textSchema({ error: 'billing.countryRequired' }).check(
+    z.regex(/^[A-Z]{2}$/, { error: 'billing.countryRequired' }),
+  ),
+})
+export type BillingInfoRequest = z.infer<typeof billingInfoRequestSchema>
+
+export const savedCardSchema = z.object({
+  id: z.string(),
+  brand: z.enum(CARD_BRANDS),
+  last4: z.string(),
+  expMonth: z.int(),
+  expYear: z.int(),
+  cardType: z.nullable(z.enum(CARD_TYPES)),
+  isDefault: z.boolean(),
+})
+export type SavedCard = z.infer<typeof savedCardSchema>
+
+/** Billing information, saved cards and the gateway's kind, as My Account shows them. */
+export const billingAccountSchema = z.object({
+  /** True in the sandbox: every screen with money says 'Sandbox — no real charges'. */
+  sandbox: z.boolean(),
+  billingInfo: z.nullable(
+    z.object({
+      name: z.string(),
+      email: z.string(),
+      line1: z.nullable(z.string()),
+      line2: z.nullable(z.string()),
+      city: z.nullable(z.string()),
+      state: z.nullable(z.string()),
+      postalCode: z.nullable(z.string()),
+      country: z.nullable(z.string()),
+    }),
+  ),
+  cards: z.array(savedCardSchema),
+})
+export type BillingAccount = z.infer<typeof billingAccountSchema>
+
+export const cardParamsSchema = z.object({
+  id: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/, { error: 'billing.cardNotFound' })),
+})

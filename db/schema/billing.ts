@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import {
   boolean,
+  char,
   check,
   index,
   integer,
@@ -9,7 +10,8 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core'
-import { CURRENCIES, PLANS } from '../../domain/billing'
+import { CARD_BRANDS, CURRENCIES, PLANS } from '../../domain/billing'
+import { users } from './auth'
 
 // Two kinds of tables. `billing_*` are ours: the rest of the app reads only these, whichever
 // gateway is configured, and they are written only by syncing from the gateway. `sandbox_*`
@@ -31,6 +33,46 @@ export const billingPrices = pgTable(
     syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('billing_price_active_idx').on(table.active, table.createdAt)],
+)
+
+/** The user's customer at the gateway, with the billing information and the default card. */
+export const billingCustomers = pgTable('billing_customer', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The gateway's id (`cus_…`). */
+  customerId: text('customer_id').notNull().unique(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  line1: text('line1'),
+  line2: text('line2'),
+  city: text('city'),
+  state: text('state'),
+  postalCode: text('postal_code'),
+  country: char('country', { length: 2 }),
+  defaultPaymentMethodId: text('default_payment_method_id'),
+  syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** A saved card: brand, last four digits and expiry, never the number. */
+export const billingPaymentMethods = pgTable(
+  'billing_payment_method',
+  {
+    /** The gateway's id (`pm_…`). */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    brand: text('brand', { enum: CARD_BRANDS }).notNull(),
+    last4: char('last4', { length: 4 }).notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    /** What the person chose in the card-type select; no rule depends on it (spec core §2). */
+    cardType: text('card_type', { enum: ['debit', 'credit'] }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('billing_payment_method_user_idx').on(table.userId, table.createdAt)],
 )
 
 /**

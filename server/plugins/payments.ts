@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { Database } from '../../db/client'
-import type { Plan } from '../../domain/billing'
+import type { CardBrand, Plan } from '../../domain/billing'
 import { type Config, ConfigError } from '../config'
 import { createSandboxGateway } from './payments-sandbox'
 
@@ -33,6 +33,47 @@ export interface GatewayPrice {
   metadata: { plan: Plan }
 }
 
+/** A postal address as the provider keeps it. */
+export interface GatewayAddress {
+  line1: string
+  line2: string | null
+  city: string | null
+  state: string | null
+  postal_code: string
+  country: string
+}
+
+/** The paying person: one per user, with the billing information and the default card. */
+export interface GatewayCustomer {
+  id: string
+  object: 'customer'
+  email: string
+  name: string
+  address: GatewayAddress | null
+  invoice_settings: { default_payment_method: string | null }
+  /** Our user id, so a customer can always be traced back. */
+  metadata: { user_id: string }
+  created: number
+}
+
+/** A saved card. Only its brand, last four digits and expiry ever leave the provider. */
+export interface GatewayPaymentMethod {
+  id: string
+  object: 'payment_method'
+  type: 'card'
+  customer: string | null
+  card: {
+    brand: CardBrand
+    last4: string
+    exp_month: number
+    exp_year: number
+    funding: 'credit' | 'debit' | 'prepaid' | 'unknown'
+  }
+  /** `card_type` is what the person chose in the card-type select (Debit or Credit). */
+  metadata: { card_type?: 'debit' | 'credit' }
+  created: number
+}
+
 /** Asked of every call that creates something: the same key again returns the first result. */
 export interface RequestOptions {
   idempotencyKey?: string
@@ -56,6 +97,35 @@ export interface PaymentGateway {
   updatePrice(id: string, input: { active: boolean }): Promise<GatewayPrice | null>
   /** Every price of the product, active or not, newest first. */
   listPrices(product: string): Promise<GatewayPrice[]>
+
+  createCustomer(
+    input: { email: string; name: string; userId: string },
+    options?: RequestOptions,
+  ): Promise<GatewayCustomer>
+  retrieveCustomer(id: string): Promise<GatewayCustomer | null>
+  /** Changes the billing information or the default card; fields left out stay as they are. */
+  updateCustomer(
+    id: string,
+    input: {
+      email?: string
+      name?: string
+      address?: GatewayAddress
+      defaultPaymentMethod?: string | null
+    },
+  ): Promise<GatewayCustomer>
+
+  retrievePaymentMethod(id: string): Promise<GatewayPaymentMethod | null>
+  /**
+   * Saves a card made in the browser to the customer. The provider checks the card with its
+   * bank here, so a declined card fails now (GatewayError `card_declined`), not at the charge.
+   */
+  attachPaymentMethod(
+    id: string,
+    input: { customer: string; cardType?: 'debit' | 'credit' },
+  ): Promise<GatewayPaymentMethod>
+  detachPaymentMethod(id: string): Promise<GatewayPaymentMethod>
+  /** The customer's saved cards, newest first. */
+  listPaymentMethods(customer: string): Promise<GatewayPaymentMethod[]>
 }
 
 declare module 'fastify' {
@@ -67,9 +137,11 @@ declare module 'fastify' {
 /** Raised by a gateway for a call that cannot succeed as asked (an unknown id, a closed object). */
 export class GatewayError extends Error {
   constructor(
-    /** The provider's error code (`resource_missing`, `card_declined`…). */
+    /** The provider's error code (`resource_missing`, `card_declined`, `expired_card`…). */
     public readonly code: string,
     message: string,
+    /** For a declined card, the bank's reason (`generic_decline`, `insufficient_funds`…). */
+    public readonly declineCode?: string,
   ) {
     super(message)
     this.name = 'GatewayError'

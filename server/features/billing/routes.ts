@@ -1,7 +1,34 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema } from '../../../domain/api'
-import { priceListResponseSchema } from '../../../domain/billing'
+import {
+  addCardRequestSchema,
+  billingAccountSchema,
+  billingInfoRequestSchema,
+  cardParamsSchema,
+  priceListResponseSchema,
+  sandboxCardRequestSchema,
+  sandboxCardResponseSchema,
+} from '../../../domain/billing'
+import {
+  addCard,
+  billingAccountOf,
+  createSandboxCard,
+  removeCard,
+  setDefaultCard,
+  updateBillingInfo,
+} from './customers'
 import { ensureCatalog, listActivePrices } from './service'
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  402: apiErrorSchema,
+  404: apiErrorSchema,
+  429: apiErrorSchema,
+}
+
+/** Card checks are what card testers abuse: a member may try this many in an hour. */
+const CARD_TRIES = { limit: 20, windowMs: 60 * 60_000 }
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   // The catalog exists before the first request, so the price list is never empty on a new
@@ -20,6 +47,104 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await app.requireUser(request)
       return { prices: await listActivePrices(app.db) }
+    },
+  )
+
+  const deps = { db: app.db, payments: app.payments }
+
+  app.get(
+    '/billing/account',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Billing information and saved cards of the signed-in user',
+        response: { 200: billingAccountSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      reply.header('cache-control', 'no-store')
+      return billingAccountOf(deps, user.id)
+    },
+  )
+
+  app.put(
+    '/billing/info',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Save the billing form (effective from the next invoice)',
+        body: billingInfoRequestSchema,
+        response: { 200: billingAccountSchema, ...errors },
+      },
+    },
+    async (request) => updateBillingInfo(deps, await app.requireUser(request), request.body),
+  )
+
+  app.post(
+    '/billing/cards',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Save a card made by the card field; the first card becomes the default',
+        body: addCardRequestSchema,
+        response: { 200: billingAccountSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      return addCard(deps, user, request.body)
+    },
+  )
+
+  app.put(
+    '/billing/cards/:id/default',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Make a saved card the default',
+        params: cardParamsSchema,
+        response: { 200: billingAccountSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      return setDefaultCard(deps, user.id, request.params.id)
+    },
+  )
+
+  app.delete(
+    '/billing/cards/:id',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Remove a saved card',
+        params: cardParamsSchema,
+        response: { 200: billingAccountSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      return removeCard(deps, user.id, request.params.id)
+    },
+  )
+
+  app.post(
+    '/billing/sandbox/cards',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          'The sandbox card field: turns a test card into a payment method (sandbox only; the provider does this in Stripe mode)',
+        body: sandboxCardRequestSchema,
+        response: { 200: sandboxCardResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      return createSandboxCard(deps, request.body)
     },
   )
 }

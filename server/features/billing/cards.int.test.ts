@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest'
+import { messageText } from '../../../domain/messages'
+import { buildUser } from '../../../tests/support/factories'
+import { setUpTestApp } from '../../../tests/support/test-app'
+import { syncCustomer } from './customers'
+
+// Saved cards and billing information through the API, on the sandbox gateway: the way the
+// Add Credit Card and Modify Billing Info screens use them.
+
+const testApp = setUpTestApp()
+
+async function member() {
+  const { user, session } = await buildUser(testApp.app)
+  return { user, cookie: session?.header ?? '' }
+}
+
+const call = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  cookie: string,
+  body?: unknown,
+  language = 'en',
+) =>
+  testApp.app.inject({
+    method,
+    url,
+    headers: { cookie, 'accept-language': language },
+    ...(body === undefined ? {} : { payload: body as object }),
+  })
+
+const nextYear = new Date().getUTCFullYear() + 1
+
+/** Types a card into the sandbox's card field; returns the payment method id. */
+async function cardField(cookie: string, number: string, language = 'en') {
+  return call(
+    'POST',
+    '/api/billing/sandbox/cards',
+    cookie,
+    { number, expMonth: 12, expYear: nextYear, cvc: '123' },
+    language,
+  )
+}
+
+/** The card field, then Save: what Add Credit Card does. */
+async function addCard(cookie: string, number: string, cardType = 'credit', language = 'en') {
+  const made = await cardField(cookie, number, language)
+  if (made.statusCode !== 200) return made
+  return call(
+    'POST',
+    '/api/billing/cards',
+    cookie,
+    { paymentMethodId: made.json().id, cardType },
+    language,
+  )
+}
+
+describe('saved cards', () => {
+  it('keeps brand, last four digits, expiry and the chosen type, never the number', async () => {
+    const { cookie } = await member()
+    const saved = await addCard(cookie, '4242 4242 4242 4242', 'debit')
+    expect(saved.statusCode).toBe(200)
+    expect(saved.json()).toMatchObject({
+      sandbox: true,
+      cards: [
+        {
+          brand: 'visa',
+          last4: '4242',
+          expMonth: 12,
+          expYear: nextYear,
+          cardType: 'debit',
+          isDefault: true,
+        },
+      ],
+    })
+    expect((await call('GET', '/api/billing/account', cookie)).json()).toEqual(saved.json())
+
+    const { rows } = await testApp.app.database.executeSql(
+      `select count(*)::int as found from sandbox_object where data::text like '%4242424242424242%'`,
+    )
+    expect(rows[0]?.found).toBe(0)
+  })
+
+  it('a second card is not the default until chosen; removing the default promotes another', async () => {
+    const { cookie } = await member()
+    await addCard(cookie, '4242424242424242')
+    const two = (await addCard(cookie, '5555 5555 5555 4444')).json().cards
+    expect(
+      two.map((card: { last4: string; isDefault: boolean }) => [card.last4, card.isDefault]),
+    ).toEqual([
+      ['4242', true],
+      ['4444', false],
+    ])
+    const mastercard = two[1].id
+
+    const chosen = await call('PUT', `/api/billing/cards/${mastercard}/default`, cookie)
+    expect(chosen.json().cards[0]).toMatchObject({ last4: '4444', isDefault: true })
+
+    const removed = await call('DELETE', `/api/billing/cards/${mastercard}`, cookie)
+    expect(removed.statusCode).toBe(200)
+    expect(removed.json().cards).toEqual([
+      expect.objectContaining({ last4: '4242', isDefault: true }),
+    ])
+  })
+
+  it('says why the bank refused a card, in the user’s language, and saves nothing', async () => {
+    const { cookie } = await member()
+    const declined = await addCard(cookie, '4000000000000002')
+    expect(declined.statusCode).toBe(402)
+    expect(declined.json().message).toBe('Your card was declined.')
+
+    const spanish = await addCard(cookie, '4000000000000069', 'credit', 'es')
+    expect(spanish.statusCode).toBe(402)
+    expect(spanish.json().message).toBe(messageText('billing.expiredCard', 'es'))
+
+    const live = await addCard(cookie, '4111111111111111')
+    expect(live.statusCode).toBe(402)
+    expect(live.json().message).toBe(messageText('billing.testCardsOnly', 'en'))
+
+    expect((await call('GET', '/api/billing/account', cookie)).json().cards).toEqual([])
+  })
+
+  it('saves the cards whose charges fail later, as the provider does', async () => {
+    const { cookie } = await member()
+    for (const number of ['4000000000000341', '4000000000009995']) {
+      expect((await addCard(cookie, number)).statusCode).toBe(200)
+    }
+    expect((await call('GET', '/api/billing/account', cookie)).json().cards).toHaveLength(2)
+  })
+
+  it('checks the number, the expiry and the security code before asking the bank', async () => {
+    const { cookie } = await member()
+    const mistyped = await cardField(cookie, '4242 4242 4242 4241')
+    expect(mistyped.statusCode).toBe(400)
+    expect(mistyped.json().issues).toEqual([
+      { field: 'body.number', message: 'Your card number is invalid.' },
+    ])
+    const past = await call(
+      'POST',
+      '/api/billing/sandbox/cards',
+      cookie,
+      {
+        number: '4242424242424242',
+        expMonth: 1,
+        expYear: 2020,
+        cvc: '12',
+      },
+      'es',
+    )
+    expect(past.statusCode).toBe(400)
+    expect(past.json().issues).toEqual(
+      expect.arrayContaining([
+        { field: 'body.cvc', message: messageText('billing.cvcInvalid', 'es') },
+      ]),
+    )
+  })
+
+  it('belong to their owner only: another member can neither see, use, choose nor remove them', async () => {
+    const owner = await member()
+    const stranger = await member()
+    const card = (await addCard(owner.cookie, '4242424242424242')).json().cards[0].id
+    const loose = (await cardField(owner.cookie, '5555555555554444')).json().id
+
+    for (const attempt of [
+      call('PUT', `/api/billing/cards/${card}/default`, stranger.cookie),
+      call('DELETE', `/api/billing/cards/${card}`, stranger.cookie),
+      call('POST', '/api/billing/cards', stranger.cookie, {
+        paymentMethodId: card,
+        cardType: 'credit',
+      }),
+    ]) {
+      const response = await attempt
+      expect(response.statusCode).toBe(404)
+      expect(response.json().message).toBe('This card is not saved on your account.')
+    }
+    // A card made by the card field but not saved yet has no owner at the bank; whoever saves
+    // it first owns it, and only with its unguessable id.
+    expect((await call('GET', '/api/billing/account', stranger.cookie)).json().cards).toEqual([])
+    expect(
+      (
+        await call('POST', '/api/billing/cards', owner.cookie, {
+          paymentMethodId: loose,
+          cardType: 'credit',
+        })
+      ).statusCode,
+    ).toBe(200)
+    expect((await call('GET', '/api/billing/account', owner.cookie)).json().cards).toHaveLength(2)
+  })
+
+  it('are for members only', async () => {
+    expect((await call('GET', '/api/billing/account', '')).statusCode).toBe(401)
+    expect((await cardField('', '4242424242424242')).statusCode).toBe(401)
+  })
+
+  it('limit how many cards a member may try in an hour', async () => {
+    const { cookie } = await member()
+    const statuses: number[] = []
+    for (let attempt = 0; attempt < 21; attempt++) {
+      statuses.push((await cardField(cookie, '4000000000000002')).statusCode)
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true)
+    expect(statuses[20]).toBe(429)
+  })
+})
+
+describe('billing information', () => {
+  const form = {
+    name: 'Ana Water',
+    email: 'Billing@Example.com',
+    line1: 'Calle Mayor 1',
+    line2: '',
+    city: 'Madrid',
+    state: 'Madrid',
+    postalCode: '28013',
+    country: 'ES',
+  }
+
+  it('is saved with the address and shown back', async () => {
+    const { cookie } = await member()
+    const saved = await call('PUT', '/api/billing/info', cookie, form)
+    expect(saved.statusCode).toBe(200)
+    expect(saved.json().billingInfo).toEqual({
+      name: 'Ana Water',
+      email: 'billing@example.com',
+      line1: 'Calle Mayor 1',
+      line2: null,
+      city: 'Madrid',
+      state: 'Madrid',
+      postalCode: '28013',
+      country: 'ES',
+    })
+  })
+
+  it('names each missing field in the user’s language, and keeps what was saved', async () => {
+    const { cookie } = await member()
+    await call('PUT', '/api/billing/info', cookie, form)
+    const bad = await call(
+      'PUT',
+      '/api/billing/info',
+      cookie,
+      { ...form, line1: ' ', postalCode: '', country: 'Spain' },
+      'es',
+    )
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().issues).toEqual([
+      { field: 'body.line1', message: messageText('billing.addressRequired', 'es') },
+      { field: 'body.postalCode', message: messageText('billing.postalCodeRequired', 'es') },
+      { field: 'body.country', message: messageText('billing.countryRequired', 'es') },
+    ])
+    const unknown = await call('PUT', '/api/billing/info', cookie, { ...form, country: 'XX' })
+    expect(unknown.statusCode).toBe(400)
+    expect(unknown.json().message).toBe('Please choose your country')
+    expect((await call('GET', '/api/billing/account', cookie)).json().billingInfo.line1).toBe(
+      'Calle Mayor 1',
+    )
+  })
+
+  it('comes from the gateway by a sync that can run twice at once', async () => {
+    const { user, cookie } = await member()
+    await addCard(cookie, '4242424242424242')
+    const before = (await call('GET', '/api/billing/account', cookie)).json()
+    const { rows } = await testApp.app.database.executeSql(
+      'select customer_id from billing_customer where user_id = $1',
+      [user.id],
+    )
+    const customerId = String(rows[0]?.customer_id)
+    const deps = { db: testApp.app.db, payments: testApp.app.payments }
+    await Promise.all([syncCustomer(deps, customerId), syncCustomer(deps, customerId)])
+    expect((await call('GET', '/api/billing/account', cookie)).json()).toEqual(before)
+    const counted = await testApp.app.database.executeSql(
+      'select count(*)::int as cards from billing_payment_method where user_id = $1',
+      [user.id],
+    )
+    expect(counted.rows[0]).toEqual({ cards: 1 })
+  })
+})

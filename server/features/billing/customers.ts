@@ -1,0 +1,274 @@
+import { and, eq, notInArray } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { billingCustomers, billingPaymentMethods } from '../../../db/schema/billing'
+import { countries } from '../../../db/schema/reference'
+import type {
+  BillingAccount,
+  BillingInfoRequest,
+  CardType,
+  SandboxCardRequest,
+} from '../../../domain/billing'
+import type { MessageKey } from '../../../domain/messages'
+import { AppError } from '../../errors'
+import { GatewayError } from '../../plugins/payments'
+import { isSandboxGateway } from '../../plugins/payments-sandbox'
+import type { BillingDeps } from './service'
+
+/** Who is paying: the signed-in user as billing needs them. */
+export interface Payer {
+  id: string
+  name: string
+  email: string
+}
+
+/** The card provider's refusals, in the user's language (the provider's own words are English). */
+export function gatewayMessage(error: GatewayError): MessageKey {
+  if (error.code === 'expired_card') return 'billing.expiredCard'
+  if (error.code === 'incorrect_cvc') return 'billing.incorrectCvc'
+  if (error.declineCode === 'insufficient_funds') return 'billing.insufficientFunds'
+  if (error.declineCode === 'test_mode_live_card') return 'billing.testCardsOnly'
+  return 'billing.cardDeclined'
+}
+
+/** Runs a gateway call; a card refusal becomes a 402 the user can read, anything else a 5xx. */
+async function asUserError<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    if (error instanceof GatewayError && error.code !== 'resource_missing') {
+      throw new AppError(402, gatewayMessage(error))
+    }
+    throw error
+  }
+}
+
+/**
+ * Makes our customer and card rows say what the gateway says about `customerId`. Safe to
+ * repeat and to run twice at once: every write is an upsert of the gateway's answer, and cards
+ * the gateway no longer lists are removed.
+ */
+export async function syncCustomer({ db, payments }: BillingDeps, customerId: string) {
+  const customer = await payments.retrieveCustomer(customerId)
+  if (!customer) return
+  const userId = customer.metadata.user_id
+  const methods = await payments.listPaymentMethods(customerId)
+  const address = customer.address
+  const row = {
+    userId,
+    customerId,
+    name: customer.name,
+    email: customer.email,
+    line1: address?.line1 ?? null,
+    line2: address?.line2 ?? null,
+    city: address?.city ?? null,
+    state: address?.state ?? null,
+    postalCode: address?.postal_code ?? null,
+    country: address?.country ?? null,
+    defaultPaymentMethodId: customer.invoice_settings.default_payment_method,
+    syncedAt: new Date(),
+  }
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(billingCustomers)
+      .values(row)
+      .onConflictDoUpdate({ target: billingCustomers.userId, set: row })
+    for (const method of methods) {
+      const card = {
+        id: method.id,
+        userId,
+        brand: method.card.brand,
+        last4: method.card.last4,
+        expMonth: method.card.exp_month,
+        expYear: method.card.exp_year,
+        cardType: method.metadata.card_type ?? null,
+        createdAt: new Date(method.created * 1000),
+        syncedAt: new Date(),
+      }
+      await tx
+        .insert(billingPaymentMethods)
+        .values(card)
+        .onConflictDoUpdate({ target: billingPaymentMethods.id, set: card })
+    }
+    const kept = methods.map((method) => method.id)
+    await tx
+      .delete(billingPaymentMethods)
+      .where(
+        and(
+          eq(billingPaymentMethods.userId, userId),
+          kept.length > 0 ? notInArray(billingPaymentMethods.id, kept) : undefined,
+        ),
+      )
+  })
+}
+
+/** The user's customer id at the gateway, made on first need (once, even when asked twice). */
+async function customerIdFor(deps: BillingDeps, payer: Payer): Promise<string> {
+  const [existing] = await deps.db
+    .select({ customerId: billingCustomers.customerId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, payer.id))
+  if (existing) return existing.customerId
+  const customer = await deps.payments.createCustomer(
+    { email: payer.email, name: payer.name, userId: payer.id },
+    { idempotencyKey: `customer-${payer.id}` },
+  )
+  await syncCustomer(deps, customer.id)
+  return customer.id
+}
+
+/** Billing information and saved cards, default first, then newest first. */
+export async function billingAccountOf(deps: BillingDeps, userId: string): Promise<BillingAccount> {
+  const [customer] = await deps.db
+    .select()
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, userId))
+  const cards = await deps.db
+    .select()
+    .from(billingPaymentMethods)
+    .where(eq(billingPaymentMethods.userId, userId))
+  const defaultId = customer?.defaultPaymentMethodId ?? null
+  return {
+    sandbox: deps.payments.kind === 'sandbox',
+    billingInfo: customer
+      ? {
+          name: customer.name,
+          email: customer.email,
+          line1: customer.line1,
+          line2: customer.line2,
+          city: customer.city,
+          state: customer.state,
+          postalCode: customer.postalCode,
+          country: customer.country,
+        }
+      : null,
+    cards: cards
+      .sort(
+        (a, b) =>
+          Number(b.id === defaultId) - Number(a.id === defaultId) ||
+          b.createdAt.getTime() - a.createdAt.getTime(),
+      )
+      .map((card) => ({
+        id: card.id,
+        brand: card.brand,
+        last4: card.last4,
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+        cardType: card.cardType,
+        isDefault: card.id === defaultId,
+      })),
+  }
+}
+
+/** The sandbox's card field: makes a payment method from the typed card. */
+export async function createSandboxCard(deps: BillingDeps, card: SandboxCardRequest) {
+  if (!isSandboxGateway(deps.payments)) throw new AppError(404, 'billing.sandboxOnly')
+  const gateway = deps.payments
+  const method = await asUserError(() => gateway.createCardPaymentMethod(card))
+  return { id: method.id, brand: method.card.brand, last4: method.card.last4 }
+}
+
+/**
+ * Saves a card made by the card field to the user's account. The bank checks it now, so a
+ * declined card is refused here. The first card becomes the default.
+ */
+export async function addCard(
+  deps: BillingDeps,
+  payer: Payer,
+  input: { paymentMethodId: string; cardType: CardType },
+): Promise<BillingAccount> {
+  const customerId = await customerIdFor(deps, payer)
+  const method = await deps.payments.retrievePaymentMethod(input.paymentMethodId)
+  // Someone else's card, or one that does not exist, reads the same.
+  if (!method || (method.customer !== null && method.customer !== customerId)) {
+    throw new AppError(404, 'billing.cardNotFound')
+  }
+  await asUserError(() =>
+    deps.payments.attachPaymentMethod(input.paymentMethodId, {
+      customer: customerId,
+      cardType: input.cardType,
+    }),
+  )
+  const customer = await deps.payments.retrieveCustomer(customerId)
+  if (!customer?.invoice_settings.default_payment_method) {
+    await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: input.paymentMethodId })
+  }
+  await syncCustomer(deps, customerId)
+  return billingAccountOf(deps, payer.id)
+}
+
+/** The user's own saved card, or 404 (another user's card reads as missing). */
+async function ownCard(db: Database, userId: string, cardId: string) {
+  const [card] = await db
+    .select({ id: billingPaymentMethods.id })
+    .from(billingPaymentMethods)
+    .where(and(eq(billingPaymentMethods.id, cardId), eq(billingPaymentMethods.userId, userId)))
+  const [customer] = await db
+    .select({ customerId: billingCustomers.customerId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, userId))
+  if (!card || !customer) throw new AppError(404, 'billing.cardNotFound')
+  return { cardId: card.id, customerId: customer.customerId }
+}
+
+/** Makes one of the user's cards the one charged for plans and invoices. */
+export async function setDefaultCard(
+  deps: BillingDeps,
+  userId: string,
+  cardId: string,
+): Promise<BillingAccount> {
+  const { customerId } = await ownCard(deps.db, userId, cardId)
+  await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: cardId })
+  await syncCustomer(deps, customerId)
+  return billingAccountOf(deps, userId)
+}
+
+/**
+ * Removes a saved card. When it was the default, the newest remaining card takes its place, so
+ * an account with cards always has a default.
+ */
+export async function removeCard(
+  deps: BillingDeps,
+  userId: string,
+  cardId: string,
+): Promise<BillingAccount> {
+  const { customerId } = await ownCard(deps.db, userId, cardId)
+  await deps.payments.detachPaymentMethod(cardId)
+  const customer = await deps.payments.retrieveCustomer(customerId)
+  if (customer && !customer.invoice_settings.default_payment_method) {
+    const [newest] = await deps.payments.listPaymentMethods(customerId)
+    if (newest) await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: newest.id })
+  }
+  await syncCustomer(deps, customerId)
+  return billingAccountOf(deps, userId)
+}
+
+/**
+ * Saves the billing form. The changes apply from the next invoice (the screen says so); the
+ * country must be one we know.
+ */
+export async function updateBillingInfo(
+  deps: BillingDeps,
+  payer: Payer,
+  input: BillingInfoRequest,
+): Promise<BillingAccount> {
+  const [country] = await deps.db
+    .select({ code: countries.code })
+    .from(countries)
+    .where(eq(countries.code, input.country))
+  if (!country) throw new AppError(400, 'billing.countryRequired')
+  const customerId = await customerIdFor(deps, payer)
+  await deps.payments.updateCustomer(customerId, {
+    name: input.name,
+    email: input.email,
+    address: {
+      line1: input.line1,
+      line2: input.line2 || null,
+      city: input.city || null,
+      state: input.state || null,
+      postal_code: input.postalCode,
+      country: input.country,
+    },
+  })
+  await syncCustomer(deps, customerId)
+  return billingAccountOf(deps, payer.id)
+}
