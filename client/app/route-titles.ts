@@ -45,8 +45,22 @@ export const ROUTE_TITLES: Record<AppPath, string | null> = {
   '/chakra-screen': 'chakra',
 }
 
+/** My Account's own pages: the billing ones are titled My Subscription (spec core §2). */
+const MY_ACCOUNT_TITLES: Record<string, string> = {
+  'add-credit-card': 'mySubscription',
+  'billing-history': 'mySubscription',
+  'single-payment': 'mySubscription',
+  'subscribe-payment': 'mySubscription',
+  'modify-billing-info': 'modifyBillingInfo',
+}
+
 /** The title key of a browser path; null for a blank title (and the 404 page). */
 export function titleKeyOf(pathname: string): string | null {
   const route = matchAppRoute(pathname)
-  return route ? ROUTE_TITLES[route.path as AppPath] : null
+  if (!route) return null
+  if (route.path === '/my-account/*') {
+    const sub = pathname.replace(/^\/my-account\/?/, '').replace(/\/$/, '')
+    return MY_ACCOUNT_TITLES[sub] ?? ROUTE_TITLES[route.path]
+  }
+  return ROUTE_TITLES[route.path as AppPath]
 }

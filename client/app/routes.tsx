@@ -6,7 +6,7 @@ import { AppLayout } from './layout/app-layout'
 import { NotFoundPage } from './pages/not-found-page'
 import { RouteGuard } from './route-guard'
 
-type Page = LazyExoticComponent<ComponentType>
+type Page = LazyExoticComponent<ComponentType> | ComponentType
 
 // Every page is its own chunk so the first render of /login carries only what it needs.
 
@@ -38,6 +38,32 @@ const Harmonizing = page(
   'HarmonizingPage',
 )
 const MyAccount = page(() => import('../features/account/routes/my-account-page'), 'MyAccountPage')
+const AddCreditCard = page(
+  () => import('../features/billing/routes/add-credit-card-page'),
+  'AddCreditCardPage',
+)
+
+/** My Account's own pages (spec core §2: sub-paths of /my-account). */
+const MY_ACCOUNT_PAGES: Record<string, Page> = {
+  'add-credit-card': AddCreditCard,
+  'single-payment': ComingSoon,
+  'subscribe-payment': ComingSoon,
+  'modify-billing-info': ComingSoon,
+  'billing-history': ComingSoon,
+}
+
+/** /my-account and its sub-paths; any other sub-path is not found. */
+function MyAccountArea() {
+  return (
+    <Routes>
+      <Route index element={<MyAccount />} />
+      {Object.entries(MY_ACCOUNT_PAGES).map(([path, Sub]) => (
+        <Route key={path} path={path} element={<Sub />} />
+      ))}
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  )
+}
 
 /** Pages that are built; every other path of the route table shows "coming soon" for now. */
 const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
@@ -50,7 +76,8 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
   '/reset-password': { Page: ResetPassword },
   '/resend-confirmation-code': { Page: ResendCode },
   '/logout': { Page: Logout },
-  '/my-account/*': { Page: MyAccount },
+  '/my-account/*': { Page: MyAccountArea },
+  '/add-credit-card': { Page: AddCreditCard },
   '/home': { Page: Home },
   '/panel-info/:id': { Page: PanelInfo },
   '/harmonizing-screen/:id': { Page: Harmonizing },

@@ -4,13 +4,14 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'
 import { useSession } from '../../../lib/session'
 import { useAccess } from '../../access/public'
+import { SavedCards } from '../../billing/public'
 import { OfflineMedia } from '../../harmonize/public'
 import { ChangeEmailDialog } from '../components/change-email-dialog'
 import { ChangePasswordDialog } from '../components/change-password-dialog'
 import { MemberHeader } from '../components/member-header'
 import { RedeemCode } from '../components/redeem-code'
 
-/** Account summary: who you are, your e-mail and password. Billing joins it with its issue. */
+/** Account summary: who you are, your e-mail and password, your saved cards and access code. */
 export function MyAccountPage() {
   const { t } = useTranslation()
   const { user } = useSession()
@@ -66,6 +67,7 @@ export function MyAccountPage() {
           </div>
         </dl>
       </div>
+      <SavedCards />
       <RedeemCode />
       {access.data?.hasAccess && <OfflineMedia />}
       <ChangeEmailDialog open={dialog === 'email'} onOpenChange={close} />

@@ -1,0 +1,81 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  addCardRequestSchema,
+  type BillingAccount,
+  billingAccountSchema,
+  billingInfoRequestSchema,
+  type CardType,
+  priceListResponseSchema,
+  type SandboxCardRequest,
+  sandboxCardRequestSchema,
+  sandboxCardResponseSchema,
+} from '../../../domain/billing'
+import { apiRequest, endpoint } from '../../lib/api-client'
+
+// Billing for the signed-in member: prices, saved cards and billing information.
+
+export const billingAccountQueryKey = ['billing', 'account'] as const
+
+const sandboxCard = endpoint(
+  'POST',
+  '/api/billing/sandbox/cards',
+  sandboxCardRequestSchema,
+  sandboxCardResponseSchema,
+)
+const saveCard = endpoint('POST', '/api/billing/cards', addCardRequestSchema, billingAccountSchema)
+const saveBillingInfo = endpoint(
+  'PUT',
+  '/api/billing/info',
+  billingInfoRequestSchema,
+  billingAccountSchema,
+)
+
+export const useBillingAccount = () =>
+  useQuery({
+    queryKey: billingAccountQueryKey,
+    queryFn: () => apiRequest('/api/billing/account', billingAccountSchema),
+  })
+
+export const usePrices = () =>
+  useQuery({
+    queryKey: ['billing', 'prices'],
+    queryFn: () => apiRequest('/api/billing/prices', priceListResponseSchema),
+    staleTime: 5 * 60_000,
+  })
+
+/** Every change answers with the whole billing account; the cache takes it as it is. */
+function useAccountMutation<Variables>(call: (variables: Variables) => Promise<BillingAccount>) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (account) => queryClient.setQueryData(billingAccountQueryKey, account),
+  })
+}
+
+/**
+ * The card field, then Save: the typed card becomes a payment method at the sandbox's card
+ * endpoint (the provider's own field in Stripe mode), and only its id reaches the account.
+ */
+export const useAddCard = () =>
+  useAccountMutation(
+    async ({ card, cardType }: { card: SandboxCardRequest; cardType: CardType }) => {
+      const method = await sandboxCard(card)
+      return saveCard({ paymentMethodId: method.id, cardType })
+    },
+  )
+
+export const useSetDefaultCard = () =>
+  useAccountMutation((id: string) =>
+    apiRequest(`/api/billing/cards/${encodeURIComponent(id)}/default`, billingAccountSchema, {
+      method: 'PUT',
+    }),
+  )
+
+export const useRemoveCard = () =>
+  useAccountMutation((id: string) =>
+    apiRequest(`/api/billing/cards/${encodeURIComponent(id)}`, billingAccountSchema, {
+      method: 'DELETE',
+    }),
+  )
+
+export const useSaveBillingInfo = () => useAccountMutation(saveBillingInfo)

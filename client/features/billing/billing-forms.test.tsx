@@ -1,0 +1,133 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { userEvent } from '@testing-library/user-event'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { messageText } from '../../../domain/messages'
+import {
+  type AppServer,
+  signedInMember,
+  signOut,
+  startAppServer,
+} from '../../lib/testing/app-server'
+import { renderApp } from '../../lib/testing/render-app'
+import { parseExpiry } from './routes/add-credit-card-page'
+
+// Add Credit Card and the saved cards of My Account, against the real server and its sandbox.
+
+let server: AppServer
+beforeAll(async () => {
+  server = await startAppServer()
+}, 180_000)
+afterAll(() => server?.close())
+beforeEach(() => signOut())
+
+const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement
+const title = () => screen.getByTestId('header-title')
+const nextYear = String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0')
+
+async function typeCard(number: string, { expiry = `12 / ${nextYear}`, cvc = '123' } = {}) {
+  const user = userEvent.setup()
+  await user.clear(field('Card number'))
+  await user.type(field('Card number'), number)
+  await user.clear(field('Expiry date'))
+  await user.type(field('Expiry date'), expiry)
+  await user.clear(field('Security code'))
+  await user.type(field('Security code'), cvc)
+  await user.click(screen.getByRole('button', { name: 'Save card' }))
+}
+
+describe('Add Credit Card', () => {
+  it('says in red under each field what is wrong, and sends nothing', async () => {
+    await signedInMember(server)
+    await renderApp('/my-account/add-credit-card')
+    await screen.findByRole('heading', { name: 'Add Credit Card' })
+    expect(title().textContent).toBe('My Subscription')
+    expect((await screen.findByTestId('sandbox-notice')).textContent).toBe(
+      'Sandbox — no real charges',
+    )
+
+    await typeCard('4242 4242 4242 4241', { expiry: '13 / 40', cvc: '1' })
+    expect(await screen.findByText('Your card number is invalid.')).toBeTruthy()
+    expect(screen.getByText("Your card's expiration date is invalid.")).toBeTruthy()
+    expect(screen.getByText("Your card's security code is incomplete.")).toBeTruthy()
+    expect(field('Card number').getAttribute('aria-invalid')).toBe('true')
+
+    await typeCard('4242424242424242', { expiry: '01 / 20' })
+    expect(await screen.findByText("Your card's expiration date is in the past.")).toBeTruthy()
+  })
+
+  it('shows the bank’s refusal in red and stays; a good card goes to My Account as the default', async () => {
+    await signedInMember(server)
+    await renderApp('/my-account/add-credit-card')
+    await screen.findByRole('heading', { name: 'Add Credit Card' })
+
+    await typeCard('4000 0000 0000 0002')
+    const refusal = await screen.findByText('Your card was declined.')
+    expect(refusal.getAttribute('role')).toBe('alert')
+    expect(title().textContent).toBe('My Subscription')
+
+    await userEvent.setup().selectOptions(field('Card type'), 'debit')
+    await typeCard('4242 4242 4242 4242')
+    await waitFor(() => expect(title().textContent).toBe('My Account'))
+    const cards = await screen.findByTestId('saved-cards')
+    expect(within(cards).getByText('Visa ending in 4242')).toBeTruthy()
+    expect(within(cards).getByText('Default')).toBeTruthy()
+    expect(screen.getByTestId('snackbar').textContent).toBe('Your card has been saved.')
+  })
+
+  it('speaks Spanish, the bank’s refusal included', async () => {
+    await signedInMember(server, { language: 'es' })
+    await renderApp('/my-account/add-credit-card', { language: 'es' })
+    await screen.findByRole('heading', { name: 'Añadir tarjeta de crédito' })
+    const user = userEvent.setup()
+    const send = async (number: string) => {
+      await user.clear(field('Número de tarjeta'))
+      await user.type(field('Número de tarjeta'), number)
+      await user.clear(field('Fecha de caducidad'))
+      await user.type(field('Fecha de caducidad'), `12/${nextYear}`)
+      await user.clear(field('Código de seguridad'))
+      await user.type(field('Código de seguridad'), '123')
+      await user.click(screen.getByRole('button', { name: 'Guardar tarjeta' }))
+    }
+    await send('4111111111111111')
+    expect(await screen.findByText(messageText('billing.testCardsOnly', 'es'))).toBeTruthy()
+    // Saved: this test card fails only when it is charged.
+    await send('4000000000009995')
+    await waitFor(() => expect(title().textContent).toBe('Mi cuenta'))
+  })
+})
+
+describe('saved cards on My Account', () => {
+  it('says when there is none, and makes another card the default or removes one', async () => {
+    await signedInMember(server)
+    await renderApp('/my-account')
+    expect(await screen.findByText('No card saved yet.')).toBeTruthy()
+
+    const user = userEvent.setup()
+    for (const number of ['4242424242424242', '5555555555554444']) {
+      await user.click(screen.getByRole('link', { name: 'Add Credit Card' }))
+      await screen.findByRole('heading', { name: 'Add Credit Card' })
+      await typeCard(number)
+      await screen.findByTestId('saved-cards')
+    }
+    const cards = screen.getByTestId('saved-cards')
+    await waitFor(() => expect(within(cards).getAllByRole('listitem')).toHaveLength(2))
+    await user.click(within(cards).getByRole('button', { name: 'Make default' }))
+    await waitFor(() =>
+      expect(within(cards).getAllByRole('listitem')[0]?.textContent).toContain(
+        'Mastercard ending in 4444',
+      ),
+    )
+    await user.click(within(cards).getByRole('button', { name: 'Remove the card ending in 4444' }))
+    await waitFor(() => expect(within(cards).getAllByRole('listitem')).toHaveLength(1))
+    expect(within(cards).getByText('Default')).toBeTruthy()
+  })
+})
+
+describe('the expiry field', () => {
+  it('reads MM/YY and MM/YYYY, with or without spaces', () => {
+    expect(parseExpiry('12 / 30')).toEqual({ expMonth: 12, expYear: 2030 })
+    expect(parseExpiry('7/2031')).toEqual({ expMonth: 7, expYear: 2031 })
+    expect(parseExpiry('13/30')).toBeNull()
+    expect(parseExpiry('12-30')).toBeNull()
+  })
+})

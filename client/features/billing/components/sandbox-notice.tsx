@@ -1,0 +1,17 @@
+import { FlaskConical } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+
+/** Wherever money is shown in the sandbox (PRODUCT.md principle 3). */
+export function SandboxNotice({ sandbox }: { sandbox: boolean | undefined }) {
+  const { t } = useTranslation()
+  if (!sandbox) return null
+  return (
+    <p
+      data-testid="sandbox-notice"
+      className="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900 ring-1 ring-amber-200"
+    >
+      <FlaskConical aria-hidden className="size-4 shrink-0" />
+      {t('billing.sandbox')}
+    </p>
+  )
+}

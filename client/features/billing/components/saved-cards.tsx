@@ -1,0 +1,104 @@
+import { CreditCard, Plus } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import type { SavedCard } from '../../../../domain/billing'
+import { Button } from '../../../components/ui/button'
+import { readServerError } from '../../../lib/form-mutation'
+import { useNotifications } from '../../../lib/notifications'
+import { useBillingAccount, useRemoveCard, useSetDefaultCard } from '../api'
+import { SandboxNotice } from './sandbox-notice'
+
+const BRAND_NAMES: Record<SavedCard['brand'], string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  unknown: '',
+}
+
+/** My Account's saved cards: brand, last four, expiry and the default badge, with their actions. */
+export function SavedCards() {
+  const { t } = useTranslation()
+  const { notify } = useNotifications()
+  const account = useBillingAccount()
+  const setDefault = useSetDefaultCard()
+  const remove = useRemoveCard()
+  const busy = setDefault.isPending || remove.isPending
+  const failed = (error: unknown) =>
+    notify('error', readServerError(error, t('common.networkError')).message)
+
+  const cards = account.data?.cards ?? []
+  return (
+    <section
+      aria-labelledby="saved-cards-heading"
+      className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-4">
+        <h2 id="saved-cards-heading" className="text-lg font-semibold text-brand-900">
+          {t('billing.cards.title')}
+        </h2>
+        <Link
+          to="/my-account/add-credit-card"
+          className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
+        >
+          <Plus aria-hidden className="size-4" />
+          {t('billing.card.heading')}
+        </Link>
+      </div>
+      <div className="flex flex-col gap-3 px-5 py-4">
+        <SandboxNotice sandbox={account.data?.sandbox} />
+        {account.isPending && (
+          <p className="text-sm text-slate-500" aria-busy="true">
+            {t('billing.cards.loading')}
+          </p>
+        )}
+        {account.isError && <p className="text-sm text-red-700">{t('common.networkError')}</p>}
+        {account.isSuccess && cards.length === 0 && (
+          <p className="text-sm text-slate-600">{t('billing.cards.none')}</p>
+        )}
+        {cards.length > 0 && (
+          <ul className="divide-y divide-slate-100" data-testid="saved-cards">
+            {cards.map((card) => (
+              <li key={card.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3">
+                <CreditCard aria-hidden className="size-5 text-brand-600" />
+                <span className="min-w-40 flex-1 font-medium text-slate-900">
+                  {t('billing.cards.card', {
+                    brand: BRAND_NAMES[card.brand] || t('billing.cards.otherBrand'),
+                    last4: card.last4,
+                  })}
+                  <span className="block text-sm font-normal text-slate-500">
+                    {t('billing.cards.expires', {
+                      month: String(card.expMonth).padStart(2, '0'),
+                      year: card.expYear,
+                    })}
+                  </span>
+                </span>
+                {card.isDefault ? (
+                  <span className="rounded-full bg-brand-100 px-2.5 py-1 text-xs font-semibold text-brand-800">
+                    {t('billing.cards.default')}
+                  </span>
+                ) : (
+                  <Button
+                    variant="ghost"
+                    disabled={busy}
+                    onClick={() => setDefault.mutate(card.id, { onError: failed })}
+                  >
+                    {t('billing.cards.makeDefault')}
+                  </Button>
+                )}
+                <Button
+                  variant="ghost"
+                  disabled={busy}
+                  aria-label={t('billing.cards.removeNamed', { last4: card.last4 })}
+                  onClick={() => remove.mutate(card.id, { onError: failed })}
+                >
+                  {t('billing.cards.remove')}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,2 @@
+// What other features may use of billing: the saved-cards section of My Account.
+export { SavedCards } from './components/saved-cards'

@@ -1,0 +1,41 @@
+import { createUser, ownClientAddress, signInAs } from './support/accounts'
+import { expectAccessible } from './support/axe'
+import { expect, test } from './support/test'
+
+// Saving a card in the browser, through the sandbox's card field: the way a member would.
+
+test.use(ownClientAddress)
+// The bank's refusal is a 402 answer, which Chromium logs as a failed resource.
+test.use({ allowedConsoleErrors: /the server responded with a status of 402/ })
+
+const nextYear = String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0')
+
+test('a member saves a card from My Account; a declined one is refused in red', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await page.goto('/my-account')
+  await expect(page.getByText('No card saved yet.')).toBeVisible()
+  await expect(page.getByTestId('sandbox-notice').first()).toHaveText('Sandbox — no real charges')
+  await page.getByRole('link', { name: 'Add Credit Card' }).click()
+
+  await expect(page.getByRole('heading', { name: 'Add Credit Card' })).toBeVisible()
+  await expect(page.getByTestId('header-title')).toHaveText('My Subscription')
+  await expectAccessible(page)
+  await page.getByLabel('Card number').fill('4000 0000 0000 0002')
+  await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
+  await page.getByLabel('Security code').fill('123')
+  await page.getByRole('button', { name: 'Save card' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Your card was declined.')
+  await page.screenshot({ path: test.info().outputPath('declined.png'), fullPage: true })
+
+  await page.getByLabel('Card type').selectOption('debit')
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByRole('button', { name: 'Save card' }).click()
+  await expect(page).toHaveURL(/\/my-account$/)
+  await expect(page.getByTestId('saved-cards')).toContainText('Visa ending in 4242')
+  await expect(page.getByTestId('saved-cards')).toContainText('Default')
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('my-account.png'), fullPage: true })
+})
