@@ -42,13 +42,17 @@ const AddCreditCard = page(
   () => import('../features/billing/routes/add-credit-card-page'),
   'AddCreditCardPage',
 )
+const ModifyBillingInfo = page(
+  () => import('../features/billing/routes/modify-billing-info-page'),
+  'ModifyBillingInfoPage',
+)
 
 /** My Account's own pages (spec core §2: sub-paths of /my-account). */
 const MY_ACCOUNT_PAGES: Record<string, Page> = {
   'add-credit-card': AddCreditCard,
   'single-payment': ComingSoon,
   'subscribe-payment': ComingSoon,
-  'modify-billing-info': ComingSoon,
+  'modify-billing-info': ModifyBillingInfo,
   'billing-history': ComingSoon,
 }
 
@@ -78,6 +82,7 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
   '/logout': { Page: Logout },
   '/my-account/*': { Page: MyAccountArea },
   '/add-credit-card': { Page: AddCreditCard },
+  '/modify-billing-info': { Page: ModifyBillingInfo },
   '/home': { Page: Home },
   '/panel-info/:id': { Page: PanelInfo },
   '/harmonizing-screen/:id': { Page: Harmonizing },

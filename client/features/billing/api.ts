@@ -10,6 +10,7 @@ import {
   sandboxCardRequestSchema,
   sandboxCardResponseSchema,
 } from '../../../domain/billing'
+import { countriesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
 
 // Billing for the signed-in member: prices, saved cards and billing information.
@@ -79,3 +80,12 @@ export const useRemoveCard = () =>
   )
 
 export const useSaveBillingInfo = () => useAccountMutation(saveBillingInfo)
+
+/** Countries for the billing form, named in the interface language. */
+export const useCountries = (language: string) =>
+  useQuery({
+    queryKey: ['countries', language],
+    queryFn: () =>
+      apiRequest(`/api/countries?lang=${encodeURIComponent(language)}`, countriesResponseSchema),
+    staleTime: Number.POSITIVE_INFINITY,
+  })

@@ -131,3 +131,46 @@ describe('the expiry field', () => {
     expect(parseExpiry('12-30')).toBeNull()
   })
 })
+
+describe('Modify Billing Info', () => {
+  it('shows both notices, starts from the member’s name and e-mail, and names each missing field', async () => {
+    const member = await signedInMember(server)
+    await renderApp('/modify-billing-info')
+    // The header says the page's title too; the notices show the page itself has loaded.
+    const notices = await screen.findByTestId('billing-notices')
+    expect(title().textContent).toBe('Modify Billing Info')
+    expect(notices.textContent).toContain(
+      'The changes in your billing information will be effective from your next invoice.',
+    )
+    expect(notices.textContent).toContain(
+      'IMPORTANT: Invoices generation for the United Kingdom could be delayed up to one month due to Brexit.',
+    )
+    await waitFor(() => expect(field('Customer Name').value).toBe(member.name))
+    expect(field('Billing Email').value).toBe(member.email)
+
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Please enter your address')).toBeTruthy()
+    expect(screen.getByText('Please enter your postal code')).toBeTruthy()
+    expect(screen.getByText('Please choose your country')).toBeTruthy()
+  })
+
+  it('saves the address, which My Account then shows', async () => {
+    await signedInMember(server)
+    await renderApp('/my-account/modify-billing-info', { language: 'es' })
+    const user = userEvent.setup()
+    await user.type(await screen.findByLabelText('Dirección, línea 1'), 'Calle Mayor 1')
+    await user.type(field('Ciudad'), 'Madrid')
+    await user.type(field('Código postal'), '28013')
+    const country = field('País') as unknown as HTMLSelectElement
+    await waitFor(() => expect(country.options.length).toBeGreaterThan(200))
+    await user.selectOptions(country, 'ES')
+    expect(country.selectedOptions[0]?.textContent).toBe('España')
+    await user.click(screen.getByRole('button', { name: 'Guardar' }))
+
+    await waitFor(() => expect(title().textContent).toBe('Mi cuenta'))
+    const shown = await screen.findByTestId('billing-info')
+    await waitFor(() => expect(shown.textContent).toContain('Calle Mayor 1'))
+    expect(shown.textContent).toContain('28013 Madrid')
+  })
+})

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'
 import { useSession } from '../../../lib/session'
 import { useAccess } from '../../access/public'
-import { SavedCards } from '../../billing/public'
+import { BillingInfoSummary, SavedCards } from '../../billing/public'
 import { OfflineMedia } from '../../harmonize/public'
 import { ChangeEmailDialog } from '../components/change-email-dialog'
 import { ChangePasswordDialog } from '../components/change-password-dialog'
@@ -68,6 +68,7 @@ export function MyAccountPage() {
         </dl>
       </div>
       <SavedCards />
+      <BillingInfoSummary />
       <RedeemCode />
       {access.data?.hasAccess && <OfflineMedia />}
       <ChangeEmailDialog open={dialog === 'email'} onOpenChange={close} />

@@ -8,6 +8,7 @@ import { CARD_TYPES, isCardExpired, sandboxCardRequestSchema } from '../../../..
 import { textSchema } from '../../../../domain/text'
 import { Button } from '../../../components/ui/button'
 import { FormAlert } from '../../../components/ui/form-alert'
+import { SelectField } from '../../../components/ui/select-field'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
@@ -85,19 +86,11 @@ export function AddCreditCardPage() {
         onSubmit={handleSave}
         className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
       >
-        <div className="flex flex-col gap-1">
-          <label htmlFor="card-type" className="text-sm font-medium text-slate-700">
-            {t('billing.card.type')}
-          </label>
-          <select
-            id="card-type"
-            className="rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base text-slate-900 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-200"
-            {...form.register('cardType')}
-          >
-            <option value="debit">{t('billing.card.debit')}</option>
-            <option value="credit">{t('billing.card.credit')}</option>
-          </select>
-        </div>
+        <SelectField
+          label={t('billing.card.type')}
+          options={CARD_TYPES.map((type) => ({ value: type, label: t(`billing.card.${type}`) }))}
+          {...form.register('cardType')}
+        />
         <TextField
           label={t('billing.card.number')}
           inputMode="numeric"
