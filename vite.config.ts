@@ -16,6 +16,22 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        // What every first render needs (forms, queries, the shared texts and schemas) in one
+        // chunk. Left to itself the bundler cut it into a chunk per set of lazy pages sharing
+        // it, and each new page added small chunks to /login's first render: 4 KB more with the
+        // billing pages, the same code, compressed apart (scripts/bench/bundle-size.ts).
+        codeSplitting: {
+          groups: [
+            {
+              name: 'app-core',
+              test: /node_modules[\\/](react-hook-form|@hookform|zod|@tanstack)[\\/]|[\\/]client[\\/](lib[\\/](messages|form-mutation|session|api-client|offline-cache)|components[\\/]ui[\\/](text-field|button|password-field|form-alert))|[\\/]domain[\\/](messages|text|api|auth|i18n)\\./,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -135,14 +135,6 @@ export const MESSAGES = {
     en: 'Please enter your access code',
     es: 'Por favor, introduce tu código de acceso',
   },
-  'billing.nicknameFormat': {
-    en: 'A price nickname starts with a letter or digit and uses only letters, digits, spaces, dashes and underscores.',
-    es: 'El nombre de un precio empieza por una letra o un número y solo usa letras, números, espacios, guiones y guiones bajos.',
-  },
-  'billing.priceNotFound': {
-    en: 'This price does not exist.',
-    es: 'Este precio no existe.',
-  },
   'billing.cardNumberInvalid': {
     en: 'Your card number is invalid.',
     es: 'El número de tu tarjeta no es válido.',
@@ -159,30 +151,6 @@ export const MESSAGES = {
     en: "Your card's security code is incomplete.",
     es: 'El código de seguridad de tu tarjeta está incompleto.',
   },
-  'billing.cardDeclined': {
-    en: 'Your card was declined.',
-    es: 'Tu tarjeta ha sido rechazada.',
-  },
-  'billing.insufficientFunds': {
-    en: 'Your card has insufficient funds.',
-    es: 'Tu tarjeta no tiene fondos suficientes.',
-  },
-  'billing.expiredCard': {
-    en: 'Your card has expired.',
-    es: 'Tu tarjeta ha caducado.',
-  },
-  'billing.incorrectCvc': {
-    en: "Your card's security code is incorrect.",
-    es: 'El código de seguridad de tu tarjeta es incorrecto.',
-  },
-  'billing.testCardsOnly': {
-    en: 'Your card was declined. The sandbox takes test card numbers only, such as 4242 4242 4242 4242.',
-    es: 'Tu tarjeta ha sido rechazada. El entorno de pruebas solo acepta números de tarjeta de prueba, como 4242 4242 4242 4242.',
-  },
-  'billing.cardNotFound': {
-    en: 'This card is not saved on your account.',
-    es: 'Esta tarjeta no está guardada en tu cuenta.',
-  },
   'billing.addressRequired': {
     en: 'Please enter your address',
     es: 'Por favor, introduce tu dirección',
@@ -194,10 +162,6 @@ export const MESSAGES = {
   'billing.countryRequired': {
     en: 'Please choose your country',
     es: 'Por favor, elige tu país',
-  },
-  'billing.sandboxOnly': {
-    en: 'This card form belongs to the sandbox, which is not in use here.',
-    es: 'Este formulario de tarjeta pertenece al entorno de pruebas, que aquí no se usa.',
   },
   'panels.notFound': {
     en: 'This panel does not exist.',

@@ -4,6 +4,42 @@ import { MESSAGES as SHARED_MESSAGES } from '../domain/messages'
 
 /** Texts only the server writes into responses. Both languages are required by the type. */
 const SERVER_MESSAGES = {
+  'billing.nicknameFormat': {
+    en: 'A price nickname starts with a letter or digit and uses only letters, digits, spaces, dashes and underscores.',
+    es: 'El nombre de un precio empieza por una letra o un número y solo usa letras, números, espacios, guiones y guiones bajos.',
+  },
+  'billing.priceNotFound': {
+    en: 'This price does not exist.',
+    es: 'Este precio no existe.',
+  },
+  'billing.cardDeclined': {
+    en: 'Your card was declined.',
+    es: 'Tu tarjeta ha sido rechazada.',
+  },
+  'billing.insufficientFunds': {
+    en: 'Your card has insufficient funds.',
+    es: 'Tu tarjeta no tiene fondos suficientes.',
+  },
+  'billing.expiredCard': {
+    en: 'Your card has expired.',
+    es: 'Tu tarjeta ha caducado.',
+  },
+  'billing.incorrectCvc': {
+    en: "Your card's security code is incorrect.",
+    es: 'El código de seguridad de tu tarjeta es incorrecto.',
+  },
+  'billing.testCardsOnly': {
+    en: 'Your card was declined. The sandbox takes test card numbers only, such as 4242 4242 4242 4242.',
+    es: 'Tu tarjeta ha sido rechazada. El entorno de pruebas solo acepta números de tarjeta de prueba, como 4242 4242 4242 4242.',
+  },
+  'billing.cardNotFound': {
+    en: 'This card is not saved on your account.',
+    es: 'Esta tarjeta no está guardada en tu cuenta.',
+  },
+  'billing.sandboxOnly': {
+    en: 'This card form belongs to the sandbox, which is not in use here.',
+    es: 'Este formulario de tarjeta pertenece al entorno de pruebas, que aquí no se usa.',
+  },
   'errors.internal': {
     en: 'Sorry, something went wrong on our side. Please try again.',
     es: 'Lo sentimos, algo salió mal por nuestra parte. Inténtalo de nuevo.',

@@ -1,7 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { messageText } from '../../../domain/messages'
 import {
   type AppServer,
   signedInMember,
@@ -89,7 +88,11 @@ describe('Add Credit Card', () => {
       await user.click(screen.getByRole('button', { name: 'Guardar tarjeta' }))
     }
     await send('4111111111111111')
-    expect(await screen.findByText(messageText('billing.testCardsOnly', 'es'))).toBeTruthy()
+    expect(
+      await screen.findByText(
+        'Tu tarjeta ha sido rechazada. El entorno de pruebas solo acepta números de tarjeta de prueba, como 4242 4242 4242 4242.',
+      ),
+    ).toBeTruthy()
     // Saved: this test card fails only when it is charged.
     await send('4000000000009995')
     await waitFor(() => expect(title().textContent).toBe('Mi cuenta'))

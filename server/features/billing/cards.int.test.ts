@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { messageText } from '../../../domain/messages'
 import { buildUser } from '../../../tests/support/factories'
 import { setUpTestApp } from '../../../tests/support/test-app'
+import { translate } from '../../i18n'
 import { syncCustomer } from './customers'
 
 // Saved cards and billing information through the API, on the sandbox gateway: the way the
@@ -110,11 +111,11 @@ describe('saved cards', () => {
 
     const spanish = await addCard(cookie, '4000000000000069', 'credit', 'es')
     expect(spanish.statusCode).toBe(402)
-    expect(spanish.json().message).toBe(messageText('billing.expiredCard', 'es'))
+    expect(spanish.json().message).toBe(translate('billing.expiredCard', 'es'))
 
     const live = await addCard(cookie, '4111111111111111')
     expect(live.statusCode).toBe(402)
-    expect(live.json().message).toBe(messageText('billing.testCardsOnly', 'en'))
+    expect(live.json().message).toBe(translate('billing.testCardsOnly', 'en'))
 
     expect((await call('GET', '/api/billing/account', cookie)).json().cards).toEqual([])
   })

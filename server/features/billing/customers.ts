@@ -8,8 +8,8 @@ import type {
   CardType,
   SandboxCardRequest,
 } from '../../../domain/billing'
-import type { MessageKey } from '../../../domain/messages'
 import { AppError } from '../../errors'
+import type { MessageKey } from '../../i18n'
 import { GatewayError } from '../../plugins/payments'
 import { isSandboxGateway } from '../../plugins/payments-sandbox'
 import type { BillingDeps } from './service'
