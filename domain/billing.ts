@@ -237,3 +237,37 @@ export type BillingAccount = z.infer<typeof billingAccountSchema>
 export const cardParamsSchema = z.object({
   id: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/, { error: 'billing.cardNotFound' })),
 })
+
+/** Pay now on the ONE PAYMENT screen. `attemptId` is new for each try: a retry of the same try charges once. */
+export const payOnceRequestSchema = z.object({
+  priceId: textSchema().check(
+    z.regex(/^price_[A-Za-z0-9]{1,100}$/, { error: 'billing.choosePrice' }),
+  ),
+  paymentMethodId: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/)),
+  /** The 'Cc Invoice to Payment' address, if given. */
+  receiptEmail: z.optional(
+    z.pipe(
+      textSchema().check(z.trim(), z.toLowerCase()),
+      z.email({ error: 'validation.email' }).check(z.maxLength(254, { error: 'validation.email' })),
+    ),
+  ),
+  attemptId: textSchema().check(z.regex(/^[A-Za-z0-9-]{8,64}$/)),
+})
+export type PayOnceRequest = z.infer<typeof payOnceRequestSchema>
+
+/** A one-time payment as the pay screen follows it. */
+export const paymentSchema = z.object({
+  id: z.string(),
+  amount: z.int(),
+  /** `processing` while the bank answers, then `succeeded` or `requires_payment_method`. */
+  status: z.string(),
+  /** Why it failed, in the user's language (shown after 'Payment failed'). */
+  failure: z.nullable(z.string()),
+  createdAt: z.string(),
+})
+export type Payment = z.infer<typeof paymentSchema>
+
+export const paymentsResponseSchema = z.object({ payments: z.array(paymentSchema) })
+
+/** Pay now's answer: the payment it made (follow it in the list by its id while it is pending). */
+export const payOnceResponseSchema = z.object({ payment: paymentSchema })

@@ -151,6 +151,10 @@ export const MESSAGES = {
     en: "Your card's security code is incomplete.",
     es: 'El código de seguridad de tu tarjeta está incompleto.',
   },
+  'billing.choosePrice': {
+    en: '*Select a Price Plan first',
+    es: '*Selecciona primero un plan de precios',
+  },
   'billing.addressRequired': {
     en: 'Please enter your address',
     es: 'Por favor, introduce tu dirección',

@@ -4,6 +4,14 @@ import { MESSAGES as SHARED_MESSAGES } from '../domain/messages'
 
 /** Texts only the server writes into responses. Both languages are required by the type. */
 const SERVER_MESSAGES = {
+  'billing.notOnePayment': {
+    en: 'This price is not a one-time payment.',
+    es: 'Este precio no es un pago único.',
+  },
+  'billing.alreadyPaid': {
+    en: 'This plan is already paid, or its payment is still in progress.',
+    es: 'Este plan ya está pagado, o su pago todavía está en curso.',
+  },
   'billing.nicknameFormat': {
     en: 'A price nickname starts with a letter or digit and uses only letters, digits, spaces, dashes and underscores.',
     es: 'El nombre de un precio empieza por una letra o un número y solo usa letras, números, espacios, guiones y guiones bajos.',

@@ -75,6 +75,29 @@ export const billingPaymentMethods = pgTable(
   (table) => [index('billing_payment_method_user_idx').on(table.userId, table.createdAt)],
 )
 
+/** A one-time payment (the ONE PAYMENT plan), mirrored from the gateway's payment intent. */
+export const billingPaymentIntents = pgTable(
+  'billing_payment_intent',
+  {
+    /** The gateway's id (`pi_…`). */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    priceId: text('price_id').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    /** The provider's status: `processing`, `succeeded`, `requires_payment_method`… */
+    status: text('status').notNull(),
+    /** The provider's code for the last failure (`card_declined`, `insufficient_funds`…). */
+    failureCode: text('failure_code'),
+    receiptEmail: text('receipt_email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('billing_payment_intent_user_idx').on(table.userId, table.createdAt)],
+)
+
 /**
  * The sandbox gateway's objects, shaped as the card provider's API returns them (a customer, a
  * payment method, a payment intent, a subscription, an invoice…). JSON, because the sandbox

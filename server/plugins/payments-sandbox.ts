@@ -6,6 +6,8 @@ import { cardBrand, cardDigits } from '../../domain/billing'
 import {
   type GatewayCustomer,
   GatewayError,
+  type GatewayEvent,
+  type GatewayPaymentIntent,
   type GatewayPaymentMethod,
   type GatewayPrice,
   type GatewayProduct,
@@ -93,6 +95,14 @@ const publicMethod = ({ sandbox: _, ...method }: StoredPaymentMethod): GatewayPa
 export interface SandboxGateway extends PaymentGateway {
   kind: 'sandbox'
   /**
+   * How a charge reaches the bank: a durable job that calls `settlePaymentIntent` a moment later,
+   * as a real provider answers by webhook. Without one (the operator command), charges settle
+   * at once.
+   */
+  connectBank(send: (paymentIntentId: string) => Promise<void>): void
+  /** The bank's answer to a `processing` charge; then the event handlers hear of it. */
+  settlePaymentIntent(id: string): Promise<void>
+  /**
    * Makes a card payment method from the numbers typed in the browser, as the provider's card
    * field does in its own frame. The number itself is never stored: only brand, last four
    * digits, expiry, and which test card it was.
@@ -172,6 +182,41 @@ export function createSandboxGateway(db: Database): SandboxGateway {
 
   const missing = (what: string, id: string) =>
     new GatewayError('resource_missing', `No such ${what}: '${id}'`)
+
+  const eventHandlers: ((event: GatewayEvent) => Promise<void>)[] = []
+  let bank: ((paymentIntentId: string) => Promise<void>) | null = null
+
+  const failure = (reason: DeclineReason) => {
+    const error = declined(reason)
+    return {
+      code: error.code,
+      ...(error.declineCode ? { decline_code: error.declineCode } : {}),
+      message: error.message,
+    }
+  }
+
+  async function settle(id: string): Promise<void> {
+    const intent = await retrieve<GatewayPaymentIntent>(id, 'payment_intent')
+    if (intent?.status !== 'processing' || !intent.payment_method) return
+    const method = await retrieve<StoredPaymentMethod>(intent.payment_method, 'payment_method')
+    const refusal = method ? method.sandbox.onCharge : 'generic_decline'
+    const settled = await change<GatewayPaymentIntent>(id, 'payment_intent', (current) =>
+      current.status !== 'processing'
+        ? current
+        : refusal
+          ? { ...current, status: 'requires_payment_method', last_payment_error: failure(refusal) }
+          : { ...current, status: 'succeeded', last_payment_error: null },
+    )
+    if (!settled) return
+    const event: GatewayEvent = {
+      type:
+        settled.status === 'succeeded'
+          ? 'payment_intent.succeeded'
+          : 'payment_intent.payment_failed',
+      customer: settled.customer,
+    }
+    for (const handler of eventHandlers) await handler(event)
+  }
 
   return {
     kind: 'sandbox',
@@ -286,6 +331,67 @@ export function createSandboxGateway(db: Database): SandboxGateway {
       )
       if (!detached) throw missing('payment_method', id)
       return publicMethod(detached)
+    },
+
+    connectBank(send) {
+      bank = send
+    },
+
+    settlePaymentIntent: settle,
+
+    onEvent(handler) {
+      eventHandlers.push(handler)
+    },
+
+    async createPaymentIntent(
+      { amount, currency, customer, paymentMethod, receiptEmail, metadata },
+      options,
+    ) {
+      if (!(await retrieve<GatewayCustomer>(customer, 'customer')))
+        throw missing('customer', customer)
+      const method = await retrieve<StoredPaymentMethod>(paymentMethod, 'payment_method')
+      if (!method) throw missing('payment_method', paymentMethod)
+      if (method.customer && method.customer !== customer) {
+        throw new GatewayError(
+          'payment_method_unexpected_state',
+          'This payment method is attached to another customer.',
+        )
+      }
+      // A card the bank refuses outright fails now; any other waits for the bank's answer.
+      const refusal = method.sandbox.onSave
+      const intent = await create<GatewayPaymentIntent>(
+        'payment_intent',
+        {
+          id: sandboxId('pi'),
+          object: 'payment_intent',
+          amount,
+          currency,
+          customer,
+          payment_method: paymentMethod,
+          status: refusal ? 'requires_payment_method' : 'processing',
+          receipt_email: receiptEmail,
+          last_payment_error: refusal ? failure(refusal) : null,
+          metadata,
+          created: nowSeconds(),
+        },
+        { customer, ...options },
+      )
+      if (intent.status === 'processing') {
+        if (bank) await bank(intent.id)
+        else await settle(intent.id)
+      }
+      return intent
+    },
+
+    async listPaymentIntents(customer) {
+      const rows = await db
+        .select({ data: sandboxObjects.data })
+        .from(sandboxObjects)
+        .where(
+          and(eq(sandboxObjects.type, 'payment_intent'), eq(sandboxObjects.customer, customer)),
+        )
+        .orderBy(desc(sandboxObjects.createdAt), desc(sandboxObjects.id))
+      return rows.map((row) => row.data as GatewayPaymentIntent)
     },
 
     async listPaymentMethods(customer) {

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { Database } from '../../db/client'
 import type { CardBrand, Plan } from '../../domain/billing'
 import { type Config, ConfigError } from '../config'
-import { createSandboxGateway } from './payments-sandbox'
+import { createSandboxGateway, isSandboxGateway } from './payments-sandbox'
 
 // The card provider behind one interface. Its objects keep the provider's shapes and state
 // names (Stripe's API: snake_case fields, epoch seconds, `object` tags), so the Stripe gateway
@@ -74,6 +74,40 @@ export interface GatewayPaymentMethod {
   created: number
 }
 
+export const PAYMENT_INTENT_STATUSES = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'processing',
+  'succeeded',
+  'canceled',
+] as const
+
+/** One charge. `processing` until the bank answers; a refusal goes back to needing a card. */
+export interface GatewayPaymentIntent {
+  id: string
+  object: 'payment_intent'
+  amount: number
+  currency: 'usd'
+  customer: string
+  payment_method: string | null
+  status: (typeof PAYMENT_INTENT_STATUSES)[number]
+  receipt_email: string | null
+  /** Why the last try failed, in the provider's words and codes. */
+  last_payment_error: { code: string; decline_code?: string; message: string } | null
+  /** What was bought, for our records. */
+  metadata: { price_id: string; user_id: string }
+  created: number
+}
+
+/**
+ * What the provider tells us happened, as its webhooks do. Our side answers every event the
+ * same way: by syncing the customer it names.
+ */
+export interface GatewayEvent {
+  type: 'payment_intent.succeeded' | 'payment_intent.payment_failed'
+  customer: string
+}
+
 /** Asked of every call that creates something: the same key again returns the first result. */
 export interface RequestOptions {
   idempotencyKey?: string
@@ -126,6 +160,27 @@ export interface PaymentGateway {
   detachPaymentMethod(id: string): Promise<GatewayPaymentMethod>
   /** The customer's saved cards, newest first. */
   listPaymentMethods(customer: string): Promise<GatewayPaymentMethod[]>
+
+  /**
+   * Creates a payment and confirms it with the card at once. A card the bank refuses outright
+   * comes back as `requires_payment_method` with `last_payment_error`; otherwise the payment is
+   * `processing`, and an event says later whether it succeeded.
+   */
+  createPaymentIntent(
+    input: {
+      amount: number
+      currency: 'usd'
+      customer: string
+      paymentMethod: string
+      receiptEmail: string | null
+      metadata: GatewayPaymentIntent['metadata']
+    },
+    options?: RequestOptions,
+  ): Promise<GatewayPaymentIntent>
+  /** The customer's payments, newest first. */
+  listPaymentIntents(customer: string): Promise<GatewayPaymentIntent[]>
+  /** Registers what to do when the provider reports an event (the webhook, in Stripe mode). */
+  onEvent(handler: (event: GatewayEvent) => Promise<void>): void
 }
 
 declare module 'fastify' {
@@ -161,7 +216,23 @@ export function createPaymentGateway(config: Config, db: Database): PaymentGatew
 
 export const paymentsPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    app.decorate('payments', createPaymentGateway(config, app.db))
+    const gateway = createPaymentGateway(config, app.db)
+    if (isSandboxGateway(gateway)) {
+      // The sandbox's bank answers a moment later in a durable job, as a provider's webhook does.
+      const bank = await app.jobs.define<{ paymentIntentId: string }>(
+        'sandbox.bank',
+        {
+          retryLimit: 5,
+          retryDelaySeconds: 5,
+          expireInSeconds: 60,
+          startWithin: { minSeconds: 0.5, maxSeconds: 1.5 },
+          describe: (job) => `sandbox charge ${job.paymentIntentId}`,
+        },
+        ({ paymentIntentId }) => gateway.settlePaymentIntent(paymentIntentId),
+      )
+      gateway.connectBank((paymentIntentId) => bank.send({ paymentIntentId }))
+    }
+    app.decorate('payments', gateway)
   },
-  { name: 'payments', dependencies: ['db'] },
+  { name: 'payments', dependencies: ['db', 'jobs'] },
 )

@@ -8,7 +8,7 @@ import {
   startAppServer,
 } from '../../lib/testing/app-server'
 import { renderApp } from '../../lib/testing/render-app'
-import { parseExpiry } from './routes/add-credit-card-page'
+import { parseExpiry } from './components/card-fields'
 
 // Add Credit Card and the saved cards of My Account, against the real server and its sandbox.
 

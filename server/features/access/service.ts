@@ -16,10 +16,11 @@ import {
   type OperatorCode,
 } from '../../../domain/access-codes'
 import { AppError } from '../../errors'
+import { paymentFactsFor } from '../billing/public'
 
 /**
- * The facts the access rule needs, from our own tables. Billing (subscriptions, one-time
- * payments) arrives with its own issue; until then only access codes can open the panels.
+ * The facts the access rule needs, from our own tables: access codes, and the one-time payments
+ * billing keeps. Subscriptions join when billing has them.
  */
 export async function accessFactsFor(db: Database, userId: string): Promise<AccessFacts> {
   // Every code the user holds counts: one revoked code must not hide another still valid.
@@ -34,7 +35,7 @@ export async function accessFactsFor(db: Database, userId: string): Promise<Acce
   return {
     code: held > 0 ? { status: Number(codes?.active) > 0 ? 'ACTIVE' : 'INACTIVE' } : null,
     subscriptionStatus: null,
-    paymentIntents: [],
+    paymentIntents: await paymentFactsFor(db, userId),
   }
 }
 

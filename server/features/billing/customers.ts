@@ -1,6 +1,10 @@
 import { and, eq, notInArray } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { billingCustomers, billingPaymentMethods } from '../../../db/schema/billing'
+import {
+  billingCustomers,
+  billingPaymentIntents,
+  billingPaymentMethods,
+} from '../../../db/schema/billing'
 import { countries } from '../../../db/schema/reference'
 import type {
   BillingAccount,
@@ -21,14 +25,20 @@ export interface Payer {
   email: string
 }
 
-/** The card provider's refusals, in the user's language (the provider's own words are English). */
-export function gatewayMessage(error: GatewayError): MessageKey {
-  if (error.code === 'expired_card') return 'billing.expiredCard'
-  if (error.code === 'incorrect_cvc') return 'billing.incorrectCvc'
-  if (error.declineCode === 'insufficient_funds') return 'billing.insufficientFunds'
-  if (error.declineCode === 'test_mode_live_card') return 'billing.testCardsOnly'
+/**
+ * The card provider's refusal, in the user's language (the provider's own words are English),
+ * from its code or the bank's decline code.
+ */
+export function refusalMessage(code: string | null | undefined): MessageKey {
+  if (code === 'expired_card') return 'billing.expiredCard'
+  if (code === 'incorrect_cvc') return 'billing.incorrectCvc'
+  if (code === 'insufficient_funds') return 'billing.insufficientFunds'
+  if (code === 'test_mode_live_card') return 'billing.testCardsOnly'
   return 'billing.cardDeclined'
 }
+
+export const gatewayMessage = (error: GatewayError): MessageKey =>
+  refusalMessage(error.declineCode ?? error.code)
 
 /** Runs a gateway call; a card refusal becomes a 402 the user can read, anything else a 5xx. */
 async function asUserError<T>(call: () => Promise<T>): Promise<T> {
@@ -52,6 +62,7 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
   if (!customer) return
   const userId = customer.metadata.user_id
   const methods = await payments.listPaymentMethods(customerId)
+  const intents = await payments.listPaymentIntents(customerId)
   const address = customer.address
   const row = {
     userId,
@@ -89,6 +100,25 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
         .values(card)
         .onConflictDoUpdate({ target: billingPaymentMethods.id, set: card })
     }
+    for (const intent of intents) {
+      const payment = {
+        id: intent.id,
+        userId,
+        priceId: intent.metadata.price_id,
+        amount: intent.amount,
+        currency: intent.currency,
+        status: intent.status,
+        failureCode:
+          intent.last_payment_error?.decline_code ?? intent.last_payment_error?.code ?? null,
+        receiptEmail: intent.receipt_email,
+        createdAt: new Date(intent.created * 1000),
+        syncedAt: new Date(),
+      }
+      await tx
+        .insert(billingPaymentIntents)
+        .values(payment)
+        .onConflictDoUpdate({ target: billingPaymentIntents.id, set: payment })
+    }
     const kept = methods.map((method) => method.id)
     await tx
       .delete(billingPaymentMethods)
@@ -102,7 +132,7 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
 }
 
 /** The user's customer id at the gateway, made on first need (once, even when asked twice). */
-async function customerIdFor(deps: BillingDeps, payer: Payer): Promise<string> {
+export async function customerIdFor(deps: BillingDeps, payer: Payer): Promise<string> {
   const [existing] = await deps.db
     .select({ customerId: billingCustomers.customerId })
     .from(billingCustomers)

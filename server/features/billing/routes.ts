@@ -5,18 +5,24 @@ import {
   billingAccountSchema,
   billingInfoRequestSchema,
   cardParamsSchema,
+  paymentsResponseSchema,
+  payOnceRequestSchema,
+  payOnceResponseSchema,
   priceListResponseSchema,
   sandboxCardRequestSchema,
   sandboxCardResponseSchema,
 } from '../../../domain/billing'
+import { requestLanguage } from '../../i18n'
 import {
   addCard,
   billingAccountOf,
   createSandboxCard,
   removeCard,
   setDefaultCard,
+  syncCustomer,
   updateBillingInfo,
 } from './customers'
+import { paymentsOf, payOnce } from './payments'
 import { ensureCatalog, listActivePrices } from './service'
 
 const errors = {
@@ -51,6 +57,41 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   const deps = { db: app.db, payments: app.payments }
+  // The provider's word on a payment (its webhook; the sandbox's bank job) updates our tables.
+  app.payments.onEvent((event) => syncCustomer(deps, event.customer))
+
+  app.get(
+    '/billing/payments',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'The one-time payments of the signed-in user, newest first (polled while pending)',
+        response: { 200: paymentsResponseSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      reply.header('cache-control', 'no-store')
+      return { payments: await paymentsOf(deps, user.id, requestLanguage(request)) }
+    },
+  )
+
+  app.post(
+    '/billing/one-payment',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Pay now: the ONE PAYMENT plan with the card from the card field',
+        body: payOnceRequestSchema,
+        response: { 200: payOnceResponseSchema, ...errors, 409: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      return { payment: await payOnce(deps, user, request.body, requestLanguage(request)) }
+    },
+  )
 
   app.get(
     '/billing/account',

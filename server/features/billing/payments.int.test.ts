@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it, vi } from 'vitest'
+import { buildUser } from '../../../tests/support/factories'
+import { setUpTestApp } from '../../../tests/support/test-app'
+
+// ONE PAYMENT through the API on the sandbox: the charge, the bank's answer a moment later
+// (a job, as a provider's webhook), and what that opens.
+
+const testApp = setUpTestApp({}, { jobs: { pollingIntervalSeconds: 0.5 } })
+
+async function member() {
+  const { user, session } = await buildUser(testApp.app)
+  return { user, cookie: session?.header ?? '' }
+}
+
+const call = (
+  method: 'GET' | 'POST',
+  url: string,
+  cookie: string,
+  body?: unknown,
+  language = 'en',
+) =>
+  testApp.app.inject({
+    method,
+    url,
+    headers: { cookie, 'accept-language': language },
+    ...(body === undefined ? {} : { payload: body as object }),
+  })
+
+const nextYear = new Date().getUTCFullYear() + 1
+
+async function priceOf(cookie: string, plan: string): Promise<string> {
+  const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
+    id: string
+    plan: string
+  }[]
+  const price = prices.find((candidate) => candidate.plan === plan)
+  if (!price) throw new Error(`no ${plan} price`)
+  return price.id
+}
+
+/** The card field: a payment method for `number`. */
+async function card(cookie: string, number: string): Promise<string> {
+  const made = await call('POST', '/api/billing/sandbox/cards', cookie, {
+    number,
+    expMonth: 12,
+    expYear: nextYear,
+    cvc: '123',
+  })
+  expect(made.statusCode).toBe(200)
+  return made.json().id
+}
+
+async function payNow(cookie: string, number: string, extra: object = {}, language = 'en') {
+  return call(
+    'POST',
+    '/api/billing/one-payment',
+    cookie,
+    {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: await card(cookie, number),
+      attemptId: randomUUID(),
+      ...extra,
+    },
+    language,
+  )
+}
+
+const paymentsOf = async (cookie: string) =>
+  (await call('GET', '/api/billing/payments', cookie)).json().payments as {
+    id: string
+    status: string
+  }[]
+
+/** The payment once the bank has answered, as the pay screen's polling sees it. */
+async function settled(cookie: string, id: string) {
+  return vi.waitFor(
+    async () => {
+      const payment = (await paymentsOf(cookie)).find((candidate) => candidate.id === id)
+      if (!payment || payment.status === 'processing') throw new Error('still processing')
+      return payment
+    },
+    { timeout: 30_000, interval: 200 },
+  )
+}
+
+const access = async (cookie: string) => (await call('GET', '/api/access', cookie)).json()
+
+describe('Pay now (ONE PAYMENT)', () => {
+  it('is pending at once, paid a moment later, and then opens the panels', async () => {
+    const { cookie } = await member()
+    const paid = await payNow(cookie, '4242424242424242', { receiptEmail: 'Copy@Example.com' })
+    expect(paid.statusCode).toBe(200)
+    const { payment } = paid.json()
+    // The bank answers in a job, so the answer to Pay now is always the pending state.
+    expect(payment).toMatchObject({ status: 'processing', amount: 14_900, failure: null })
+
+    expect(await settled(cookie, payment.id)).toMatchObject({ status: 'succeeded' })
+    expect(await access(cookie)).toMatchObject({
+      hasAccess: true,
+      flow: { kind: 'payment', status: 'paid' },
+    })
+  })
+
+  it('says at once when the bank refuses the card, in the user’s language, and a new try may follow', async () => {
+    const { cookie } = await member()
+    const refused = await payNow(cookie, '4000000000000002', {}, 'es')
+    expect(refused.statusCode).toBe(402)
+    expect(refused.json().message).toBe('Tu tarjeta ha sido rechazada.')
+    expect(await paymentsOf(cookie)).toEqual([
+      expect.objectContaining({
+        status: 'requires_payment_method',
+        failure: 'Your card was declined.',
+      }),
+    ])
+    expect(await access(cookie)).toMatchObject({
+      hasAccess: false,
+      flow: { kind: 'payment', status: 'unpaid' },
+    })
+
+    const retry = await payNow(cookie, '4242424242424242')
+    expect(retry.statusCode).toBe(200)
+    expect(await settled(cookie, retry.json().payment.id)).toMatchObject({ status: 'succeeded' })
+    expect((await access(cookie)).hasAccess).toBe(true)
+  })
+
+  it('reports a charge the bank refuses later (insufficient funds) when it settles', async () => {
+    const { cookie } = await member()
+    const paid = await payNow(cookie, '4000000000009995')
+    expect(paid.statusCode).toBe(200)
+    expect(await settled(cookie, paid.json().payment.id)).toMatchObject({
+      status: 'requires_payment_method',
+      failure: 'Your card has insufficient funds.',
+    })
+    expect((await access(cookie)).hasAccess).toBe(false)
+  })
+
+  it('charges once for two tries at the same moment, and never again once paid', async () => {
+    const { user, cookie } = await member()
+    const priceId = await priceOf(cookie, 'one_payment')
+    const [first, second] = await Promise.all(
+      [await card(cookie, '4242424242424242'), await card(cookie, '4242424242424242')].map(
+        (paymentMethodId) =>
+          call('POST', '/api/billing/one-payment', cookie, {
+            priceId,
+            paymentMethodId,
+            attemptId: randomUUID(),
+          }),
+      ),
+    )
+    expect([first?.statusCode, second?.statusCode].sort()).toEqual([200, 409])
+    const made = [first, second].find((response) => response?.statusCode === 200)
+    await settled(cookie, made?.json().payment.id)
+    const again = await payNow(cookie, '4242424242424242')
+    expect(again.statusCode).toBe(409)
+    expect(again.json().message).toBe(
+      'This plan is already paid, or its payment is still in progress.',
+    )
+    const { rows } = await testApp.app.database.executeSql(
+      `select count(*)::int as charges from sandbox_object
+        where type = 'payment_intent' and data->'metadata'->>'user_id' = $1`,
+      [user.id],
+    )
+    expect(rows[0]?.charges).toBe(1)
+  })
+
+  it('takes only a one-time price, on sale, with a card that is not someone else’s', async () => {
+    const owner = await member()
+    const stranger = await member()
+    const ownersCard = await card(owner.cookie, '4242424242424242')
+    await call('POST', '/api/billing/cards', owner.cookie, {
+      paymentMethodId: ownersCard,
+      cardType: 'credit',
+    })
+    const attempt = (priceId: string, paymentMethodId: string) =>
+      call('POST', '/api/billing/one-payment', stranger.cookie, {
+        priceId,
+        paymentMethodId,
+        attemptId: randomUUID(),
+      })
+
+    const subscription = await attempt(
+      await priceOf(stranger.cookie, 'subscription'),
+      await card(stranger.cookie, '4242424242424242'),
+    )
+    expect(subscription.statusCode).toBe(400)
+    expect(subscription.json().message).toBe('This price is not a one-time payment.')
+
+    const unknown = await attempt('price_unknown', await card(stranger.cookie, '4242424242424242'))
+    expect(unknown.statusCode).toBe(404)
+
+    const borrowed = await attempt(await priceOf(stranger.cookie, 'one_payment'), ownersCard)
+    expect(borrowed.statusCode).toBe(404)
+    expect(borrowed.json().message).toBe('This card is not saved on your account.')
+    expect((await call('GET', '/api/billing/payments', stranger.cookie)).json().payments).toEqual(
+      [],
+    )
+  })
+
+  it('asks for a price when none is chosen, in the spec’s words', async () => {
+    const { cookie } = await member()
+    const response = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: '',
+      paymentMethodId: await card(cookie, '4242424242424242'),
+      attemptId: randomUUID(),
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().issues).toEqual([
+      { field: 'body.priceId', message: '*Select a Price Plan first' },
+    ])
+  })
+})

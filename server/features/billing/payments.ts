@@ -1,0 +1,109 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
+import type { Payment, PayOnceRequest } from '../../../domain/billing'
+import type { Language } from '../../../domain/i18n'
+import { AppError } from '../../errors'
+import { translate } from '../../i18n'
+import { customerIdFor, type Payer, refusalMessage, syncCustomer } from './customers'
+import type { BillingDeps } from './service'
+
+/** Statuses of a payment that is paid or may still be: a second one must not be taken. */
+const TAKEN = ['processing', 'succeeded']
+
+/** The user's one-time payments, newest first, as the pay screen shows them. */
+export async function paymentsOf(
+  deps: BillingDeps,
+  userId: string,
+  language: Language,
+): Promise<Payment[]> {
+  const rows = await deps.db
+    .select()
+    .from(billingPaymentIntents)
+    .where(eq(billingPaymentIntents.userId, userId))
+    .orderBy(desc(billingPaymentIntents.createdAt), desc(billingPaymentIntents.id))
+  return rows.map((row) => ({
+    id: row.id,
+    amount: row.amount,
+    status: row.status,
+    failure:
+      row.status === 'requires_payment_method'
+        ? translate(refusalMessage(row.failureCode), language)
+        : null,
+    createdAt: row.createdAt.toISOString(),
+  }))
+}
+
+/**
+ * Pays a ONE PAYMENT price with the card from the card field. Never charges twice: one payment
+ * at a time per user (a lock), none when one is paid or under way, and the attempt id as the
+ * provider's idempotency key, so a retried request returns the first answer.
+ */
+export async function payOnce(
+  deps: BillingDeps,
+  payer: Payer,
+  input: PayOnceRequest,
+  language: Language,
+): Promise<Payment> {
+  const [price] = await deps.db
+    .select()
+    .from(billingPrices)
+    .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
+  if (!price) throw new AppError(404, 'billing.priceNotFound')
+  if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
+
+  const customerId = await customerIdFor(deps, payer)
+  const method = await deps.payments.retrievePaymentMethod(input.paymentMethodId)
+  if (!method || (method.customer !== null && method.customer !== customerId)) {
+    throw new AppError(404, 'billing.cardNotFound')
+  }
+
+  const intent = await deps.db.transaction(async (tx) => {
+    // Two tries at once (a double click, two tabs) wait here for each other.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${payer.id}`}))`)
+    const [taken] = await tx
+      .select({ id: billingPaymentIntents.id })
+      .from(billingPaymentIntents)
+      .where(
+        and(
+          eq(billingPaymentIntents.userId, payer.id),
+          inArray(billingPaymentIntents.status, TAKEN),
+        ),
+      )
+    if (taken) throw new AppError(409, 'billing.alreadyPaid')
+    const created = await deps.payments.createPaymentIntent(
+      {
+        amount: price.unitAmount,
+        currency: price.currency,
+        customer: customerId,
+        paymentMethod: input.paymentMethodId,
+        receiptEmail: input.receiptEmail ?? null,
+        metadata: { price_id: price.id, user_id: payer.id },
+      },
+      { idempotencyKey: `pay-${payer.id}-${input.attemptId}` },
+    )
+    await syncCustomer(deps, customerId)
+    return created
+  })
+  // Refused outright by the bank: 'Payment failed' and the reason, at once.
+  if (intent.status === 'requires_payment_method') {
+    const error = intent.last_payment_error
+    throw new AppError(402, refusalMessage(error?.decline_code ?? error?.code))
+  }
+  const made = (await paymentsOf(deps, payer.id, language)).find(
+    (payment) => payment.id === intent.id,
+  )
+  if (!made) throw new Error(`payment ${intent.id} did not arrive in the payment table`)
+  return made
+}
+
+/** The user's one-time payments as the access rule needs them (spec core §4), newest first. */
+export async function paymentFactsFor(
+  db: BillingDeps['db'],
+  userId: string,
+): Promise<{ id: string; status: string }[]> {
+  return db
+    .select({ id: billingPaymentIntents.id, status: billingPaymentIntents.status })
+    .from(billingPaymentIntents)
+    .where(eq(billingPaymentIntents.userId, userId))
+    .orderBy(desc(billingPaymentIntents.createdAt), desc(billingPaymentIntents.id))
+}
