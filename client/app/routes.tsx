@@ -42,6 +42,10 @@ const AddCreditCard = page(
   () => import('../features/billing/routes/add-credit-card-page'),
   'AddCreditCardPage',
 )
+const SinglePayment = page(
+  () => import('../features/billing/routes/single-payment-page'),
+  'SinglePaymentPage',
+)
 const ModifyBillingInfo = page(
   () => import('../features/billing/routes/modify-billing-info-page'),
   'ModifyBillingInfoPage',
@@ -50,7 +54,7 @@ const ModifyBillingInfo = page(
 /** My Account's own pages (spec core §2: sub-paths of /my-account). */
 const MY_ACCOUNT_PAGES: Record<string, Page> = {
   'add-credit-card': AddCreditCard,
-  'single-payment': ComingSoon,
+  'single-payment': SinglePayment,
   'subscribe-payment': ComingSoon,
   'modify-billing-info': ModifyBillingInfo,
   'billing-history': ComingSoon,

@@ -58,3 +58,35 @@ test('a member fills in the billing information, which My Account then shows', a
   await expect(page.getByTestId('billing-info')).toContainText('221B Baker Street')
   await expect(page.getByTestId('billing-info')).toContainText('NW1 6XE London')
 })
+
+test('a member buys ONE PAYMENT with a test card, and the panels open for harmonizing', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await page.goto('/home')
+  await expect(page.getByTestId('no-payment')).toBeVisible()
+
+  await page.goto('/my-account')
+  await expect(page.getByTestId('price-plans')).toContainText('ONE PAYMENT$149.00')
+  await page.getByTestId('price-plans').getByRole('link', { name: 'Pay now' }).click()
+  await expect(page.getByTestId('header-title')).toHaveText('My Subscription')
+  await page.getByRole('radio', { name: /ONE PAYMENT/ }).check()
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
+  await page.getByLabel('Security code').fill('123')
+  await expectAccessible(page)
+  await page.getByRole('button', { name: 'Pay now' }).click()
+  await expect(page.getByTestId('payment-status')).toHaveText('Payment Status: in progress...')
+  await page.screenshot({ path: test.info().outputPath('in-progress.png'), fullPage: true })
+  await expect(page.getByTestId('payment-paid')).toContainText('Paid.', { timeout: 30_000 })
+  await page.getByRole('link', { name: 'Go to the panels' }).click()
+
+  await expect(page).toHaveURL(/\/home$/)
+  await expect(page.getByTestId('no-payment')).toHaveCount(0)
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  await page.getByRole('link', { name: /Digestion/ }).click()
+  await page.getByRole('link', { name: 'Start harmonizing' }).click()
+  await expect(page).toHaveURL(/\/harmonizing-screen\/01$/)
+  await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled()
+})

@@ -5,6 +5,11 @@ import {
   billingAccountSchema,
   billingInfoRequestSchema,
   type CardType,
+  PAYMENT_POLL_MS,
+  type PayOnceRequest,
+  paymentsResponseSchema,
+  payOnceRequestSchema,
+  payOnceResponseSchema,
   priceListResponseSchema,
   type SandboxCardRequest,
   sandboxCardRequestSchema,
@@ -12,6 +17,7 @@ import {
 } from '../../../domain/billing'
 import { countriesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
+import { accessQueryKey } from '../access/public'
 
 // Billing for the signed-in member: prices, saved cards and billing information.
 
@@ -89,3 +95,49 @@ export const useCountries = (language: string) =>
       apiRequest(`/api/countries?lang=${encodeURIComponent(language)}`, countriesResponseSchema),
     staleTime: Number.POSITIVE_INFINITY,
   })
+
+const payOnce = endpoint(
+  'POST',
+  '/api/billing/one-payment',
+  payOnceRequestSchema,
+  payOnceResponseSchema,
+)
+
+export const paymentsQueryKey = ['billing', 'payments'] as const
+
+/**
+ * The member's one-time payments. While one is processing it is asked for again every 2 s
+ * (spec core §9), and the polling stops on success or failure; access is read again then.
+ */
+export function usePayments() {
+  const queryClient = useQueryClient()
+  return useQuery({
+    queryKey: paymentsQueryKey,
+    queryFn: async () => {
+      const { payments } = await apiRequest('/api/billing/payments', paymentsResponseSchema)
+      if (!payments.some((payment) => payment.status === 'processing')) {
+        void queryClient.invalidateQueries({ queryKey: accessQueryKey })
+      }
+      return payments
+    },
+    refetchInterval: (query) =>
+      query.state.data?.some((payment) => payment.status === 'processing')
+        ? PAYMENT_POLL_MS
+        : false,
+  })
+}
+
+/** Pay now: the card field's card, then the payment; the list starts following it at once. */
+export function usePayOnce() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async ({
+      card,
+      ...payment
+    }: Omit<PayOnceRequest, 'paymentMethodId'> & { card: SandboxCardRequest }) => {
+      const method = await sandboxCard(card)
+      return payOnce({ ...payment, paymentMethodId: method.id })
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: paymentsQueryKey }),
+  })
+}

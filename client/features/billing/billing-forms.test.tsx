@@ -23,7 +23,10 @@ const field = (label: string) => screen.getByLabelText(label) as HTMLInputElemen
 const title = () => screen.getByTestId('header-title')
 const nextYear = String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0')
 
-async function typeCard(number: string, { expiry = `12 / ${nextYear}`, cvc = '123' } = {}) {
+async function typeCard(
+  number: string,
+  { expiry = `12 / ${nextYear}`, cvc = '123', send = 'Save card' as string | null } = {},
+) {
   const user = userEvent.setup()
   await user.clear(field('Card number'))
   await user.type(field('Card number'), number)
@@ -31,7 +34,7 @@ async function typeCard(number: string, { expiry = `12 / ${nextYear}`, cvc = '12
   await user.type(field('Expiry date'), expiry)
   await user.clear(field('Security code'))
   await user.type(field('Security code'), cvc)
-  await user.click(screen.getByRole('button', { name: 'Save card' }))
+  if (send) await user.click(screen.getByRole('button', { name: send }))
 }
 
 describe('Add Credit Card', () => {
@@ -175,5 +178,55 @@ describe('Modify Billing Info', () => {
     const shown = await screen.findByTestId('billing-info')
     await waitFor(() => expect(shown.textContent).toContain('Calle Mayor 1'))
     expect(shown.textContent).toContain('28013 Madrid')
+  })
+})
+
+describe('One payment (Pay now)', () => {
+  async function openPayPage(language: 'en' | 'es' = 'en') {
+    await signedInMember(server, { language })
+    await renderApp('/my-account/single-payment', { language })
+    return screen.findByRole('radio')
+  }
+
+  it('asks for a price plan first, and waits for the whole card before Pay now', async () => {
+    await openPayPage()
+    const user = userEvent.setup()
+    const payNow = screen.getByRole('button', { name: 'Pay now' }) as HTMLButtonElement
+    expect(payNow.disabled).toBe(true)
+    await user.type(field('Card number'), '4242424242424242')
+    await user.type(field('Expiry date'), `12/${nextYear}`)
+    expect(payNow.disabled).toBe(true)
+    await user.type(field('Security code'), '123')
+    expect(payNow.disabled).toBe(false)
+    await user.click(payNow)
+    expect(await screen.findByText('*Select a Price Plan first')).toBeTruthy()
+  })
+
+  it('shows the payment in progress, then paid', async () => {
+    const plan = await openPayPage()
+    const user = userEvent.setup()
+    expect(plan.closest('label')?.textContent).toContain('ONE PAYMENT$149.00')
+    await user.click(plan)
+    await user.type(field('Invoice copy (optional)'), 'copy@example.com')
+    await typeCard('4242 4242 4242 4242', { send: 'Pay now' })
+    expect((await screen.findByTestId('payment-status')).textContent).toBe(
+      'Payment Status: in progress...',
+    )
+    const paid = await screen.findByTestId('payment-paid', undefined, { timeout: 30_000 })
+    expect(paid.textContent).toContain('Paid. The panels are open to you.')
+    expect(screen.queryByTestId('payment-status')).toBeNull()
+  })
+
+  it('says Payment failed with the bank’s reason, in Spanish too', async () => {
+    const plan = await openPayPage('es')
+    const user = userEvent.setup()
+    await user.click(plan)
+    await user.type(field('Número de tarjeta'), '4000000000000002')
+    await user.type(field('Fecha de caducidad'), `12/${nextYear}`)
+    await user.type(field('Código de seguridad'), '123')
+    await user.click(screen.getByRole('button', { name: 'Pagar ahora' }))
+    expect(
+      await screen.findByText('El pago ha fallado: Tu tarjeta ha sido rechazada.'),
+    ).toBeTruthy()
   })
 })

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'
 import { useSession } from '../../../lib/session'
 import { useAccess } from '../../access/public'
-import { BillingInfoSummary, SavedCards } from '../../billing/public'
+import { BillingInfoSummary, PricePlans, SavedCards } from '../../billing/public'
 import { OfflineMedia } from '../../harmonize/public'
 import { ChangeEmailDialog } from '../components/change-email-dialog'
 import { ChangePasswordDialog } from '../components/change-password-dialog'
@@ -67,6 +67,7 @@ export function MyAccountPage() {
           </div>
         </dl>
       </div>
+      <PricePlans />
       <SavedCards />
       <BillingInfoSummary />
       <RedeemCode />

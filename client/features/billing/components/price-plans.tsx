@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { formatAmount } from '../../../../domain/billing'
+import { usePrices } from '../api'
+
+/** My Account's price plans (only those on sale, spec core §2), with the way to buy each. */
+export function PricePlans() {
+  const { t } = useTranslation()
+  const prices = usePrices()
+  return (
+    <section
+      aria-labelledby="price-plans-heading"
+      className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+    >
+      <h2
+        id="price-plans-heading"
+        className="border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900"
+      >
+        {t('billing.plans.title')}
+      </h2>
+      {prices.isPending && (
+        <p className="px-5 py-4 text-sm text-slate-500">{t('billing.plans.loading')}</p>
+      )}
+      {prices.isError && (
+        <p className="px-5 py-4 text-sm text-red-700">{t('common.networkError')}</p>
+      )}
+      <ul className="divide-y divide-slate-100" data-testid="price-plans">
+        {(prices.data?.prices ?? []).map((price) => (
+          <li key={price.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 px-5 py-3">
+            <span className="min-w-32 flex-1 font-medium text-slate-900">{price.label}</span>
+            <span className="font-semibold text-brand-900">{formatAmount(price.unitAmount)}</span>
+            {price.plan === 'one_payment' ? (
+              <Link
+                to="/my-account/single-payment"
+                className="rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
+              >
+                {t('billing.plans.payNow')}
+              </Link>
+            ) : (
+              <span className="text-sm text-slate-500">{t('billing.plans.comingSoon')}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,169 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { CircleCheck, LoaderCircle } from 'lucide-react'
+import { useRef, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { z } from 'zod/mini'
+import { formatAmount, payOnceRequestSchema } from '../../../../domain/billing'
+import { Button } from '../../../components/ui/button'
+import { FormAlert } from '../../../components/ui/form-alert'
+import { TextField } from '../../../components/ui/text-field'
+import { useFormMutation } from '../../../lib/form-mutation'
+import { useMessageText } from '../../../lib/messages'
+import { useBillingAccount, usePayments, usePayOnce, usePrices } from '../api'
+import {
+  CardFields,
+  cardFieldsShape,
+  cardOf,
+  EMPTY_CARD,
+  isCardComplete,
+} from '../components/card-fields'
+import { SandboxNotice } from '../components/sandbox-notice'
+
+const formSchema = z.object({
+  priceId: payOnceRequestSchema.shape.priceId,
+  receiptEmail: z.union([z.literal(''), payOnceRequestSchema.shape.receiptEmail]),
+  ...cardFieldsShape,
+})
+
+/**
+ * /my-account/single-payment: the ONE PAYMENT plan, the optional invoice copy, the card and
+ * Pay now; then the payment's progress until the bank has answered (spec core §4 pay flow).
+ */
+export function SinglePaymentPage() {
+  const { t } = useTranslation()
+  const text = useMessageText()
+  const account = useBillingAccount()
+  const prices = usePrices()
+  const payments = usePayments()
+  const onePayment = (prices.data?.prices ?? []).filter((price) => price.plan === 'one_payment')
+  const form = useForm({
+    resolver: zodResolver(formSchema),
+    defaultValues: { priceId: '', receiptEmail: '', ...EMPTY_CARD },
+  })
+  const { errors } = form.formState
+  const { submit, pending } = useFormMutation(form, usePayOnce(), { messagesAt: 'form' })
+  // One id per try: a repeated request of the same try (a retry, a double submit) charges once.
+  const attempt = useRef(crypto.randomUUID())
+  // The payment this page made, else the newest: the one whose progress is shown.
+  const [followedId, setFollowedId] = useState<string | null>(null)
+  const followed = payments.data?.find((payment) => payment.id === followedId) ?? payments.data?.[0]
+  const paid = payments.data?.some((payment) => payment.status === 'succeeded') ?? false
+  const inProgress = followed?.status === 'processing'
+  const failed = followed?.status === 'requires_payment_method' ? followed.failure : null
+  const cardComplete = isCardComplete(form.watch())
+
+  const handlePay = form.handleSubmit(({ priceId, receiptEmail, ...card }) =>
+    submit(
+      {
+        priceId,
+        card: cardOf(card),
+        attemptId: attempt.current,
+        ...(receiptEmail ? { receiptEmail } : {}),
+      },
+      {
+        onSuccess: ({ payment }) => {
+          setFollowedId(payment.id)
+          attempt.current = crypto.randomUUID()
+        },
+        onError: () => {
+          // A refused try is over: the next one is a new attempt.
+          attempt.current = crypto.randomUUID()
+          return false
+        },
+      },
+    ),
+  )
+
+  return (
+    <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
+      <h1 className="text-2xl font-semibold text-brand-900">{t('billing.pay.heading')}</h1>
+      <SandboxNotice sandbox={account.data?.sandbox} />
+      {inProgress && (
+        <p
+          role="status"
+          data-testid="payment-status"
+          className="flex items-center gap-2 rounded-lg bg-brand-50 px-3 py-2 font-medium text-brand-900 ring-1 ring-brand-100"
+        >
+          <LoaderCircle aria-hidden className="size-5 animate-spin text-brand-600" />
+          {t('billing.pay.inProgress')}
+        </p>
+      )}
+      {paid ? (
+        <div
+          role="status"
+          data-testid="payment-paid"
+          className="flex flex-col items-start gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
+        >
+          <p className="flex items-center gap-2 text-lg font-semibold text-emerald-800">
+            <CircleCheck aria-hidden className="size-6" />
+            {t('billing.pay.paid')}
+          </p>
+          <Link
+            to="/home"
+            className="rounded-lg bg-brand-600 px-4 py-2.5 font-medium text-white shadow hover:bg-brand-700"
+          >
+            {t('billing.pay.toPanels')}
+          </Link>
+        </div>
+      ) : (
+        <form
+          noValidate
+          onSubmit={handlePay}
+          className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
+        >
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 text-sm font-medium text-slate-700">
+              {t('billing.pay.plan')}
+            </legend>
+            {prices.isPending && (
+              <p className="text-sm text-slate-500">{t('billing.pay.loading')}</p>
+            )}
+            {onePayment.map((price) => (
+              <label
+                key={price.id}
+                className="flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 ring-1 ring-slate-200 has-checked:bg-brand-50 has-checked:ring-brand-400"
+              >
+                <input type="radio" value={price.id} {...form.register('priceId')} />
+                <span className="flex-1 font-medium text-slate-900">{price.label}</span>
+                <span className="font-semibold text-brand-900">
+                  {formatAmount(price.unitAmount)}
+                </span>
+              </label>
+            ))}
+            {errors.priceId && (
+              <p role="alert" className="text-sm text-red-700">
+                {text(errors.priceId.message)}
+              </p>
+            )}
+          </fieldset>
+          <TextField
+            label={t('billing.pay.receiptEmail')}
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            placeholder={t('billing.pay.receiptPlaceholder')}
+            error={text(errors.receiptEmail?.message)}
+            {...form.register('receiptEmail')}
+          />
+          <CardFields register={form.register} errors={errors} />
+          {failed && !errors.root?.server && (
+            <FormAlert message={t('billing.pay.failed', { message: failed })} />
+          )}
+          {errors.root?.server?.message && (
+            <FormAlert message={t('billing.pay.failed', { message: errors.root.server.message })} />
+          )}
+          <Button
+            type="submit"
+            loading={pending}
+            disabled={!cardComplete || inProgress || paid}
+            className="w-full"
+          >
+            {t('billing.pay.payNow')}
+          </Button>
+        </form>
+      )}
+    </section>
+  )
+}
