@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'
+import { SectionCard } from '../../../components/ui/section-card'
 import { usePrices } from '../api'
 
 /** My Account's price plans (only those on sale, spec core §2), with the way to buy each. */
@@ -8,16 +9,7 @@ export function PricePlans() {
   const { t } = useTranslation()
   const prices = usePrices()
   return (
-    <section
-      aria-labelledby="price-plans-heading"
-      className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
-    >
-      <h2
-        id="price-plans-heading"
-        className="border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900"
-      >
-        {t('billing.plans.title')}
-      </h2>
+    <SectionCard title={t('billing.plans.title')}>
       {prices.isPending && (
         <p className="px-5 py-4 text-sm text-slate-500">{t('billing.plans.loading')}</p>
       )}
@@ -42,6 +34,6 @@ export function PricePlans() {
           </li>
         ))}
       </ul>
-    </section>
+    </SectionCard>
   )
 }

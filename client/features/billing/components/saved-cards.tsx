@@ -1,8 +1,8 @@
 import { CreditCard, Plus } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
 import type { SavedCard } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
+import { SectionCard } from '../../../components/ui/section-card'
 import { readServerError } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount, useRemoveCard, useSetDefaultCard } from '../api'
@@ -29,22 +29,14 @@ export function SavedCards() {
 
   const cards = account.data?.cards ?? []
   return (
-    <section
-      aria-labelledby="saved-cards-heading"
-      className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+    <SectionCard
+      title={t('billing.cards.title')}
+      link={{
+        to: '/my-account/add-credit-card',
+        label: t('billing.card.heading'),
+        icon: <Plus aria-hidden className="size-4" />,
+      }}
     >
-      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-4">
-        <h2 id="saved-cards-heading" className="text-lg font-semibold text-brand-900">
-          {t('billing.cards.title')}
-        </h2>
-        <Link
-          to="/my-account/add-credit-card"
-          className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
-        >
-          <Plus aria-hidden className="size-4" />
-          {t('billing.card.heading')}
-        </Link>
-      </div>
       <div className="flex flex-col gap-3 px-5 py-4">
         <SandboxNotice sandbox={account.data?.sandbox} />
         {account.isPending && (
@@ -99,6 +91,6 @@ export function SavedCards() {
           </ul>
         )}
       </div>
-    </section>
+    </SectionCard>
   )
 }
