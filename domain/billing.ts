@@ -12,9 +12,6 @@ import { textSchema } from './text'
 export const PLANS = ['one_payment', 'four_payments', 'subscription'] as const
 export type Plan = (typeof PLANS)[number]
 
-/** A four-payment plan takes this many monthly charges, then ends by itself as `paid`. */
-export const FOUR_PAYMENTS_COUNT = 4
-
 /** What a price without an amount costs (spec core §3: 100 is the fallback). */
 export const FALLBACK_UNIT_AMOUNT = 100
 

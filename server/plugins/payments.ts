@@ -74,7 +74,7 @@ export interface GatewayPaymentMethod {
   created: number
 }
 
-export const PAYMENT_INTENT_STATUSES = [
+const PAYMENT_INTENT_STATUSES = [
   'requires_payment_method',
   'requires_confirmation',
   'processing',

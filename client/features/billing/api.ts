@@ -6,6 +6,7 @@ import {
   billingInfoRequestSchema,
   type CardType,
   PAYMENT_POLL_MS,
+  type Payment,
   type PayOnceRequest,
   paymentsResponseSchema,
   payOnceRequestSchema,
@@ -114,8 +115,12 @@ export function usePayments() {
   return useQuery({
     queryKey: paymentsQueryKey,
     queryFn: async () => {
+      const pending = (queryClient.getQueryData<Payment[]>(paymentsQueryKey) ?? []).some(
+        (payment) => payment.status === 'processing',
+      )
       const { payments } = await apiRequest('/api/billing/payments', paymentsResponseSchema)
-      if (!payments.some((payment) => payment.status === 'processing')) {
+      // Only a payment that has just settled can change access.
+      if (pending && !payments.some((payment) => payment.status === 'processing')) {
         void queryClient.invalidateQueries({ queryKey: accessQueryKey })
       }
       return payments
@@ -138,6 +143,13 @@ export function usePayOnce() {
       const method = await sandboxCard(card)
       return payOnce({ ...payment, paymentMethodId: method.id })
     },
+    // The new payment goes into the list at once, so its settling is seen (and access re-read)
+    // even when the bank answers before the list is fetched again.
+    onSuccess: ({ payment }) =>
+      queryClient.setQueryData<Payment[]>(paymentsQueryKey, (old = []) => [
+        payment,
+        ...old.filter((known) => known.id !== payment.id),
+      ]),
     onSettled: () => queryClient.invalidateQueries({ queryKey: paymentsQueryKey }),
   })
 }

@@ -198,6 +198,21 @@ export async function createSandboxCard(deps: BillingDeps, card: SandboxCardRequ
 }
 
 /**
+ * A card from the card field may be used by this customer: new (no owner yet) or already its
+ * own. Someone else's card, or one that does not exist, reads the same.
+ */
+export async function assertUsableCard(
+  deps: BillingDeps,
+  customerId: string,
+  paymentMethodId: string,
+): Promise<void> {
+  const method = await deps.payments.retrievePaymentMethod(paymentMethodId)
+  if (!method || (method.customer !== null && method.customer !== customerId)) {
+    throw new AppError(404, 'billing.cardNotFound')
+  }
+}
+
+/**
  * Saves a card made by the card field to the user's account. The bank checks it now, so a
  * declined card is refused here. The first card becomes the default.
  */
@@ -207,11 +222,7 @@ export async function addCard(
   input: { paymentMethodId: string; cardType: CardType },
 ): Promise<BillingAccount> {
   const customerId = await customerIdFor(deps, payer)
-  const method = await deps.payments.retrievePaymentMethod(input.paymentMethodId)
-  // Someone else's card, or one that does not exist, reads the same.
-  if (!method || (method.customer !== null && method.customer !== customerId)) {
-    throw new AppError(404, 'billing.cardNotFound')
-  }
+  await assertUsableCard(deps, customerId, input.paymentMethodId)
   await asUserError(() =>
     deps.payments.attachPaymentMethod(input.paymentMethodId, {
       customer: customerId,

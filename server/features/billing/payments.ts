@@ -4,7 +4,13 @@ import type { Payment, PayOnceRequest } from '../../../domain/billing'
 import type { Language } from '../../../domain/i18n'
 import { AppError } from '../../errors'
 import { translate } from '../../i18n'
-import { customerIdFor, type Payer, refusalMessage, syncCustomer } from './customers'
+import {
+  assertUsableCard,
+  customerIdFor,
+  type Payer,
+  refusalMessage,
+  syncCustomer,
+} from './customers'
 import type { BillingDeps } from './service'
 
 /** Statuses of a payment that is paid or may still be: a second one must not be taken. */
@@ -52,10 +58,7 @@ export async function payOnce(
   if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
 
   const customerId = await customerIdFor(deps, payer)
-  const method = await deps.payments.retrievePaymentMethod(input.paymentMethodId)
-  if (!method || (method.customer !== null && method.customer !== customerId)) {
-    throw new AppError(404, 'billing.cardNotFound')
-  }
+  await assertUsableCard(deps, customerId, input.paymentMethodId)
 
   const intent = await deps.db.transaction(async (tx) => {
     // Two tries at once (a double click, two tabs) wait here for each other.

@@ -51,7 +51,10 @@ export function SinglePaymentPage() {
   const followed = payments.data?.find((payment) => payment.id === followedId) ?? payments.data?.[0]
   const paid = payments.data?.some((payment) => payment.status === 'succeeded') ?? false
   const inProgress = followed?.status === 'processing'
-  const failed = followed?.status === 'requires_payment_method' ? followed.failure : null
+  // Refused at once (the answer to Pay now) or later (the bank's answer to the payment).
+  const failure =
+    errors.root?.server?.message ??
+    (followed?.status === 'requires_payment_method' ? followed.failure : null)
   const cardComplete = isCardComplete(form.watch())
 
   const handlePay = form.handleSubmit(({ priceId, receiptEmail, ...card }) =>
@@ -148,12 +151,7 @@ export function SinglePaymentPage() {
             {...form.register('receiptEmail')}
           />
           <CardFields register={form.register} errors={errors} />
-          {failed && !errors.root?.server && (
-            <FormAlert message={t('billing.pay.failed', { message: failed })} />
-          )}
-          {errors.root?.server?.message && (
-            <FormAlert message={t('billing.pay.failed', { message: errors.root.server.message })} />
-          )}
+          {failure && <FormAlert message={t('billing.pay.failed', { message: failure })} />}
           <Button
             type="submit"
             loading={pending}
