@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { messageText } from '../../../domain/messages'
-import { buildUser } from '../../../tests/support/factories'
+import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { translate } from '../../i18n'
 import { syncCustomer } from './customers'
@@ -10,24 +10,9 @@ import { syncCustomer } from './customers'
 
 const testApp = setUpTestApp()
 
-async function member() {
-  const { user, session } = await buildUser(testApp.app)
-  return { user, cookie: session?.header ?? '' }
-}
+const member = () => memberWithCookie(testApp.app)
 
-const call = (
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  cookie: string,
-  body?: unknown,
-  language = 'en',
-) =>
-  testApp.app.inject({
-    method,
-    url,
-    headers: { cookie, 'accept-language': language },
-    ...(body === undefined ? {} : { payload: body as object }),
-  })
+const call = apiCallsTo(() => testApp.app)
 
 const nextYear = new Date().getUTCFullYear() + 1
 

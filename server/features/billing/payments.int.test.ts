@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
-import { buildUser } from '../../../tests/support/factories'
+import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
 
 // ONE PAYMENT through the API on the sandbox: the charge, the bank's answer a moment later
@@ -8,24 +8,9 @@ import { setUpTestApp } from '../../../tests/support/test-app'
 
 const testApp = setUpTestApp({}, { jobs: { pollingIntervalSeconds: 0.5 } })
 
-async function member() {
-  const { user, session } = await buildUser(testApp.app)
-  return { user, cookie: session?.header ?? '' }
-}
+const member = () => memberWithCookie(testApp.app)
 
-const call = (
-  method: 'GET' | 'POST',
-  url: string,
-  cookie: string,
-  body?: unknown,
-  language = 'en',
-) =>
-  testApp.app.inject({
-    method,
-    url,
-    headers: { cookie, 'accept-language': language },
-    ...(body === undefined ? {} : { payload: body as object }),
-  })
+const call = apiCallsTo(() => testApp.app)
 
 const nextYear = new Date().getUTCFullYear() + 1
 
