@@ -31,6 +31,12 @@ export function sandboxId(prefix: string): string {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
+/** The customer an object belongs to, kept beside its JSON so a customer's objects are found fast. */
+const ownerOf = (object: object): string | null => {
+  const customer = (object as { customer?: unknown }).customer
+  return typeof customer === 'string' ? customer : null
+}
+
 /** How the sandbox's bank answers for a card: when it is saved, and when it is charged. */
 interface CardBehaviour {
   funding: GatewayPaymentMethod['card']['funding']
@@ -132,7 +138,7 @@ export function createSandboxGateway(db: Database): SandboxGateway {
   async function create<T extends { id: string }>(
     type: string,
     object: T,
-    { customer = null, idempotencyKey }: { customer?: string | null } & RequestOptions = {},
+    { idempotencyKey }: RequestOptions = {},
   ): Promise<T> {
     return db.transaction(async (tx) => {
       if (idempotencyKey) {
@@ -152,14 +158,19 @@ export function createSandboxGateway(db: Database): SandboxGateway {
           return existing
         }
       }
-      const owner = customer ?? (object as { customer?: string | null }).customer ?? null
-      await tx.insert(sandboxObjects).values({ id: object.id, type, customer: owner, data: object })
+      await tx
+        .insert(sandboxObjects)
+        .values({ id: object.id, type, customer: ownerOf(object), data: object })
       return object
     })
   }
 
   /** Changes an object's JSON under a row lock, so two changes at once never lose one. */
-  async function change<T>(id: string, type: string, edit: (current: T) => T): Promise<T | null> {
+  async function change<T extends object>(
+    id: string,
+    type: string,
+    edit: (current: T) => T,
+  ): Promise<T | null> {
     return db.transaction(async (tx) => {
       const [row] = await tx
         .select({ data: sandboxObjects.data })
@@ -168,13 +179,9 @@ export function createSandboxGateway(db: Database): SandboxGateway {
         .for('update')
       if (!row) return null
       const next = edit(row.data as T)
-      const owner = (next as { customer?: unknown }).customer
       await tx
         .update(sandboxObjects)
-        .set({
-          data: next,
-          ...(type === 'payment_method' ? { customer: (owner as string | null) ?? null } : {}),
-        })
+        .set({ data: next, customer: ownerOf(next) })
         .where(eq(sandboxObjects.id, id))
       return next
     })
@@ -374,7 +381,7 @@ export function createSandboxGateway(db: Database): SandboxGateway {
           metadata,
           created: nowSeconds(),
         },
-        { customer, ...options },
+        options,
       )
       if (intent.status === 'processing') {
         if (bank) await bank(intent.id)
