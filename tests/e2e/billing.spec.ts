@@ -69,6 +69,8 @@ test('a member buys ONE PAYMENT with a test card, and the panels open for harmon
 
   await page.goto('/my-account')
   await expect(page.getByTestId('price-plans')).toContainText('ONE PAYMENT$149.00')
+  await expect(page.getByTestId('price-plans')).toContainText('FOUR PAYMENTS$39.00 × 4 months')
+  await expect(page.getByTestId('price-plans')).toContainText('SUBSCRIPTION$15.00 a month')
   await page.getByTestId('price-plans').getByRole('link', { name: 'Pay now' }).click()
   await expect(page.getByTestId('header-title')).toHaveText('My Subscription')
   await page.getByRole('radio', { name: /ONE PAYMENT/ }).check()

@@ -2,14 +2,21 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'
 import { SectionCard } from '../../../components/ui/section-card'
-import { usePrices } from '../api'
+import { useBillingAccount, usePrices } from '../api'
+import { SandboxNotice } from './sandbox-notice'
 
 /** My Account's price plans (only those on sale, spec core §2), with the way to buy each. */
 export function PricePlans() {
   const { t } = useTranslation()
   const prices = usePrices()
+  const account = useBillingAccount()
   return (
     <SectionCard title={t('billing.plans.title')}>
+      {account.data?.sandbox && (
+        <div className="px-5 pt-4">
+          <SandboxNotice sandbox />
+        </div>
+      )}
       {prices.isPending && (
         <p className="px-5 py-4 text-sm text-slate-500">{t('billing.plans.loading')}</p>
       )}
@@ -20,7 +27,9 @@ export function PricePlans() {
         {(prices.data?.prices ?? []).map((price) => (
           <li key={price.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 px-5 py-3">
             <span className="min-w-32 flex-1 font-medium text-slate-900">{price.label}</span>
-            <span className="font-semibold text-brand-900">{formatAmount(price.unitAmount)}</span>
+            <span className="font-semibold text-brand-900">
+              {t(`billing.plans.amount.${price.plan}`, { amount: formatAmount(price.unitAmount) })}
+            </span>
             {price.plan === 'one_payment' ? (
               <Link
                 to="/my-account/single-payment"
