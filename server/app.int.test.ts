@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import path from 'node:path'
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appMeta } from '../db/schema/meta'
-import { countries } from '../db/schema/reference'
+import { panels } from '../db/schema/panels'
 import { seedReferenceData } from '../db/seed/index'
 import { emptyClientDir } from '../tests/support/scratch'
 import {
@@ -27,11 +27,6 @@ function deadPid(): number {
       if ((error as NodeJS.ErrnoException).code === 'ESRCH') return pid
     }
   }
-}
-
-async function countCountries(app: FastifyInstance): Promise<number> {
-  const [row] = await app.db.select({ count: sql<number>`count(*)::int` }).from(countries)
-  return Number(row?.count)
 }
 
 describe('HTTP API', () => {
@@ -235,18 +230,44 @@ describe('HTTP API', () => {
     expect(doc.paths['/api/docs']).toBeUndefined()
   })
 
-  it('writes nothing when reference data is seeded again', async () => {
-    expect(await seedReferenceData(app.db)).toEqual({ changed: 0 })
-    expect(await countCountries(app)).toBe(250)
+  it("lists a country's first-level states from ISO 3166-2, and none where it has none", async () => {
+    const spain = await app.inject({ method: 'GET', url: '/api/countries/ES/states' })
+    const vatican = await app.inject({ method: 'GET', url: '/api/countries/VA/states' })
+    const states: { code: string; name: string }[] = spain.json().states
+
+    expect(spain.statusCode).toBe(200)
+    expect(spain.headers['cache-control']).toBe('public, max-age=86400')
+    expect(states.map((s) => s.name)).toContain('Andalucía')
+    expect(states.every((s) => s.code.startsWith('ES-'))).toBe(true)
+    // The 19 autonomous communities and cities, not the 50 provinces inside them.
+    expect(states).toHaveLength(19)
+    expect(vatican.json()).toEqual({ states: [] })
   })
 
-  it('puts back a country name that was edited in the table', async () => {
-    await app.db.update(countries).set({ nameEn: 'Germania' }).where(eq(countries.code, 'DE'))
+  it('answers 404 for states of a country that does not exist, 400 for a malformed code', async () => {
+    const unknown = await app.inject({ method: 'GET', url: '/api/countries/QQ/states' })
+    const malformed = await app.inject({ method: 'GET', url: '/api/countries/es/states' })
+
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json().message).toBe(translate('errors.notFound', 'en'))
+    expect(malformed.statusCode).toBe(400)
+    expect(malformed.json().issues[0].field).toBe('params.country')
+  })
+
+  it('writes nothing when reference data is seeded again', async () => {
+    expect(await seedReferenceData(app.db)).toEqual({ changed: 0 })
+  })
+
+  it('puts back a panel name that was edited in the table', async () => {
+    const [before] = await app.db.select().from(panels).where(eq(panels.id, '01'))
+    await app.db
+      .update(panels)
+      .set({ name: { en: 'Edited', es: 'Editado' } })
+      .where(eq(panels.id, '01'))
 
     expect(await seedReferenceData(app.db)).toEqual({ changed: 1 })
-    const [row] = await app.db.select().from(countries).where(eq(countries.code, 'DE'))
-    expect(row).toEqual({ code: 'DE', nameEn: 'Germany', nameEs: 'Alemania' })
-    expect(await countCountries(app)).toBe(250)
+    const [after] = await app.db.select().from(panels).where(eq(panels.id, '01'))
+    expect(after).toEqual(before)
   })
 })
 

@@ -44,6 +44,10 @@ const SERVER_MESSAGES = {
     en: 'This card is not saved on your account.',
     es: 'Esta tarjeta no está guardada en tu cuenta.',
   },
+  'billing.stateUnknown': {
+    en: 'Please choose a state or province of the chosen country.',
+    es: 'Por favor, elige un estado o provincia del país elegido.',
+  },
   'billing.sandboxOnly': {
     en: 'This card form belongs to the sandbox, which is not in use here.',
     es: 'Este formulario de tarjeta pertenece al entorno de pruebas, que aquí no se usa.',

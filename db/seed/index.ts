@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '../client'
 import { affirmations, panels } from '../schema/panels'
-import { countries } from '../schema/reference'
-import { COUNTRIES } from './countries'
 import { AFFIRMATIONS, PANELS } from './panels-content'
 
 export interface SeedReport {
@@ -15,17 +13,6 @@ export interface SeedReport {
  * not touched, so a second start writes nothing.
  */
 export async function seedReferenceData(db: Database): Promise<SeedReport> {
-  const countryRows = COUNTRIES.map(([code, nameEn, nameEs]) => ({ code, nameEn, nameEs }))
-  const writtenCountries = await db
-    .insert(countries)
-    .values(countryRows)
-    .onConflictDoUpdate({
-      target: countries.code,
-      set: { nameEn: sql`excluded.name_en`, nameEs: sql`excluded.name_es` },
-      setWhere: sql`${countries.nameEn} is distinct from excluded.name_en or ${countries.nameEs} is distinct from excluded.name_es`,
-    })
-    .returning({ code: countries.code })
-
   const panelRows = PANELS.map((panel, index) => ({
     id: panel.id,
     position: index + 1,
@@ -75,7 +62,7 @@ export async function seedReferenceData(db: Database): Promise<SeedReport> {
     })
     .returning({ id: affirmations.id })
 
-  return { changed: writtenCountries.length + writtenPanels.length + writtenAffirmations.length }
+  return { changed: writtenPanels.length + writtenAffirmations.length }
 }
 
 const toCamel = (column: string) =>

@@ -52,11 +52,13 @@ test('a member fills in the billing information, which My Account then shows', a
   await page.getByLabel('City').fill('London')
   await page.getByLabel('Postal code').fill('NW1 6XE')
   await page.getByLabel('Country').selectOption('GB')
+  await page.getByLabel('State or province').selectOption('Westminster')
   await page.screenshot({ path: test.info().outputPath('billing-info.png'), fullPage: true })
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page).toHaveURL(/\/my-account$/)
   await expect(page.getByTestId('billing-info')).toContainText('221B Baker Street')
   await expect(page.getByTestId('billing-info')).toContainText('NW1 6XE London')
+  await expect(page.getByTestId('billing-info')).toContainText('Westminster, United Kingdom')
 })
 
 test('a member buys ONE PAYMENT with a test card, and the panels open for harmonizing', async ({

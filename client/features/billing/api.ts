@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   addCardRequestSchema,
   type BillingAccount,
@@ -16,7 +16,7 @@ import {
   sandboxCardRequestSchema,
   sandboxCardResponseSchema,
 } from '../../../domain/billing'
-import { countriesResponseSchema } from '../../../domain/reference'
+import { countriesResponseSchema, statesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
 import { accessQueryKey } from '../access/public'
 
@@ -94,6 +94,18 @@ export const useCountries = (language: string) =>
     queryKey: ['countries', language],
     queryFn: () =>
       apiRequest(`/api/countries?lang=${encodeURIComponent(language)}`, countriesResponseSchema),
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+
+/** The states or provinces of a country for the billing form; none until a country is chosen. */
+export const useStates = (country: string) =>
+  useQuery({
+    queryKey: ['states', country],
+    queryFn: () =>
+      apiRequest(`/api/countries/${encodeURIComponent(country)}/states`, statesResponseSchema),
+    enabled: /^[A-Z]{2}$/.test(country),
+    // The last country's list stays while the next one loads, so the field does not blink.
+    placeholderData: keepPreviousData,
     staleTime: Number.POSITIVE_INFINITY,
   })
 

@@ -172,12 +172,39 @@ describe('Modify Billing Info', () => {
     await waitFor(() => expect(country.options.length).toBeGreaterThan(200))
     await user.selectOptions(country, 'ES')
     expect(country.selectedOptions[0]?.textContent).toBe('España')
+    const state = (await screen.findByLabelText('Estado o provincia')) as HTMLSelectElement
+    await user.selectOptions(state, 'Madrid, Comunidad de')
     await user.click(screen.getByRole('button', { name: 'Guardar' }))
 
     await waitFor(() => expect(title().textContent).toBe('Mi cuenta'))
     const shown = await screen.findByTestId('billing-info')
     await waitFor(() => expect(shown.textContent).toContain('Calle Mayor 1'))
     expect(shown.textContent).toContain('28013 Madrid')
+    expect(shown.textContent).toContain('Madrid, Comunidad de, España')
+  })
+
+  it('offers the states of the chosen country only, and none where the country has none', async () => {
+    await signedInMember(server)
+    await renderApp('/modify-billing-info')
+    const user = userEvent.setup()
+    const country = (await screen.findByLabelText('Country')) as HTMLSelectElement
+    await waitFor(() => expect(country.options.length).toBeGreaterThan(200))
+    expect(screen.queryByLabelText('State or province')).toBeNull()
+
+    await user.selectOptions(country, 'US')
+    const state = (await screen.findByLabelText('State or province')) as HTMLSelectElement
+    await waitFor(() => expect(state.options.length).toBeGreaterThan(50))
+    await user.selectOptions(state, 'California')
+    expect(state.value).toBe('California')
+
+    await user.selectOptions(country, 'CA')
+    await waitFor(() =>
+      expect([...state.options].map((option) => option.text)).toContain('Ontario'),
+    )
+    await waitFor(() => expect(state.value).toBe(''))
+
+    await user.selectOptions(country, 'VA')
+    await waitFor(() => expect(screen.queryByLabelText('State or province')).toBeNull())
   })
 })
 

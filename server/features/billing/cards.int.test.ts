@@ -195,7 +195,7 @@ describe('billing information', () => {
     line1: 'Calle Mayor 1',
     line2: '',
     city: 'Madrid',
-    state: 'Madrid',
+    state: 'Madrid, Comunidad de',
     postalCode: '28013',
     country: 'ES',
   }
@@ -210,7 +210,7 @@ describe('billing information', () => {
       line1: 'Calle Mayor 1',
       line2: null,
       city: 'Madrid',
-      state: 'Madrid',
+      state: 'Madrid, Comunidad de',
       postalCode: '28013',
       country: 'ES',
     })
@@ -235,6 +235,14 @@ describe('billing information', () => {
     const unknown = await call('PUT', '/api/billing/info', cookie, { ...form, country: 'XX' })
     expect(unknown.statusCode).toBe(400)
     expect(unknown.json().message).toBe('Please choose your country')
+    const foreignState = await call('PUT', '/api/billing/info', cookie, {
+      ...form,
+      state: 'California',
+    })
+    expect(foreignState.statusCode).toBe(400)
+    expect(foreignState.json().message).toBe(
+      'Please choose a state or province of the chosen country.',
+    )
     expect((await call('GET', '/api/billing/account', cookie)).json().billingInfo.line1).toBe(
       'Calle Mayor 1',
     )

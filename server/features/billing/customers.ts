@@ -5,7 +5,6 @@ import {
   billingPaymentIntents,
   billingPaymentMethods,
 } from '../../../db/schema/billing'
-import { countries } from '../../../db/schema/reference'
 import type {
   BillingAccount,
   BillingInfoRequest,
@@ -16,6 +15,7 @@ import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
 import { GatewayError } from '../../plugins/payments'
 import { isSandboxGateway } from '../../plugins/payments-sandbox'
+import { isCountry, isStateOf } from '../reference/public'
 import type { BillingDeps } from './service'
 
 /** Who is paying: the signed-in user as billing needs them. */
@@ -285,18 +285,17 @@ export async function removeCard(
 
 /**
  * Saves the billing form. The changes apply from the next invoice (the screen says so); the
- * country must be one we know.
+ * country must be one we know, and the state one of its own where ISO 3166-2 lists them.
  */
 export async function updateBillingInfo(
   deps: BillingDeps,
   payer: Payer,
   input: BillingInfoRequest,
 ): Promise<BillingAccount> {
-  const [country] = await deps.db
-    .select({ code: countries.code })
-    .from(countries)
-    .where(eq(countries.code, input.country))
-  if (!country) throw new AppError(400, 'billing.countryRequired')
+  if (!isCountry(input.country)) throw new AppError(400, 'billing.countryRequired')
+  if (input.state && !isStateOf(input.country, input.state)) {
+    throw new AppError(400, 'billing.stateUnknown')
+  }
   const customerId = await customerIdFor(deps, payer)
   await deps.payments.updateCustomer(customerId, {
     name: input.name,

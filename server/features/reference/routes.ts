@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { countriesQuerySchema, countriesResponseSchema } from '../../../domain/reference'
+import {
+  countriesQuerySchema,
+  countriesResponseSchema,
+  statesParamsSchema,
+  statesResponseSchema,
+} from '../../../domain/reference'
+import { AppError } from '../../errors'
 import { requestLanguage } from '../../i18n'
-import { listCountries } from './service'
+import { isCountry, listCountries, listStates } from './service'
 
 export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -18,7 +24,26 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const language = request.query.lang ?? requestLanguage(request)
       reply.header('cache-control', 'public, max-age=86400')
-      return { countries: await listCountries(app.db, language) }
+      return { countries: listCountries(language) }
+    },
+  )
+
+  app.get(
+    '/countries/:country/states',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['reference'],
+        summary:
+          "A country's states, provinces or regions (ISO 3166-2); empty where none are listed",
+        params: statesParamsSchema,
+        response: { 200: statesResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!isCountry(request.params.country)) throw new AppError(404, 'errors.notFound')
+      reply.header('cache-control', 'public, max-age=86400')
+      return { states: listStates(request.params.country) }
     },
   )
 }

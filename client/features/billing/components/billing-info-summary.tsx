@@ -3,9 +3,18 @@ import { useTranslation } from 'react-i18next'
 import { SectionCard } from '../../../components/ui/section-card'
 import { useBillingAccount } from '../api'
 
+/** The browser names the country in the interface language; the code is shown if it cannot. */
+function countryName(code: string, language: string): string {
+  try {
+    return new Intl.DisplayNames([language], { type: 'region' }).of(code) ?? code
+  } catch {
+    return code
+  }
+}
+
 /** My Account's billing information: what invoices will carry, and the way to change it. */
 export function BillingInfoSummary() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const account = useBillingAccount()
   const info = account.data?.billingInfo
   const lines = info
@@ -15,7 +24,9 @@ export function BillingInfoSummary() {
         info.line1,
         info.line2,
         [info.postalCode, info.city].filter(Boolean).join(' '),
-        [info.state, info.country].filter(Boolean).join(', '),
+        [info.state, info.country && countryName(info.country, i18n.language)]
+          .filter(Boolean)
+          .join(', '),
       ].filter((line): line is string => Boolean(line))
     : []
   return (

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Info } from 'lucide-react'
+import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
@@ -13,7 +14,7 @@ import { currentLanguage } from '../../../lib/i18n'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { useSession } from '../../../lib/session'
-import { useBillingAccount, useCountries, useSaveBillingInfo } from '../api'
+import { useBillingAccount, useCountries, useSaveBillingInfo, useStates } from '../api'
 import { SandboxNotice } from '../components/sandbox-notice'
 
 type BillingInfoValues = z.input<typeof billingInfoRequestSchema>
@@ -70,6 +71,21 @@ function BillingInfoForm({ initial }: { initial: BillingInfoValues }) {
   const countries = useCountries(currentLanguage())
   const form = useForm({ resolver: zodResolver(billingInfoRequestSchema), defaultValues: initial })
   const { errors } = form.formState
+  const country = form.watch('country')
+  const states = useStates(country)
+  const stateOptions = (country ? (states.data?.states ?? []) : []).map((state) => ({
+    value: state.name,
+    label: state.name,
+  }))
+  // A state belongs to its country: after the country changes, or when a saved state is not on
+  // the list, the choice starts again instead of sending a state the server would refuse.
+  useEffect(() => {
+    const listed = states.data?.states
+    const current = form.getValues('state')
+    if (listed && current && !listed.some((state) => state.name === current)) {
+      form.setValue('state', '')
+    }
+  }, [states.data, form])
   const { submit, pending } = useFormMutation(form, useSaveBillingInfo())
 
   const handleSave = form.handleSubmit((values) =>
@@ -121,12 +137,6 @@ function BillingInfoForm({ initial }: { initial: BillingInfoValues }) {
           {...form.register('city')}
         />
         <TextField
-          label={t('billing.info.state')}
-          autoComplete="billing address-level1"
-          error={text(errors.state?.message)}
-          {...form.register('state')}
-        />
-        <TextField
           label={t('billing.info.postalCode')}
           autoComplete="billing postal-code"
           error={text(errors.postalCode?.message)}
@@ -136,13 +146,23 @@ function BillingInfoForm({ initial }: { initial: BillingInfoValues }) {
           label={t('billing.info.country')}
           autoComplete="billing country"
           placeholder={t('billing.info.chooseCountry')}
-          options={(countries.data?.countries ?? []).map((country) => ({
-            value: country.code,
-            label: country.name,
+          options={(countries.data?.countries ?? []).map((option) => ({
+            value: option.code,
+            label: option.name,
           }))}
           error={text(errors.country?.message)}
           {...form.register('country')}
         />
+        {stateOptions.length > 0 && (
+          <SelectField
+            label={t('billing.info.state')}
+            autoComplete="billing address-level1"
+            placeholder={t('billing.info.chooseState')}
+            options={stateOptions}
+            error={text(errors.state?.message)}
+            {...form.register('state')}
+          />
+        )}
       </div>
       <div className="flex flex-wrap justify-end gap-3">
         <Button variant="secondary" onClick={() => navigate('/my-account')}>
