@@ -4,6 +4,8 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../db/client'
+import { buildApp } from './app'
+import { loadConfig } from './config'
 import { secureDataDir } from './data-dir'
 
 /** Every path under `dir` that group or others may use, with its mode. */
@@ -69,4 +71,22 @@ describe('DATA_DIR with the embedded database', () => {
       await second.close()
     }
   })
+
+  it('leaves nothing in a new DATA_DIR that group or others may read after the first start', async () => {
+    // The environment is spelled out rather than read from the process, so a TEST_DATABASE_URL
+    // run still starts the embedded database; and no template copy, so the server lays down
+    // the cluster itself, as on an operator's first start (a copied template is secured by the
+    // start's first pass before PGlite opens it, which would hide a missing second pass).
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0' })
+    // A permissive umask, so what is checked is the server's doing and not the machine's.
+    process.umask(0)
+    const app = await buildApp(config, { logger: false })
+    try {
+      await app.ready()
+      expect(sharedEntries(dataDir), 'paths group or others may use').toEqual([])
+    } finally {
+      await app.close()
+    }
+    // A bound for a hang: initdb in WebAssembly plus migrations took over a minute on a busy machine.
+  }, 180_000)
 })
