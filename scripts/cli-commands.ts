@@ -27,6 +27,9 @@ export const USAGE = `Usage:
                                                          a new price on sale; PLAN is one_payment,
                                                          four_payments or subscription; prints its id
   npm run cli -- prices archive PRICE_ID                 takes a price off sale (plans bought go on)
+  npm run cli -- billing advance --email ADDRESS --days N
+                                                         sandbox only: moves that member's clock N
+                                                         days on; renewals and installments due run
   npm run cli -- jobs failed                             background jobs (e.g. mail) that gave up`
 
 /** Runs an operator operation, on the database directly or through the running server. */
@@ -186,6 +189,24 @@ async function runPrices(
   throw new UsageError(`Unknown action "${action ?? ''}".`)
 }
 
+async function runBilling(
+  operate: Operate,
+  action: string | undefined,
+  values: { email?: string; days?: string },
+  print: (line: string) => void,
+) {
+  if (action !== 'advance') throw new UsageError(`Unknown action "${action ?? ''}".`)
+  const days = Number(values.days)
+  if (!Number.isInteger(days) || days < 1 || days > 3660) {
+    throw new UsageError('--days must be a whole number from 1 to 3660.')
+  }
+  if (!values.email) throw new UsageError('--email names the member whose clock moves.')
+  const { clock } = await operate('billing.advance', { email: values.email, days })
+  print(
+    `The sandbox clock of ${values.email} now reads ${clock.slice(0, 16).replace('T', ' ')} UTC.`,
+  )
+}
+
 async function runJobs(
   operate: Operate,
   action: string | undefined,
@@ -232,11 +253,14 @@ export async function runCli(
       nickname: { type: 'string' },
       plan: { type: 'string' },
       amount: { type: 'string' },
+      email: { type: 'string' },
+      days: { type: 'string' },
     },
   })
   const [group, action, target] = positionals
   if (group === 'media') return runMedia(operate, action, target, values, print)
   if (group === 'jobs') return runJobs(operate, action, print)
+  if (group === 'billing') return runBilling(operate, action, values, print)
   if (group === 'prices') return runPrices(operate, action, target, values, print)
   if (group !== 'codes') throw new UsageError(`Unknown command "${group ?? ''}".`)
   if (action === 'create') {

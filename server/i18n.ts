@@ -44,6 +44,34 @@ const SERVER_MESSAGES = {
     en: 'This card is not saved on your account.',
     es: 'Esta tarjeta no está guardada en tu cuenta.',
   },
+  'billing.noDefaultCard': {
+    en: 'Add a card first: plans are charged to your default card.',
+    es: 'Añade primero una tarjeta: los planes se cobran a tu tarjeta predeterminada.',
+  },
+  'billing.planRunning': {
+    en: 'You already have a plan in progress.',
+    es: 'Ya tienes un plan en curso.',
+  },
+  'billing.notAPlan': {
+    en: 'This price is not a monthly plan.',
+    es: 'Este precio no es un plan mensual.',
+  },
+  'billing.actionUnavailable': {
+    en: 'This action is not available for your plan right now. Reload the page to see its current state.',
+    es: 'Esta acción no está disponible para tu plan ahora mismo. Recarga la página para ver su estado actual.',
+  },
+  'billing.invoiceNotFound': {
+    en: 'This invoice does not exist.',
+    es: 'Esta factura no existe.',
+  },
+  'billing.onlyCardOfPlan': {
+    en: 'This is the only card of your running plan. Add another card before removing it.',
+    es: 'Es la única tarjeta de tu plan en curso. Añade otra tarjeta antes de eliminarla.',
+  },
+  'billing.customerNotFound': {
+    en: 'Nobody with this e-mail has billing yet.',
+    es: 'Nadie con este correo tiene facturación todavía.',
+  },
   'billing.stateUnknown': {
     en: 'Please choose a state or province of the chosen country.',
     es: 'Por favor, elige un estado o provincia del país elegido.',

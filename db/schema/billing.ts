@@ -10,7 +10,9 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core'
+import { SUBSCRIPTION_STATUSES } from '../../domain/access'
 import { CARD_BRANDS, CURRENCIES, PLANS } from '../../domain/billing'
+import type { InvoiceAddress, InvoiceLine } from '../../domain/billing-plans'
 import { users } from './auth'
 
 // Two kinds of tables. `billing_*` are ours: the rest of the app reads only these, whichever
@@ -98,6 +100,77 @@ export const billingPaymentIntents = pgTable(
   (table) => [index('billing_payment_intent_user_idx').on(table.userId, table.createdAt)],
 )
 
+/** A monthly plan (SUBSCRIPTION or FOUR PAYMENTS), mirrored from the gateway's subscription. */
+export const billingSubscriptions = pgTable(
+  'billing_subscription',
+  {
+    /** The gateway's id (`sub_…`). */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    priceId: text('price_id').notNull(),
+    plan: text('plan', { enum: PLANS }).notNull(),
+    /** Ours, from the gateway's status (`domain/access.ts`): `paused`, `pending` and `paid` too. */
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    /** The gateway's own word, kept for support. */
+    gatewayStatus: text('gateway_status').notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull(),
+    cancelAt: timestamp('cancel_at', { withTimezone: true }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    paused: boolean('paused').notNull(),
+    latestInvoiceId: text('latest_invoice_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('billing_subscription_user_idx').on(table.userId, table.createdAt)],
+)
+
+/**
+ * An invoice, mirrored from the gateway, with the billing information as it was when it was
+ * made. `emailedAt` is ours: when its PDF was queued to the billing e-mail (once).
+ */
+export const billingInvoices = pgTable(
+  'billing_invoice',
+  {
+    /** The gateway's id (`in_…`). */
+    id: text('id').primaryKey(),
+    /** The gateway's number: sequential, without gaps. */
+    number: text('number').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id'),
+    /** `open`, `paid`, `void` or `uncollectible`. */
+    status: text('status').notNull(),
+    billingReason: text('billing_reason').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    subtotal: integer('subtotal').notNull(),
+    total: integer('total').notNull(),
+    amountDue: integer('amount_due').notNull(),
+    amountPaid: integer('amount_paid').notNull(),
+    lines: jsonb('lines').$type<InvoiceLine[]>().notNull(),
+    customerName: text('customer_name').notNull(),
+    customerEmail: text('customer_email').notNull(),
+    customerAddress: jsonb('customer_address').$type<InvoiceAddress | null>(),
+    receiptEmail: text('receipt_email'),
+    attemptCount: integer('attempt_count').notNull(),
+    /** The last charge of it was refused (not while the bank is still answering). */
+    lastChargeFailed: boolean('last_charge_failed').notNull(),
+    nextPaymentAttempt: timestamp('next_payment_attempt', { withTimezone: true }),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    emailedAt: timestamp('emailed_at', { withTimezone: true }),
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('billing_invoice_user_idx').on(table.userId, table.createdAt)],
+)
+
 /**
  * The sandbox gateway's objects, shaped as the card provider's API returns them (a customer, a
  * payment method, a payment intent, a subscription, an invoice…). JSON, because the sandbox
@@ -126,4 +199,10 @@ export const sandboxIdempotencyKeys = pgTable('sandbox_idempotency_key', {
   key: text('key').primaryKey(),
   objectId: text('object_id').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** The sandbox's counters, such as invoice numbers: taken in the transaction that uses them. */
+export const sandboxSequences = pgTable('sandbox_sequence', {
+  name: text('name').primaryKey(),
+  value: integer('value').notNull(),
 })

@@ -25,9 +25,10 @@ export interface QueueOptions {
 export interface Queue<T extends object> {
   /**
    * Queues a job. Inside `app.db.transaction(…)` the job is written by that transaction: it runs
-   * only if the transaction commits, and a failure to queue rolls the transaction back.
+   * only if the transaction commits, and a failure to queue rolls the transaction back. With
+   * `at`, it runs no earlier than that moment.
    */
-  send(data: T): Promise<void>
+  send(data: T, options?: { at?: Date }): Promise<void>
 }
 
 /** A job that used up its retries, as `npm run cli -- jobs failed` lists it. */
@@ -184,7 +185,7 @@ export async function createJobRunner(
       if (started) await startWorker()
       else starters.push(startWorker)
       return {
-        async send(data) {
+        async send(data, { at } = {}) {
           const envelope: Envelope<typeof data> = { about: queueOptions.describe(data), data }
           // The queue row keeps the settings it was first created with; each job carries
           // today's, so a changed setting applies without touching the database.
@@ -194,15 +195,17 @@ export async function createJobRunner(
             retryDelay: queueOptions.retryDelaySeconds,
             retryBackoff: true,
             expireInSeconds: queueOptions.expireInSeconds,
-            ...(window
-              ? {
-                  startAfter:
-                    window.minSeconds + Math.random() * (window.maxSeconds - window.minSeconds),
-                }
-              : {}),
+            ...(at
+              ? { startAfter: at }
+              : window
+                ? {
+                    startAfter:
+                      window.minSeconds + Math.random() * (window.maxSeconds - window.minSeconds),
+                  }
+                : {}),
           })
           // Work it at once here rather than at the next poll, once it is visible.
-          if (!window) {
+          if (!window && !at) {
             database.afterCommit(() => {
               if (workerId) boss.notifyWorker(workerId)
             })

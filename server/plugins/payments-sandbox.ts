@@ -1,10 +1,7 @@
-import { randomInt } from 'node:crypto'
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
-import { sandboxIdempotencyKeys, sandboxObjects } from '../../db/schema/billing'
 import { cardBrand, cardDigits } from '../../domain/billing'
 import {
-  type GatewayCustomer,
   GatewayError,
   type GatewayEvent,
   type GatewayPaymentIntent,
@@ -14,28 +11,13 @@ import {
   type PaymentGateway,
   type RequestOptions,
 } from './payments'
+import { publicCustomer, type StoredCustomer, sandboxPlans } from './payments-sandbox-plans'
+import { missing, nowSeconds, sandboxData, sandboxId, sandboxStore } from './payments-sandbox-store'
 
 // The sandbox gateway: the card provider played in our own database, so every money path runs
 // on one machine with no keys. It answers in the provider's shapes and keeps its rules (ids with
 // type prefixes, idempotency keys, prices that cannot be edited), and it keeps its objects in
 // `sandbox_object`, apart from our billing tables, which it reaches only through the sync.
-
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
-
-/** A new id in the provider's style: `price_` and 24 random letters and digits. */
-export function sandboxId(prefix: string): string {
-  let tail = ''
-  for (let index = 0; index < 24; index++) tail += ID_ALPHABET[randomInt(ID_ALPHABET.length)]
-  return `${prefix}_${tail}`
-}
-
-const nowSeconds = () => Math.floor(Date.now() / 1000)
-
-/** The customer an object belongs to, kept beside its JSON so a customer's objects are found fast. */
-const ownerOf = (object: object): string | null => {
-  const customer = (object as { customer?: unknown }).customer
-  return typeof customer === 'string' ? customer : null
-}
 
 /** How the sandbox's bank answers for a card: when it is saved, and when it is charged. */
 interface CardBehaviour {
@@ -97,7 +79,7 @@ type StoredPaymentMethod = GatewayPaymentMethod & { sandbox: CardBehaviour }
 const publicMethod = ({ sandbox: _, ...method }: StoredPaymentMethod): GatewayPaymentMethod =>
   method
 
-/** The sandbox's gateway, plus what only the sandbox has: the browser's card form endpoint. */
+/** The sandbox's gateway, plus what only the sandbox has: the card form, the bank and the clocks. */
 export interface SandboxGateway extends PaymentGateway {
   kind: 'sandbox'
   /**
@@ -108,6 +90,17 @@ export interface SandboxGateway extends PaymentGateway {
   connectBank(send: (paymentIntentId: string) => Promise<void>): void
   /** The bank's answer to a `processing` charge; then the event handlers hear of it. */
   settlePaymentIntent(id: string): Promise<void>
+  /**
+   * How the plans' due work (renewals, installments, retries) is run when a customer's clock
+   * reaches it: a delayed job that calls `runDue`. Without one, only `advanceClock` runs it.
+   */
+  connectScheduler(schedule: (customer: string, at: Date) => Promise<void>): void
+  /** Does whatever the customer's clock has reached. Safe to run twice. */
+  runDue(customer: string): Promise<void>
+  /** The customers whose plans still have work ahead, for the jobs after a restart. */
+  customersWithLivePlans(): Promise<string[]>
+  /** Moves a customer's test clock forward and does what became due; answers the new time. */
+  advanceClock(customer: string, seconds: number): Promise<number>
   /**
    * Makes a card payment method from the numbers typed in the browser, as the provider's card
    * field does in its own frame. The number itself is never stored: only brand, last four
@@ -122,76 +115,15 @@ export interface SandboxGateway extends PaymentGateway {
 }
 
 export function createSandboxGateway(db: Database): SandboxGateway {
-  async function retrieve<T>(id: string, type: string): Promise<T | null> {
-    const [row] = await db
-      .select({ data: sandboxObjects.data })
-      .from(sandboxObjects)
-      .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.type, type)))
-    return (row?.data as T | undefined) ?? null
-  }
-
-  /**
-   * Stores a new object. With an idempotency key, a second call (a retry, or a second server
-   * doing the same at the same moment) gets the object the first one made: the key's row is
-   * claimed in the same transaction, so the second waits for the first to commit, then reads it.
-   */
-  async function create<T extends { id: string }>(
-    type: string,
-    object: T,
-    { idempotencyKey }: RequestOptions = {},
-  ): Promise<T> {
-    return db.transaction(async (tx) => {
-      if (idempotencyKey) {
-        const [claimed] = await tx
-          .insert(sandboxIdempotencyKeys)
-          .values({ key: idempotencyKey, objectId: object.id })
-          .onConflictDoNothing()
-          .returning({ objectId: sandboxIdempotencyKeys.objectId })
-        if (!claimed) {
-          const [first] = await tx
-            .select({ objectId: sandboxIdempotencyKeys.objectId })
-            .from(sandboxIdempotencyKeys)
-            .where(eq(sandboxIdempotencyKeys.key, idempotencyKey))
-          const existing = first ? await retrieve<T>(first.objectId, type) : null
-          if (!existing)
-            throw new Error(`idempotency key ${idempotencyKey} was used for another call`)
-          return existing
-        }
-      }
-      await tx
-        .insert(sandboxObjects)
-        .values({ id: object.id, type, customer: ownerOf(object), data: object })
-      return object
-    })
-  }
-
-  /** Changes an object's JSON under a row lock, so two changes at once never lose one. */
-  async function change<T extends object>(
-    id: string,
-    type: string,
-    edit: (current: T) => T,
-  ): Promise<T | null> {
-    return db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.type, type)))
-        .for('update')
-      if (!row) return null
-      const next = edit(row.data as T)
-      await tx
-        .update(sandboxObjects)
-        .set({ data: next, customer: ownerOf(next) })
-        .where(eq(sandboxObjects.id, id))
-      return next
-    })
-  }
-
-  const missing = (what: string, id: string) =>
-    new GatewayError('resource_missing', `No such ${what}: '${id}'`)
+  const store = sandboxStore(db)
+  const { retrieve, create, change } = store
 
   const eventHandlers: ((event: GatewayEvent) => Promise<void>)[] = []
+  const emit = async (event: GatewayEvent) => {
+    for (const handler of eventHandlers) await handler(event)
+  }
   let bank: ((paymentIntentId: string) => Promise<void>) | null = null
+  let scheduler: ((customer: string, at: Date) => Promise<void>) | null = null
 
   const failure = (reason: DeclineReason) => {
     const error = declined(reason)
@@ -202,27 +134,84 @@ export function createSandboxGateway(db: Database): SandboxGateway {
     }
   }
 
+  async function createPaymentIntent(
+    input: {
+      amount: number
+      customer: string
+      paymentMethod: string
+      receiptEmail: string | null
+      metadata: GatewayPaymentIntent['metadata']
+    },
+    options?: RequestOptions,
+  ): Promise<GatewayPaymentIntent> {
+    const customer = await retrieve<StoredCustomer>(input.customer, 'customer')
+    if (!customer) throw missing('customer', input.customer)
+    const method = await retrieve<StoredPaymentMethod>(input.paymentMethod, 'payment_method')
+    if (!method) throw missing('payment_method', input.paymentMethod)
+    if (method.customer && method.customer !== input.customer) {
+      throw new GatewayError(
+        'payment_method_unexpected_state',
+        'This payment method is attached to another customer.',
+      )
+    }
+    // A card the bank refuses outright fails now; any other waits for the bank's answer.
+    const refusal = method.sandbox.onSave
+    const id = sandboxId('pi')
+    const intent = await create<GatewayPaymentIntent>(
+      'payment_intent',
+      id,
+      () => ({
+        id,
+        object: 'payment_intent',
+        amount: input.amount,
+        currency: 'usd',
+        customer: input.customer,
+        payment_method: input.paymentMethod,
+        status: refusal ? 'requires_payment_method' : 'processing',
+        receipt_email: input.receiptEmail,
+        last_payment_error: refusal ? failure(refusal) : null,
+        metadata: input.metadata,
+        created: plans.clockOf(customer),
+      }),
+      options,
+    )
+    if (intent.status === 'processing') {
+      if (bank) await bank(intent.id)
+      else await settle(intent.id)
+    }
+    return intent
+  }
+
+  const plans = sandboxPlans({
+    store,
+    emit,
+    charge: createPaymentIntent,
+    schedule: (customer, at) => (scheduler ? scheduler(customer, at) : Promise.resolve()),
+  })
+
   async function settle(id: string): Promise<void> {
     const intent = await retrieve<GatewayPaymentIntent>(id, 'payment_intent')
     if (intent?.status !== 'processing' || !intent.payment_method) return
     const method = await retrieve<StoredPaymentMethod>(intent.payment_method, 'payment_method')
     const refusal = method ? method.sandbox.onCharge : 'generic_decline'
-    const settled = await change<GatewayPaymentIntent>(id, 'payment_intent', (current) =>
-      current.status !== 'processing'
-        ? current
-        : refusal
-          ? { ...current, status: 'requires_payment_method', last_payment_error: failure(refusal) }
-          : { ...current, status: 'succeeded', last_payment_error: null },
-    )
-    if (!settled) return
-    const event: GatewayEvent = {
+    let answered = false
+    const settled = await change<GatewayPaymentIntent>(id, 'payment_intent', (current) => {
+      if (current.status !== 'processing') return current
+      answered = true
+      return refusal
+        ? { ...current, status: 'requires_payment_method', last_payment_error: failure(refusal) }
+        : { ...current, status: 'succeeded', last_payment_error: null }
+    })
+    if (!settled || !answered) return
+    await plans.afterCharge(settled)
+    await plans.invoiceOneTimePayment(settled)
+    await emit({
       type:
         settled.status === 'succeeded'
           ? 'payment_intent.succeeded'
           : 'payment_intent.payment_failed',
       customer: settled.customer,
-    }
-    for (const handler of eventHandlers) await handler(event)
+    })
   }
 
   return {
@@ -232,8 +221,9 @@ export function createSandboxGateway(db: Database): SandboxGateway {
       const digits = cardDigits(number)
       const behaviour = SANDBOX_CARDS[digits]
       if (!behaviour) throw declined('test_mode_live_card')
-      const method: StoredPaymentMethod = {
-        id: sandboxId('pm'),
+      const id = sandboxId('pm')
+      const method = await create<StoredPaymentMethod>('payment_method', id, () => ({
+        id,
         object: 'payment_method',
         type: 'card',
         customer: null,
@@ -247,15 +237,17 @@ export function createSandboxGateway(db: Database): SandboxGateway {
         metadata: {},
         created: nowSeconds(),
         sandbox: behaviour,
-      }
-      return publicMethod(await create('payment_method', method))
+      }))
+      return publicMethod(method)
     },
 
-    createCustomer: ({ email, name, userId }, options) =>
-      create<GatewayCustomer>(
+    async createCustomer({ email, name, userId }, options) {
+      const id = sandboxId('cus')
+      const customer = await create<StoredCustomer>(
         'customer',
-        {
-          id: sandboxId('cus'),
+        id,
+        () => ({
+          id,
           object: 'customer',
           email,
           name,
@@ -263,11 +255,17 @@ export function createSandboxGateway(db: Database): SandboxGateway {
           invoice_settings: { default_payment_method: null },
           metadata: { user_id: userId },
           created: nowSeconds(),
-        },
+          sandbox: { advanced_seconds: 0 },
+        }),
         options,
-      ),
+      )
+      return publicCustomer(customer)
+    },
 
-    retrieveCustomer: (id) => retrieve<GatewayCustomer>(id, 'customer'),
+    async retrieveCustomer(id) {
+      const customer = await retrieve<StoredCustomer>(id, 'customer')
+      return customer ? publicCustomer(customer) : null
+    },
 
     async updateCustomer(id, { defaultPaymentMethod, ...fields }) {
       if (defaultPaymentMethod) {
@@ -279,7 +277,7 @@ export function createSandboxGateway(db: Database): SandboxGateway {
           )
         }
       }
-      const updated = await change<GatewayCustomer>(id, 'customer', (customer) => ({
+      const updated = await change<StoredCustomer>(id, 'customer', (customer) => ({
         ...customer,
         ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
         invoice_settings:
@@ -288,7 +286,7 @@ export function createSandboxGateway(db: Database): SandboxGateway {
             : { default_payment_method: defaultPaymentMethod },
       }))
       if (!updated) throw missing('customer', id)
-      return updated
+      return publicCustomer(updated)
     },
 
     async retrievePaymentMethod(id) {
@@ -297,7 +295,7 @@ export function createSandboxGateway(db: Database): SandboxGateway {
     },
 
     async attachPaymentMethod(id, { customer, cardType }) {
-      if (!(await retrieve<GatewayCustomer>(customer, 'customer')))
+      if (!(await retrieve<StoredCustomer>(customer, 'customer')))
         throw missing('customer', customer)
       const method = await retrieve<StoredPaymentMethod>(id, 'payment_method')
       if (!method) throw missing('payment_method', id)
@@ -331,7 +329,7 @@ export function createSandboxGateway(db: Database): SandboxGateway {
         customer: null,
       }))
       // The provider clears a default that was detached.
-      await change<GatewayCustomer>(owner, 'customer', (customer) =>
+      await change<StoredCustomer>(owner, 'customer', (customer) =>
         customer.invoice_settings.default_payment_method === id
           ? { ...customer, invoice_settings: { default_payment_method: null } }
           : customer,
@@ -344,90 +342,56 @@ export function createSandboxGateway(db: Database): SandboxGateway {
       bank = send
     },
 
+    connectScheduler(schedule) {
+      scheduler = schedule
+    },
+
     settlePaymentIntent: settle,
 
     onEvent(handler) {
       eventHandlers.push(handler)
     },
 
-    async createPaymentIntent(
-      { amount, currency, customer, paymentMethod, receiptEmail, metadata },
-      options,
-    ) {
-      if (!(await retrieve<GatewayCustomer>(customer, 'customer')))
-        throw missing('customer', customer)
-      const method = await retrieve<StoredPaymentMethod>(paymentMethod, 'payment_method')
-      if (!method) throw missing('payment_method', paymentMethod)
-      if (method.customer && method.customer !== customer) {
-        throw new GatewayError(
-          'payment_method_unexpected_state',
-          'This payment method is attached to another customer.',
-        )
-      }
-      // A card the bank refuses outright fails now; any other waits for the bank's answer.
-      const refusal = method.sandbox.onSave
-      const intent = await create<GatewayPaymentIntent>(
-        'payment_intent',
-        {
-          id: sandboxId('pi'),
-          object: 'payment_intent',
-          amount,
-          currency,
-          customer,
-          payment_method: paymentMethod,
-          status: refusal ? 'requires_payment_method' : 'processing',
-          receipt_email: receiptEmail,
-          last_payment_error: refusal ? failure(refusal) : null,
-          metadata,
-          created: nowSeconds(),
-        },
-        options,
-      )
-      if (intent.status === 'processing') {
-        if (bank) await bank(intent.id)
-        else await settle(intent.id)
-      }
-      return intent
-    },
+    createPaymentIntent: ({ currency: _usd, ...input }, options) =>
+      createPaymentIntent(input, options),
 
-    async listPaymentIntents(customer) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(
-          and(eq(sandboxObjects.type, 'payment_intent'), eq(sandboxObjects.customer, customer)),
-        )
-        .orderBy(desc(sandboxObjects.createdAt), desc(sandboxObjects.id))
-      return rows.map((row) => row.data as GatewayPaymentIntent)
-    },
+    listPaymentIntents: (customer) =>
+      store.listOf<GatewayPaymentIntent>('payment_intent', customer),
 
     async listPaymentMethods(customer) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(
-          and(eq(sandboxObjects.type, 'payment_method'), eq(sandboxObjects.customer, customer)),
-        )
-        .orderBy(desc(sandboxObjects.createdAt), desc(sandboxObjects.id))
-      return rows.map((row) => publicMethod(row.data as StoredPaymentMethod))
+      return (await store.listOf<StoredPaymentMethod>('payment_method', customer)).map(publicMethod)
     },
+
+    runDue: plans.runDue,
+    customersWithLivePlans: plans.customersWithLivePlans,
+    advanceClock: plans.advanceClock,
+    createSubscription: plans.createSubscription,
+    retrieveSubscription: plans.retrieveSubscription,
+    listSubscriptions: plans.listSubscriptions,
+    updateSubscription: plans.updateSubscription,
+    retrieveInvoice: plans.retrieveInvoice,
+    listInvoices: plans.listInvoices,
+    payInvoice: plans.payInvoice,
 
     retrieveProduct: (id) => retrieve<GatewayProduct>(id, 'product'),
 
     createProduct: ({ id, name }, options) =>
       create<GatewayProduct>(
         'product',
-        { id, object: 'product', name, active: true, created: nowSeconds() },
+        id,
+        () => ({ id, object: 'product', name, active: true, created: nowSeconds() }),
         options,
       ),
 
     createPrice: ({ product, nickname, unitAmount, currency, plan }, options) => {
       const recurring =
         plan === 'one_payment' ? null : { interval: 'month' as const, interval_count: 1 }
+      const id = sandboxId('price')
       return create<GatewayPrice>(
         'price',
-        {
-          id: sandboxId('price'),
+        id,
+        () => ({
+          id,
           object: 'price',
           product,
           nickname,
@@ -438,35 +402,15 @@ export function createSandboxGateway(db: Database): SandboxGateway {
           type: recurring ? 'recurring' : 'one_time',
           recurring,
           metadata: { plan },
-        },
+        }),
         options,
       )
     },
 
-    async updatePrice(id, { active }) {
-      const [row] = await db
-        .update(sandboxObjects)
-        .set({
-          data: sql`jsonb_set(${sandboxObjects.data}, '{active}', ${JSON.stringify(active)}::jsonb)`,
-        })
-        .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.type, 'price')))
-        .returning({ data: sandboxObjects.data })
-      return (row?.data as GatewayPrice | undefined) ?? null
-    },
+    updatePrice: (id, { active }) => store.setField<GatewayPrice>(id, 'price', 'active', active),
 
-    async listPrices(product) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(
-          and(
-            eq(sandboxObjects.type, 'price'),
-            sql`${sandboxObjects.data}->>'product' = ${product}`,
-          ),
-        )
-        .orderBy(desc(sandboxObjects.createdAt), desc(sandboxObjects.id))
-      return rows.map((row) => row.data as GatewayPrice)
-    },
+    listPrices: (product) =>
+      store.listAll<GatewayPrice>('price', sql`${sandboxData}->>'product' = ${product}`),
   }
 }
 

@@ -94,8 +94,81 @@ export interface GatewayPaymentIntent {
   receipt_email: string | null
   /** Why the last try failed, in the provider's words and codes. */
   last_payment_error: { code: string; decline_code?: string; message: string } | null
-  /** What was bought, for our records. */
-  metadata: { price_id: string; user_id: string }
+  /** What was bought, for our records; `invoice` when the charge pays one. */
+  metadata: { price_id: string; user_id: string; invoice?: string; subscription?: string }
+  created: number
+}
+
+/**
+ * A plan that charges monthly: the SUBSCRIPTION until cancelled, or FOUR PAYMENTS, which has
+ * `cancel_at` four months after its start and so ends by itself after the fourth charge.
+ * `incomplete` until its first invoice is paid; `past_due` after a failed renewal, `unpaid` when
+ * the retries are used up. Times are the customer's clock (the sandbox's test clock).
+ */
+export interface GatewaySubscription {
+  id: string
+  object: 'subscription'
+  customer: string
+  status: 'incomplete' | 'incomplete_expired' | 'active' | 'past_due' | 'unpaid' | 'canceled'
+  items: { data: { id: string; price: string }[] }
+  billing_cycle_anchor: number
+  current_period_start: number
+  current_period_end: number
+  cancel_at_period_end: boolean
+  cancel_at: number | null
+  canceled_at: number | null
+  ended_at: number | null
+  /** Set while paused: invoices of the period are voided and nothing is charged. */
+  pause_collection: { behavior: 'void'; resumes_at: number | null } | null
+  default_payment_method: string | null
+  latest_invoice: string | null
+  metadata: { plan: Plan; user_id: string; price_id: string }
+  created: number
+}
+
+export interface GatewayInvoiceLine {
+  id: string
+  description: string
+  /** Cents; a credit (the unused part of a period) is negative. */
+  amount: number
+  price: string | null
+  proration: boolean
+  period: { start: number; end: number }
+}
+
+/**
+ * A bill, numbered when it is finalized (every invoice here is finalized at once). `open` until
+ * paid; `void` when it will never be collected (a paused period, an expired first payment).
+ */
+export interface GatewayInvoice {
+  id: string
+  object: 'invoice'
+  /** Sequential per account, without gaps. */
+  number: string
+  customer: string
+  subscription: string | null
+  status: 'open' | 'paid' | 'void' | 'uncollectible'
+  billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'manual'
+  currency: 'usd'
+  subtotal: number
+  total: number
+  amount_due: number
+  amount_paid: number
+  lines: { data: GatewayInvoiceLine[] }
+  /** The billing information as it was when the invoice was made. */
+  customer_name: string
+  customer_email: string
+  customer_address: GatewayAddress | null
+  /** Where a copy goes ('Cc Invoice to Payment'), besides the billing e-mail. */
+  receipt_email: string | null
+  /** The latest charge that tried to pay it. */
+  payment_intent: string | null
+  attempt_count: number
+  next_payment_attempt: number | null
+  status_transitions: { finalized_at: number; paid_at: number | null; voided_at: number | null }
+  period_start: number
+  period_end: number
+  metadata: { user_id: string }
   created: number
 }
 
@@ -104,7 +177,13 @@ export interface GatewayPaymentIntent {
  * same way: by syncing the customer it names.
  */
 export interface GatewayEvent {
-  type: 'payment_intent.succeeded' | 'payment_intent.payment_failed'
+  type:
+    | 'payment_intent.succeeded'
+    | 'payment_intent.payment_failed'
+    | 'invoice.paid'
+    | 'invoice.payment_failed'
+    | 'customer.subscription.updated'
+    | 'customer.subscription.deleted'
   customer: string
 }
 
@@ -177,8 +256,47 @@ export interface PaymentGateway {
     },
     options?: RequestOptions,
   ): Promise<GatewayPaymentIntent>
-  /** The customer's payments, newest first. */
+  /**
+   * The customer's payments, newest first. A one-time payment that succeeds gets a paid
+   * invoice of its own (as the provider's `invoice_creation` does).
+   */
   listPaymentIntents(customer: string): Promise<GatewayPaymentIntent[]>
+
+  /**
+   * Starts a monthly plan on the card: its first invoice is made and charged at once, and the
+   * plan stays `incomplete` until that charge succeeds. `installments` ends it by itself after
+   * that many charges (FOUR PAYMENTS).
+   */
+  createSubscription(
+    input: {
+      customer: string
+      price: string
+      paymentMethod: string
+      installments: number | null
+      metadata: GatewaySubscription['metadata']
+    },
+    options?: RequestOptions,
+  ): Promise<GatewaySubscription>
+  retrieveSubscription(id: string): Promise<GatewaySubscription | null>
+  /** The customer's plans, newest first, ended ones too. */
+  listSubscriptions(customer: string): Promise<GatewaySubscription[]>
+  /**
+   * Cancel at the period's end (or take that back), pause collection (or resume): fields left out
+   * stay as they are.
+   */
+  updateSubscription(
+    id: string,
+    input: {
+      cancelAtPeriodEnd?: boolean
+      pauseCollection?: { behavior: 'void' } | null
+    },
+  ): Promise<GatewaySubscription>
+
+  retrieveInvoice(id: string): Promise<GatewayInvoice | null>
+  /** The customer's invoices, newest first. */
+  listInvoices(customer: string): Promise<GatewayInvoice[]>
+  /** Charges an open invoice again, with this card ('Pay Actual Invoice'). */
+  payInvoice(id: string, input: { paymentMethod: string }): Promise<GatewayInvoice>
   /** Registers what to do when the provider reports an event (the webhook, in Stripe mode). */
   onEvent(handler: (event: GatewayEvent) => Promise<void>): void
 }
@@ -231,6 +349,21 @@ export const paymentsPlugin = fp<{ config: Config }>(
         ({ paymentIntentId }) => gateway.settlePaymentIntent(paymentIntentId),
       )
       gateway.connectBank((paymentIntentId) => bank.send({ paymentIntentId }))
+      // Renewals, installments and retries run when a customer's clock reaches them.
+      const clock = await app.jobs.define<{ customer: string }>(
+        'sandbox.clock',
+        {
+          retryLimit: 5,
+          retryDelaySeconds: 30,
+          expireInSeconds: 300,
+          describe: (job) => `sandbox clock of ${job.customer}`,
+        },
+        ({ customer }) => gateway.runDue(customer),
+      )
+      gateway.connectScheduler((customer, at) => clock.send({ customer }, { at }))
+      // What was scheduled by a process that is gone (or by the CLI, which has no jobs) is
+      // looked at again once; each run schedules the next.
+      for (const customer of await gateway.customersWithLivePlans()) await clock.send({ customer })
     }
     app.decorate('payments', gateway)
   },

@@ -16,11 +16,11 @@ import {
   type OperatorCode,
 } from '../../../domain/access-codes'
 import { AppError } from '../../errors'
-import { paymentFactsFor } from '../billing/public'
+import { paymentFactsFor, planStatusFor } from '../billing/public'
 
 /**
- * The facts the access rule needs, from our own tables: access codes, and the one-time payments
- * billing keeps. Subscriptions join when billing has them.
+ * The facts the access rule needs, from our own tables: access codes, and billing's plans and
+ * one-time payments.
  */
 export async function accessFactsFor(db: Database, userId: string): Promise<AccessFacts> {
   // Every code the user holds counts: one revoked code must not hide another still valid.
@@ -34,7 +34,7 @@ export async function accessFactsFor(db: Database, userId: string): Promise<Acce
   const held = Number(codes?.held ?? 0)
   return {
     code: held > 0 ? { status: Number(codes?.active) > 0 ? 'ACTIVE' : 'INACTIVE' } : null,
-    subscriptionStatus: null,
+    subscriptionStatus: await planStatusFor(db, userId),
     paymentIntents: await paymentFactsFor(db, userId),
   }
 }

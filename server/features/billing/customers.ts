@@ -2,8 +2,10 @@ import { and, eq, notInArray } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import {
   billingCustomers,
+  billingInvoices,
   billingPaymentIntents,
   billingPaymentMethods,
+  billingSubscriptions,
 } from '../../../db/schema/billing'
 import type {
   BillingAccount,
@@ -16,6 +18,7 @@ import type { MessageKey } from '../../i18n'
 import { GatewayError } from '../../plugins/payments'
 import { isSandboxGateway } from '../../plugins/payments-sandbox'
 import { isCountry, isStateOf } from '../reference/public'
+import { hasRunningPlan, invoiceRow, planStatus, subscriptionRow } from './plan-sync'
 import type { BillingDeps } from './service'
 
 /** Who is paying: the signed-in user as billing needs them. */
@@ -63,6 +66,8 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
   const userId = customer.metadata.user_id
   const methods = await payments.listPaymentMethods(customerId)
   const intents = await payments.listPaymentIntents(customerId)
+  const subscriptions = await payments.listSubscriptions(customerId)
+  const invoices = await payments.listInvoices(customerId)
   const address = customer.address
   const row = {
     userId,
@@ -100,7 +105,8 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
         .values(card)
         .onConflictDoUpdate({ target: billingPaymentMethods.id, set: card })
     }
-    for (const intent of intents) {
+    // Charges of invoices are told through their invoices; this table is one-time payments.
+    for (const intent of intents.filter((charge) => !charge.metadata.invoice)) {
       const payment = {
         id: intent.id,
         userId,
@@ -118,6 +124,24 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
         .insert(billingPaymentIntents)
         .values(payment)
         .onConflictDoUpdate({ target: billingPaymentIntents.id, set: payment })
+    }
+    for (const subscription of subscriptions) {
+      const plan = subscriptionRow(
+        userId,
+        subscription,
+        planStatus(subscription, invoices, intents),
+      )
+      await tx
+        .insert(billingSubscriptions)
+        .values(plan)
+        .onConflictDoUpdate({ target: billingSubscriptions.id, set: plan })
+    }
+    for (const invoice of invoices) {
+      const bill = invoiceRow(userId, invoice, intents)
+      await tx
+        .insert(billingInvoices)
+        .values(bill)
+        .onConflictDoUpdate({ target: billingInvoices.id, set: bill })
     }
     const kept = methods.map((method) => method.id)
     await tx
@@ -273,6 +297,13 @@ export async function removeCard(
   cardId: string,
 ): Promise<BillingAccount> {
   const { customerId } = await ownCard(deps.db, userId, cardId)
+  const cards = await deps.db
+    .select({ id: billingPaymentMethods.id })
+    .from(billingPaymentMethods)
+    .where(eq(billingPaymentMethods.userId, userId))
+  if (cards.length === 1 && (await hasRunningPlan(deps.db, userId))) {
+    throw new AppError(409, 'billing.onlyCardOfPlan')
+  }
   await deps.payments.detachPaymentMethod(cardId)
   const customer = await deps.payments.retrieveCustomer(customerId)
   if (customer && !customer.invoice_settings.default_payment_method) {

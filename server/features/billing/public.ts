@@ -1,5 +1,7 @@
-// What other features may use of billing: the price catalog (operator) and the payment facts
-// the access rule reads.
+// What other features may use of billing: the price catalog and the test clock (operator), and
+// the payment and plan facts the access rule reads.
+export { advanceClock } from './clock'
 export { paymentFactsFor } from './payments'
+export { planStatusFor } from './plans'
 export type { BillingDeps } from './service'
 export { archivePrice, createPrice, ensureCatalog, listAllPrices } from './service'

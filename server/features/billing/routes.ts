@@ -23,6 +23,7 @@ import {
   updateBillingInfo,
 } from './customers'
 import { paymentsOf, payOnce } from './payments'
+import { planRoutes } from './plan-routes'
 import { ensureCatalog, listActivePrices } from './service'
 
 const errors = {
@@ -59,6 +60,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = { db: app.db, payments: app.payments }
   // The provider's word on a payment (its webhook; the sandbox's bank job) updates our tables.
   app.payments.onEvent((event) => syncCustomer(deps, event.customer))
+  await app.register(planRoutes)
 
   app.get(
     '/billing/payments',
@@ -160,9 +162,9 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['billing'],
-        summary: 'Remove a saved card',
+        summary: 'Remove a saved card (not the only card of a running plan)',
         params: cardParamsSchema,
-        response: { 200: billingAccountSchema, ...errors },
+        response: { 200: billingAccountSchema, ...errors, 409: apiErrorSchema },
       },
     },
     async (request) => {

@@ -8,7 +8,13 @@ import { listFailedJobs } from '../../plugins/jobs'
 import type { PaymentGateway } from '../../plugins/payments'
 import type { Storage } from '../../plugins/storage'
 import { createCodes, listCodes, revokeCode } from '../access/public'
-import { archivePrice, createPrice, ensureCatalog, listAllPrices } from '../billing/public'
+import {
+  advanceClock,
+  archivePrice,
+  createPrice,
+  ensureCatalog,
+  listAllPrices,
+} from '../billing/public'
 import { addMedia, listMedia, removeMedia } from '../harmonize/public'
 
 /** What operator operations work with: the server's own, or opened directly by the CLI. */
@@ -111,6 +117,14 @@ export const operatorOperations = {
     input: z.object({ id: textSchema().check(z.maxLength(64)) }),
     output: z.object({ price: priceSchema }),
     run: async (deps, input) => ({ price: await archivePrice(deps, input.id) }),
+  }),
+  'billing.advance': operation({
+    input: z.object({
+      email: textSchema().check(z.minLength(3), z.maxLength(254)),
+      days: z.int().check(z.minimum(1), z.maximum(3660)),
+    }),
+    output: z.object({ email: z.string(), clock: z.string() }),
+    run: (deps, input) => advanceClock(deps, input),
   }),
   'jobs.failed': operation({
     input: z.object({}),

@@ -1,0 +1,157 @@
+import { z } from 'zod/mini'
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './access'
+import { CURRENCIES, PLANS } from './billing'
+import { textSchema } from './text'
+
+// Monthly plans (SUBSCRIPTION, FOUR PAYMENTS) and invoices, as both sides see them, and the
+// rules for which account action is offered when (spec core §2, "Account summary actions").
+
+/** FOUR PAYMENTS charges this many times, a month apart, then ends by itself as `paid`. */
+export const FOUR_PAYMENTS_INSTALLMENTS = 4
+
+/** The statuses in which a plan is still running (it may renew, or be paid in installments). */
+export const RUNNING_STATUSES: readonly SubscriptionStatus[] = [
+  'pending',
+  'active',
+  'trialing',
+  'past_due',
+  'unpaid',
+  'paused',
+]
+
+export const subscriptionSchema = z.object({
+  id: z.string(),
+  plan: z.enum(PLANS),
+  /** The price's nickname as the list shows it (`FOUR PAYMENTS`). */
+  label: z.string(),
+  unitAmount: z.int(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  currentPeriodStart: z.string(),
+  currentPeriodEnd: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  /** When FOUR PAYMENTS ends by itself. */
+  cancelAt: z.nullable(z.string()),
+  endedAt: z.nullable(z.string()),
+  paused: z.boolean(),
+  /** FOUR PAYMENTS only: how many of the four are paid. */
+  installments: z.nullable(z.object({ paid: z.int(), total: z.int() })),
+})
+export type Subscription = z.infer<typeof subscriptionSchema>
+
+export const INVOICE_STATUSES = ['open', 'paid', 'void', 'uncollectible'] as const
+
+/** One line of an invoice: what was charged, or credited when negative. */
+export const invoiceLineSchema = z.object({
+  description: z.string(),
+  amount: z.int(),
+  proration: z.boolean(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+})
+export type InvoiceLine = z.infer<typeof invoiceLineSchema>
+
+export const invoiceAddressSchema = z.object({
+  line1: z.string(),
+  line2: z.nullable(z.string()),
+  city: z.nullable(z.string()),
+  state: z.nullable(z.string()),
+  postalCode: z.string(),
+  country: z.string(),
+})
+export type InvoiceAddress = z.infer<typeof invoiceAddressSchema>
+
+/** A row of the invoices table (spec core §3 and §9). */
+export const invoiceSchema = z.object({
+  id: z.string(),
+  /** The reference: sequential per installation. */
+  number: z.string(),
+  status: z.enum(INVOICE_STATUSES),
+  total: z.int(),
+  currency: z.enum(CURRENCIES),
+  createdAt: z.string(),
+  paidAt: z.nullable(z.string()),
+  /** Where the PDF is. */
+  pdfUrl: z.string(),
+})
+export type Invoice = z.infer<typeof invoiceSchema>
+
+export const invoicesResponseSchema = z.object({ invoices: z.array(invoiceSchema) })
+
+/** The account actions (spec core §2), decided on the server by `planActions`. */
+export const planActionsSchema = z.object({
+  startNow: z.boolean(),
+  cancelRenewal: z.boolean(),
+  reactivate: z.boolean(),
+  payInvoice: z.boolean(),
+  pause: z.boolean(),
+  resume: z.boolean(),
+  upgrade: z.boolean(),
+})
+export type PlanActions = z.infer<typeof planActionsSchema>
+
+export const planStateSchema = z.object({
+  /** The current plan: the running one, else the newest (spec core §4). */
+  subscription: z.nullable(subscriptionSchema),
+  /** The unpaid, non-void invoice 'Pay Actual Invoice' pays, if there is one. */
+  openInvoice: z.nullable(invoiceSchema),
+  /** True when the last charge of the open invoice failed: the banner shows. */
+  paymentFailed: z.boolean(),
+  /** When the open invoice will be charged again by itself, if it will. */
+  nextPaymentAttempt: z.nullable(z.string()),
+  hasDefaultCard: z.boolean(),
+  actions: planActionsSchema,
+})
+export type PlanState = z.infer<typeof planStateSchema>
+
+export interface PlanFacts {
+  subscription: Pick<Subscription, 'plan' | 'status' | 'cancelAtPeriodEnd' | 'paused'> | null
+  hasOpenInvoice: boolean
+  hasDefaultCard: boolean
+  /** A one-time payment succeeded: there is nothing left to start. */
+  paidOnce: boolean
+}
+
+/**
+ * Which account actions are offered (spec core §2, with Pause, Resume and Upgrade from the
+ * issue). The server also refuses an action this does not offer.
+ */
+export function planActions({
+  subscription,
+  hasOpenInvoice,
+  hasDefaultCard,
+  paidOnce,
+}: PlanFacts): PlanActions {
+  const status = subscription?.status
+  const isSubscription = subscription?.plan === 'subscription'
+  const live = status === 'active' || status === 'trialing'
+  return {
+    startNow: !subscription && hasDefaultCard && !paidOnce,
+    cancelRenewal:
+      isSubscription && live && !subscription.cancelAtPeriodEnd && !subscription.paused,
+    reactivate:
+      hasDefaultCard &&
+      (status === 'canceled' ||
+        status === 'incomplete_expired' ||
+        (isSubscription && live && subscription.cancelAtPeriodEnd === true)),
+    payInvoice: hasOpenInvoice && hasDefaultCard,
+    pause: isSubscription && live && !subscription.paused && !subscription.cancelAtPeriodEnd,
+    resume: isSubscription && status === 'paused',
+    upgrade: isSubscription && live && !subscription.paused,
+  }
+}
+
+/** Start a plan with the default card: Start Now, /my-account/subscribe-payment, Reactivate. */
+export const startPlanRequestSchema = z.object({
+  priceId: textSchema().check(
+    z.regex(/^price_[A-Za-z0-9]{1,100}$/, { error: 'billing.choosePrice' }),
+  ),
+  attemptId: textSchema().check(z.regex(/^[A-Za-z0-9-]{8,64}$/)),
+})
+export type StartPlanRequest = z.infer<typeof startPlanRequestSchema>
+
+export const invoiceParamsSchema = z.object({
+  id: textSchema().check(z.regex(/^in_[A-Za-z0-9]{1,100}$/)),
+})
+
+/** The pending plan is asked about again this often, like a pending payment. */
+export { PAYMENT_POLL_MS as PLAN_POLL_MS } from './billing'

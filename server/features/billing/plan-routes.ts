@@ -1,0 +1,137 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { apiErrorSchema } from '../../../domain/api'
+import {
+  invoiceParamsSchema,
+  invoicesResponseSchema,
+  planStateSchema,
+  startPlanRequestSchema,
+} from '../../../domain/billing-plans'
+import {
+  cancelRenewal,
+  invoicesOf,
+  pausePlan,
+  payOpenInvoice,
+  planStateOf,
+  reactivate,
+  resumePlan,
+  startPlan,
+} from './plans'
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  402: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+  429: apiErrorSchema,
+}
+
+/** Starting a plan and paying an invoice charge a card: they share the card-check limit. */
+const CARD_TRIES = { limit: 20, windowMs: 60 * 60_000 }
+
+/** The monthly plans and invoices of the signed-in member (spec core §2 account actions). */
+export const planRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = { db: app.db, payments: app.payments }
+
+  app.get(
+    '/billing/plan',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          'The current plan, the open invoice and the actions offered (polled while pending)',
+        response: { 200: planStateSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      reply.header('cache-control', 'no-store')
+      return planStateOf(deps, user.id)
+    },
+  )
+
+  app.post(
+    '/billing/plan/start',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Start Now: FOUR PAYMENTS or the SUBSCRIPTION, charged to the default card',
+        body: startPlanRequestSchema,
+        response: { 200: planStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      return startPlan(deps, user, request.body, 'startNow')
+    },
+  )
+
+  app.post(
+    '/billing/plan/reactivate',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Reactivate Subscription: undo a cancelled renewal, or start an ended plan again',
+        body: startPlanRequestSchema,
+        response: { 200: planStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      return reactivate(deps, user, request.body)
+    },
+  )
+
+  for (const [path, summary, act] of [
+    ['cancel', 'Cancel Renewal: the plan runs to the end of its period', cancelRenewal],
+    ['pause', 'Pause: no charges and no sessions until resumed', pausePlan],
+    ['resume', 'Resume a paused subscription', resumePlan],
+  ] as const) {
+    app.post(
+      `/billing/plan/${path}`,
+      {
+        schema: {
+          tags: ['billing'],
+          summary,
+          response: { 200: planStateSchema, ...errors },
+        },
+      },
+      async (request) => act(deps, (await app.requireUser(request)).id),
+    )
+  }
+
+  app.get(
+    '/billing/invoices',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'The invoices of the signed-in member, newest first',
+        response: { 200: invoicesResponseSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      reply.header('cache-control', 'no-store')
+      return { invoices: await invoicesOf(app.db, user.id) }
+    },
+  )
+
+  app.post(
+    '/billing/invoices/:id/pay',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Pay Actual Invoice: charge the open invoice to the default card',
+        params: invoiceParamsSchema,
+        response: { 200: planStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      return payOpenInvoice(deps, user.id, request.params.id)
+    },
+  )
+}

@@ -1,0 +1,362 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it, vi } from 'vitest'
+import type { Invoice, PlanState } from '../../../domain/billing-plans'
+import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
+import { setUpTestApp } from '../../../tests/support/test-app'
+import { advanceClock } from './clock'
+
+// The monthly plans on the sandbox, through the API: each state change of SUBSCRIPTION and
+// FOUR PAYMENTS as the member's clock moves on (the provider's test clocks), and the account
+// actions. Charges are answered by the sandbox's bank in a job, as a webhook would.
+
+const testApp = setUpTestApp({}, { jobs: { pollingIntervalSeconds: 0.5 } })
+
+const call = apiCallsTo(() => testApp.app)
+
+const nextYear = new Date().getUTCFullYear() + 1
+
+const member = () => memberWithCookie(testApp.app)
+
+async function priceOf(cookie: string, plan: string): Promise<string> {
+  const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
+    id: string
+    plan: string
+  }[]
+  const price = prices.find((candidate) => candidate.plan === plan)
+  if (!price) throw new Error(`no ${plan} price`)
+  return price.id
+}
+
+/** Saves a card through the card field; the first one becomes the default. */
+async function saveCard(cookie: string, number: string): Promise<string> {
+  const made = await call('POST', '/api/billing/sandbox/cards', cookie, {
+    number,
+    expMonth: 12,
+    expYear: nextYear,
+    cvc: '123',
+  })
+  expect(made.statusCode).toBe(200)
+  const id = made.json().id as string
+  const saved = await call('POST', '/api/billing/cards', cookie, {
+    paymentMethodId: id,
+    cardType: 'credit',
+  })
+  expect(saved.statusCode).toBe(200)
+  return id
+}
+
+const planOf = async (cookie: string) =>
+  (await call('GET', '/api/billing/plan', cookie)).json() as PlanState
+
+/** The plan once `ready` holds, as My Account's polling sees it. */
+function planWhen(cookie: string, ready: (state: PlanState) => boolean): Promise<PlanState> {
+  return vi.waitFor(
+    async () => {
+      const state = await planOf(cookie)
+      if (!ready(state)) throw new Error(`plan not there yet: ${JSON.stringify(state)}`)
+      return state
+    },
+    { timeout: 30_000, interval: 200 },
+  )
+}
+
+const statusIs = (status: string) => (state: PlanState) => state.subscription?.status === status
+
+const invoicesOf = async (cookie: string) =>
+  (await call('GET', '/api/billing/invoices', cookie)).json().invoices as Invoice[]
+
+const hasAccess = async (cookie: string) =>
+  (await call('GET', '/api/access', cookie)).json().hasAccess as boolean
+
+async function start(cookie: string, plan: 'subscription' | 'four_payments', language = 'en') {
+  return call(
+    'POST',
+    '/api/billing/plan/start',
+    cookie,
+    { priceId: await priceOf(cookie, plan), attemptId: randomUUID() },
+    language,
+  )
+}
+
+const advance = (email: string, days: number) =>
+  advanceClock({ db: testApp.app.db, payments: testApp.app.payments }, { email, days })
+
+/** A member with a card whose plan has started and whose first charge went through. */
+async function activeMember(plan: 'subscription' | 'four_payments') {
+  const { user, cookie } = await member()
+  await saveCard(cookie, '4242424242424242')
+  expect((await start(cookie, plan)).statusCode).toBe(200)
+  await planWhen(cookie, statusIs('active'))
+  return { user, cookie }
+}
+
+describe('SUBSCRIPTION', () => {
+  it('is pending until the bank answers, then active with a paid, numbered invoice, and renews a month later', async () => {
+    const { user, cookie } = await member()
+    await saveCard(cookie, '4242424242424242')
+    expect((await planOf(cookie)).actions.startNow).toBe(true)
+
+    const started = await start(cookie, 'subscription')
+    expect(started.statusCode).toBe(200)
+    expect(['pending', 'active']).toContain(started.json().subscription.status)
+    const active = await planWhen(cookie, statusIs('active'))
+    expect(active.actions).toMatchObject({
+      startNow: false,
+      cancelRenewal: true,
+      pause: true,
+      upgrade: true,
+      payInvoice: false,
+    })
+    expect(await hasAccess(cookie)).toBe(true)
+    const [first] = await invoicesOf(cookie)
+    expect(first).toMatchObject({ status: 'paid', total: 1500, currency: 'usd' })
+    expect(first?.number).toMatch(/^HZ-\d{6}$/)
+
+    await advance(user.email, 31)
+    const renewed = await vi.waitFor(
+      async () => {
+        const invoices = await invoicesOf(cookie)
+        if (invoices.filter((invoice) => invoice.status === 'paid').length < 2)
+          throw new Error('renewal not paid yet')
+        return invoices
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    expect(renewed).toHaveLength(2)
+    // Numbers follow each other without gaps, newest first.
+    const [second, firstAgain] = renewed
+    expect(Number(second?.number.slice(3))).toBeGreaterThan(Number(firstAgain?.number.slice(3)))
+    const state = await planOf(cookie)
+    expect(state.subscription?.status).toBe('active')
+    expect(Date.parse(state.subscription?.currentPeriodStart ?? '')).toBeGreaterThan(
+      Date.parse(active.subscription?.currentPeriodStart ?? ''),
+    )
+  })
+
+  it('cancelled, runs to the end of its period with access, can be taken back, and after it ends starts again with Reactivate', async () => {
+    const { user, cookie } = await activeMember('subscription')
+
+    const cancelled = await call('POST', '/api/billing/plan/cancel', cookie)
+    expect(cancelled.statusCode).toBe(200)
+    expect(cancelled.json().subscription.cancelAtPeriodEnd).toBe(true)
+    expect(cancelled.json().actions).toMatchObject({ cancelRenewal: false, reactivate: true })
+    expect(await hasAccess(cookie)).toBe(true)
+    // A second Cancel Renewal is not offered, and is refused.
+    expect((await call('POST', '/api/billing/plan/cancel', cookie)).statusCode).toBe(409)
+
+    const price = await priceOf(cookie, 'subscription')
+    const undone = await call('POST', '/api/billing/plan/reactivate', cookie, {
+      priceId: price,
+      attemptId: randomUUID(),
+    })
+    expect(undone.json().subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false })
+    await call('POST', '/api/billing/plan/cancel', cookie)
+
+    await advance(user.email, 31)
+    const ended = await planWhen(cookie, statusIs('canceled'))
+    expect(ended.actions).toMatchObject({ reactivate: true, cancelRenewal: false })
+    expect(await hasAccess(cookie)).toBe(false)
+    // No charge for the month after the end.
+    expect(await invoicesOf(cookie)).toHaveLength(1)
+
+    const again = await call('POST', '/api/billing/plan/reactivate', cookie, {
+      priceId: price,
+      attemptId: randomUUID(),
+    })
+    expect(again.statusCode).toBe(200)
+    const restarted = await planWhen(cookie, statusIs('active'))
+    expect(restarted.subscription?.id).not.toBe(ended.subscription?.id)
+    expect(await hasAccess(cookie)).toBe(true)
+  })
+
+  it('paused, charges nothing and opens no sessions; resumed, goes on', async () => {
+    const { user, cookie } = await activeMember('subscription')
+    const paused = await call('POST', '/api/billing/plan/pause', cookie)
+    expect(paused.json().subscription.status).toBe('paused')
+    expect(paused.json().actions).toMatchObject({
+      resume: true,
+      pause: false,
+      cancelRenewal: false,
+    })
+    expect(await hasAccess(cookie)).toBe(false)
+
+    await advance(user.email, 31)
+    const invoices = await invoicesOf(cookie)
+    expect(invoices.map((invoice) => invoice.status)).toEqual(['void', 'paid'])
+
+    const resumed = await call('POST', '/api/billing/plan/resume', cookie)
+    expect(resumed.json().subscription.status).toBe('active')
+    expect(await hasAccess(cookie)).toBe(true)
+  })
+
+  it('after a failed renewal is past due with the banner, unpaid when the retries fail, and active again once the open invoice is paid', async () => {
+    const { user, cookie } = await activeMember('subscription')
+    // The only card now is one whose charges fail.
+    const failing = await saveCard(cookie, '4000000000000341')
+    const account = (await call('GET', '/api/billing/account', cookie)).json()
+    const good = account.cards.find((card: { id: string }) => card.id !== failing).id
+    await call('PUT', `/api/billing/cards/${failing}/default`, cookie)
+    await call('DELETE', `/api/billing/cards/${good}`, cookie)
+
+    await advance(user.email, 31)
+    const pastDue = await planWhen(cookie, (state) => state.paymentFailed)
+    expect(pastDue.subscription?.status).toBe('past_due')
+    expect(pastDue.openInvoice?.status).toBe('open')
+    expect(pastDue.actions.payInvoice).toBe(true)
+    expect(await hasAccess(cookie)).toBe(false)
+
+    // Retried after 3 days, then after 4 more: both fail, and the plan is unpaid.
+    const firstRetry = pastDue.nextPaymentAttempt
+    expect(firstRetry).not.toBeNull()
+    await advance(user.email, 3)
+    const retried = await planWhen(
+      cookie,
+      (state) => state.nextPaymentAttempt !== null && state.nextPaymentAttempt !== firstRetry,
+    )
+    expect(retried.subscription?.status).toBe('past_due')
+    await advance(user.email, 4)
+    const unpaid = await planWhen(cookie, statusIs('unpaid'))
+    expect(unpaid.openInvoice?.id).toBe(pastDue.openInvoice?.id)
+
+    // The member adds a good card, makes it the default and pays the open invoice.
+    const fresh = await saveCard(cookie, '4242424242424242')
+    await call('PUT', `/api/billing/cards/${fresh}/default`, cookie)
+    const paying = await call('POST', `/api/billing/invoices/${unpaid.openInvoice?.id}/pay`, cookie)
+    expect(paying.statusCode).toBe(200)
+    const active = await planWhen(cookie, statusIs('active'))
+    expect(active.openInvoice).toBeNull()
+    expect(active.paymentFailed).toBe(false)
+    expect(await hasAccess(cookie)).toBe(true)
+  })
+
+  it('whose first charge fails stays incomplete with the banner, and expires after a day', async () => {
+    const { user, cookie } = await member()
+    await saveCard(cookie, '4000000000009995')
+    await start(cookie, 'subscription')
+    const failed = await planWhen(cookie, (state) => state.paymentFailed)
+    expect(failed.subscription?.status).toBe('incomplete')
+    expect(await hasAccess(cookie)).toBe(false)
+
+    await advance(user.email, 1)
+    const expired = await planWhen(cookie, statusIs('incomplete_expired'))
+    expect(expired.openInvoice).toBeNull()
+    expect(expired.actions.reactivate).toBe(true)
+  })
+})
+
+describe('FOUR PAYMENTS', () => {
+  it('charges four times a month apart, then ends by itself as paid and keeps access', async () => {
+    const { user, cookie } = await activeMember('four_payments')
+    expect((await planOf(cookie)).subscription?.installments).toEqual({ paid: 1, total: 4 })
+    expect((await planOf(cookie)).actions).toMatchObject({ cancelRenewal: false, pause: false })
+
+    for (const paid of [2, 3, 4]) {
+      await advance(user.email, 31)
+      await planWhen(cookie, (state) => state.subscription?.installments?.paid === paid)
+    }
+    await advance(user.email, 31)
+    const done = await planWhen(cookie, statusIs('paid'))
+    expect(done.subscription?.installments).toEqual({ paid: 4, total: 4 })
+    expect(done.actions).toMatchObject({ startNow: false, reactivate: false, payInvoice: false })
+    expect(await hasAccess(cookie)).toBe(true)
+
+    const invoices = await invoicesOf(cookie)
+    expect(invoices).toHaveLength(4)
+    expect(invoices.every((invoice) => invoice.status === 'paid' && invoice.total === 3900)).toBe(
+      true,
+    )
+    // Nothing more is charged after the fourth.
+    await advance(user.email, 62)
+    expect(await invoicesOf(cookie)).toHaveLength(4)
+  })
+})
+
+describe('starting a plan', () => {
+  it('starts one plan for two requests at the same moment', async () => {
+    const { cookie } = await member()
+    await saveCard(cookie, '4242424242424242')
+    const answers = await Promise.all([
+      start(cookie, 'subscription'),
+      start(cookie, 'subscription'),
+    ])
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409])
+    await planWhen(cookie, statusIs('active'))
+    expect(await invoicesOf(cookie)).toHaveLength(1)
+  })
+
+  it('asks for a card first, refuses ONE PAYMENT as a plan, in the member’s language', async () => {
+    const { cookie } = await member()
+    const noCard = await start(cookie, 'subscription', 'es')
+    expect(noCard.statusCode).toBe(409)
+    expect(noCard.json().message).toBe(
+      'Añade primero una tarjeta: los planes se cobran a tu tarjeta predeterminada.',
+    )
+    await saveCard(cookie, '4242424242424242')
+    const once = await call('POST', '/api/billing/plan/start', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      attemptId: randomUUID(),
+    })
+    expect(once.statusCode).toBe(400)
+    expect(once.json().message).toBe('This price is not a monthly plan.')
+    const noPrice = await call('POST', '/api/billing/plan/start', cookie, {
+      priceId: '',
+      attemptId: randomUUID(),
+    })
+    expect(noPrice.statusCode).toBe(400)
+    expect(noPrice.json().issues[0].message).toBe('*Select a Price Plan first')
+    expect(await invoicesOf(cookie)).toEqual([])
+  })
+
+  it('keeps the only card of a running plan', async () => {
+    const { cookie } = await activeMember('subscription')
+    const [card] = (await call('GET', '/api/billing/account', cookie)).json().cards
+    const removal = await call('DELETE', `/api/billing/cards/${card.id}`, cookie)
+    expect(removal.statusCode).toBe(409)
+    expect(removal.json().message).toBe(
+      'This is the only card of your running plan. Add another card before removing it.',
+    )
+    expect((await call('GET', '/api/billing/account', cookie)).json().cards).toHaveLength(1)
+  })
+})
+
+describe('invoices', () => {
+  it('are made for a ONE PAYMENT once paid, with the copy address', async () => {
+    const { cookie } = await member()
+    const card = await call('POST', '/api/billing/sandbox/cards', cookie, {
+      number: '4242424242424242',
+      expMonth: 12,
+      expYear: nextYear,
+      cvc: '123',
+    })
+    await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: card.json().id,
+      receiptEmail: 'copy@example.com',
+      attemptId: randomUUID(),
+    })
+    const [invoice] = await vi.waitFor(
+      async () => {
+        const invoices = await invoicesOf(cookie)
+        if (invoices.length === 0) throw new Error('no invoice yet')
+        return invoices
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    expect(invoice).toMatchObject({ status: 'paid', total: 14900 })
+    expect(invoice?.paidAt).not.toBeNull()
+    // Lifetime access: there is no plan to start.
+    expect((await planOf(cookie)).actions.startNow).toBe(false)
+  })
+
+  it('of one member are never seen or paid by another', async () => {
+    const owner = await activeMember('subscription')
+    const [invoice] = await invoicesOf(owner.cookie)
+    const stranger = await member()
+    await saveCard(stranger.cookie, '4242424242424242')
+    expect(await invoicesOf(stranger.cookie)).toEqual([])
+    const paying = await call('POST', `/api/billing/invoices/${invoice?.id}/pay`, stranger.cookie)
+    expect(paying.statusCode).toBe(404)
+    expect((await call('POST', '/api/billing/plan/cancel', stranger.cookie)).statusCode).toBe(409)
+    expect((await planOf(owner.cookie)).subscription?.cancelAtPeriodEnd).toBe(false)
+  })
+})

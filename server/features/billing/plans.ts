@@ -1,0 +1,287 @@
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import {
+  billingCustomers,
+  billingInvoices,
+  billingPaymentIntents,
+  billingPrices,
+} from '../../../db/schema/billing'
+import type { SubscriptionStatus } from '../../../domain/access'
+import { priceLabel } from '../../../domain/billing'
+import {
+  FOUR_PAYMENTS_INSTALLMENTS,
+  type Invoice,
+  type PlanActions,
+  type PlanState,
+  planActions,
+  type StartPlanRequest,
+  type Subscription,
+} from '../../../domain/billing-plans'
+import { AppError } from '../../errors'
+import { GatewayError } from '../../plugins/payments'
+import { customerIdFor, type Payer, syncCustomer } from './customers'
+import { currentPlanRow, type SubscriptionRow } from './plan-sync'
+import type { BillingDeps } from './service'
+
+// The monthly plans (SUBSCRIPTION and FOUR PAYMENTS) and invoices: what My Account shows and
+// the actions on it. Every action goes to the gateway, then syncs; what is shown is read from
+// our tables only.
+
+type InvoiceRow = typeof billingInvoices.$inferSelect
+
+const ENDED: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired', 'paid']
+
+async function paidOnce(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: billingPaymentIntents.id })
+    .from(billingPaymentIntents)
+    .where(
+      and(eq(billingPaymentIntents.userId, userId), eq(billingPaymentIntents.status, 'succeeded')),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+/**
+ * The plan status the access rule reads: the current plan's. A plan that ended does not hide a
+ * lifetime ONE PAYMENT bought before or after it (an upgrade ends the subscription).
+ */
+export async function planStatusFor(
+  db: Database,
+  userId: string,
+): Promise<SubscriptionStatus | null> {
+  const plan = await currentPlanRow(db, userId)
+  if (!plan) return null
+  if (['canceled', 'incomplete_expired'].includes(plan.status) && (await paidOnce(db, userId)))
+    return null
+  return plan.status
+}
+
+const presentInvoice = (row: InvoiceRow): Invoice => ({
+  id: row.id,
+  number: row.number,
+  status: row.status as Invoice['status'],
+  total: row.total,
+  currency: row.currency,
+  createdAt: row.createdAt.toISOString(),
+  paidAt: row.paidAt?.toISOString() ?? null,
+  pdfUrl: `/api/billing/invoices/${row.id}/pdf`,
+})
+
+async function presentPlan(db: Database, row: SubscriptionRow): Promise<Subscription> {
+  const [price] = await db.select().from(billingPrices).where(eq(billingPrices.id, row.priceId))
+  let installments: Subscription['installments'] = null
+  if (row.plan === 'four_payments') {
+    const [paid] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(billingInvoices)
+      .where(and(eq(billingInvoices.subscriptionId, row.id), eq(billingInvoices.status, 'paid')))
+    installments = { paid: Number(paid?.count ?? 0), total: FOUR_PAYMENTS_INSTALLMENTS }
+  }
+  return {
+    id: row.id,
+    plan: row.plan,
+    label: priceLabel(price?.nickname ?? row.plan.toUpperCase()),
+    unitAmount: price?.unitAmount ?? 0,
+    status: row.status,
+    currentPeriodStart: row.currentPeriodStart.toISOString(),
+    currentPeriodEnd: row.currentPeriodEnd.toISOString(),
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    cancelAt: row.cancelAt?.toISOString() ?? null,
+    endedAt: row.endedAt?.toISOString() ?? null,
+    paused: row.paused,
+    installments,
+  }
+}
+
+/** The newest open invoice: the one 'Pay Actual Invoice' pays. */
+async function openInvoiceRow(db: Database, userId: string): Promise<InvoiceRow | null> {
+  const [row] = await db
+    .select()
+    .from(billingInvoices)
+    .where(and(eq(billingInvoices.userId, userId), eq(billingInvoices.status, 'open')))
+    .orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.number))
+    .limit(1)
+  return row ?? null
+}
+
+async function defaultCardOf(db: Database, userId: string): Promise<string | null> {
+  const [customer] = await db
+    .select({ card: billingCustomers.defaultPaymentMethodId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, userId))
+  return customer?.card ?? null
+}
+
+/** My Account's plan section: the plan, the open invoice, and which actions are offered. */
+export async function planStateOf(deps: BillingDeps, userId: string): Promise<PlanState> {
+  const row = await currentPlanRow(deps.db, userId)
+  const subscription = row ? await presentPlan(deps.db, row) : null
+  const open = await openInvoiceRow(deps.db, userId)
+  const hasDefaultCard = Boolean(await defaultCardOf(deps.db, userId))
+  const actions = planActions({
+    subscription,
+    hasOpenInvoice: Boolean(open),
+    hasDefaultCard,
+    paidOnce: await paidOnce(deps.db, userId),
+  })
+  return {
+    subscription,
+    openInvoice: open ? presentInvoice(open) : null,
+    // Once a charge of the open invoice was refused; not while the bank is still answering.
+    paymentFailed: Boolean(open?.lastChargeFailed),
+    nextPaymentAttempt: open?.nextPaymentAttempt?.toISOString() ?? null,
+    hasDefaultCard,
+    actions,
+  }
+}
+
+/** Refuses an action My Account does not offer now (a stale screen, a crafted request). */
+async function requireAction(deps: BillingDeps, userId: string, action: keyof PlanActions) {
+  const state = await planStateOf(deps, userId)
+  if (!state.actions[action]) throw new AppError(409, 'billing.actionUnavailable')
+  return state
+}
+
+const customerOf = async (db: Database, userId: string) => {
+  const [customer] = await db
+    .select({ customerId: billingCustomers.customerId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, userId))
+  if (!customer) throw new AppError(409, 'billing.actionUnavailable')
+  return customer.customerId
+}
+
+/**
+ * Starts FOUR PAYMENTS or the SUBSCRIPTION with the default card (Start Now, the subscribe
+ * page, and Reactivate after a plan ended). One at a time per user; the attempt id is the
+ * gateway's idempotency key, so a retried request starts one plan.
+ */
+export async function startPlan(
+  deps: BillingDeps,
+  payer: Payer,
+  input: StartPlanRequest,
+  action: 'startNow' | 'reactivate',
+): Promise<PlanState> {
+  const [price] = await deps.db
+    .select()
+    .from(billingPrices)
+    .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
+  if (!price) throw new AppError(404, 'billing.priceNotFound')
+  if (price.plan === 'one_payment') throw new AppError(400, 'billing.notAPlan')
+  const customerId = await customerIdFor(deps, payer)
+  await deps.db.transaction(async (tx) => {
+    // Two tries at once (a double click, two tabs) wait here for each other.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${payer.id}`}))`)
+    const state = await planStateOf(deps, payer.id)
+    if (!state.hasDefaultCard) throw new AppError(409, 'billing.noDefaultCard')
+    if (!state.actions[action]) {
+      const running = state.subscription && !ENDED.includes(state.subscription.status)
+      throw new AppError(409, running ? 'billing.planRunning' : 'billing.actionUnavailable')
+    }
+    const card = await defaultCardOf(deps.db, payer.id)
+    if (!card) throw new AppError(409, 'billing.noDefaultCard')
+    await deps.payments.createSubscription(
+      {
+        customer: customerId,
+        price: price.id,
+        paymentMethod: card,
+        installments: price.plan === 'four_payments' ? FOUR_PAYMENTS_INSTALLMENTS : null,
+        metadata: { plan: price.plan, user_id: payer.id, price_id: price.id },
+      },
+      { idempotencyKey: `plan-${payer.id}-${input.attemptId}` },
+    )
+    await syncCustomer(deps, customerId)
+  })
+  return planStateOf(deps, payer.id)
+}
+
+async function updatePlan(
+  deps: BillingDeps,
+  userId: string,
+  action: keyof PlanActions,
+  change: { cancelAtPeriodEnd?: boolean; pauseCollection?: { behavior: 'void' } | null },
+): Promise<PlanState> {
+  const state = await requireAction(deps, userId, action)
+  if (!state.subscription) throw new AppError(409, 'billing.actionUnavailable')
+  await deps.payments.updateSubscription(state.subscription.id, change)
+  await syncCustomer(deps, await customerOf(deps.db, userId))
+  return planStateOf(deps, userId)
+}
+
+/** Cancel Renewal: the plan runs to the end of the period it is in, then ends. */
+export const cancelRenewal = (deps: BillingDeps, userId: string) =>
+  updatePlan(deps, userId, 'cancelRenewal', { cancelAtPeriodEnd: true })
+
+/**
+ * Reactivate: a renewal cancelled but not yet ended simply goes on; a plan that ended is
+ * started again on the chosen price.
+ */
+export async function reactivate(
+  deps: BillingDeps,
+  payer: Payer,
+  input: StartPlanRequest,
+): Promise<PlanState> {
+  const state = await requireAction(deps, payer.id, 'reactivate')
+  if (state.subscription?.cancelAtPeriodEnd && !ENDED.includes(state.subscription.status)) {
+    return updatePlan(deps, payer.id, 'reactivate', { cancelAtPeriodEnd: false })
+  }
+  return startPlan(deps, payer, input, 'reactivate')
+}
+
+/** Pause: nothing is charged and no session opens until Resume. */
+export const pausePlan = (deps: BillingDeps, userId: string) =>
+  updatePlan(deps, userId, 'pause', { pauseCollection: { behavior: 'void' } })
+
+export const resumePlan = (deps: BillingDeps, userId: string) =>
+  updatePlan(deps, userId, 'resume', { pauseCollection: null })
+
+/** Pay Actual Invoice: charges the open invoice to the default card now. */
+export async function payOpenInvoice(
+  deps: BillingDeps,
+  userId: string,
+  invoiceId: string,
+): Promise<PlanState> {
+  const [invoice] = await deps.db
+    .select()
+    .from(billingInvoices)
+    .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.userId, userId)))
+  if (!invoice) throw new AppError(404, 'billing.invoiceNotFound')
+  if (invoice.status !== 'open') throw new AppError(409, 'billing.actionUnavailable')
+  const card = await defaultCardOf(deps.db, userId)
+  if (!card) throw new AppError(409, 'billing.noDefaultCard')
+  await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${userId}`}))`)
+    try {
+      await deps.payments.payInvoice(invoiceId, { paymentMethod: card })
+    } catch (error) {
+      // Paid or voided meanwhile: the screen is out of date, not broken.
+      if (error instanceof GatewayError && error.code === 'invoice_not_open') {
+        throw new AppError(409, 'billing.actionUnavailable')
+      }
+      throw error
+    }
+    await syncCustomer(deps, await customerOf(deps.db, userId))
+  })
+  return planStateOf(deps, userId)
+}
+
+/** The user's invoices, newest first (the invoices table). */
+export async function invoicesOf(db: Database, userId: string): Promise<Invoice[]> {
+  const rows = await db
+    .select()
+    .from(billingInvoices)
+    .where(eq(billingInvoices.userId, userId))
+    .orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.number))
+  return rows.map(presentInvoice)
+}
+
+/** One of the user's own invoices; another user's reads as missing. */
+export async function ownInvoice(db: Database, userId: string, id: string): Promise<InvoiceRow> {
+  const [row] = await db
+    .select()
+    .from(billingInvoices)
+    .where(and(eq(billingInvoices.id, id), eq(billingInvoices.userId, userId)))
+  if (!row) throw new AppError(404, 'billing.invoiceNotFound')
+  return row
+}

@@ -1,0 +1,626 @@
+import { sql } from 'drizzle-orm'
+import {
+  type GatewayCustomer,
+  GatewayError,
+  type GatewayEvent,
+  type GatewayInvoice,
+  type GatewayPaymentIntent,
+  type GatewayPrice,
+  type GatewaySubscription,
+  type RequestOptions,
+} from './payments'
+import { missing, type SandboxStore, sandboxData, sandboxId } from './payments-sandbox-store'
+
+// The sandbox's monthly plans, invoices and test clocks. Each customer has a clock that runs
+// with real time plus however far it was advanced (`cli billing advance`); renewals, the
+// installments of FOUR PAYMENTS, retries and endings happen when that clock reaches them, in
+// jobs as the provider's own schedule does.
+
+export const DAY_SECONDS = 86_400
+/** A failed renewal is tried again this many days after the 1st and the 2nd try… */
+export const RETRY_AFTER_DAYS = [3, 4] as const
+/** …and after this many tries the plan becomes `unpaid` (its invoice stays open). */
+export const MAX_ATTEMPTS = RETRY_AFTER_DAYS.length + 1
+/** A first payment that never succeeds closes the plan after this long (`incomplete_expired`). */
+export const INCOMPLETE_EXPIRES_SECONDS = 23 * 3600
+
+/** The customer's clock and what the sandbox keeps beside the provider's shape. */
+export type StoredCustomer = GatewayCustomer & { sandbox?: { advanced_seconds: number } }
+
+export const publicCustomer = ({ sandbox: _, ...customer }: StoredCustomer): GatewayCustomer =>
+  customer
+
+type StoredSubscription = GatewaySubscription & {
+  sandbox: {
+    /** Periods started since the billing cycle anchor (0 for the first). */
+    cycle: number
+    installments: number | null
+    paid_installments: number
+  }
+}
+
+const publicSubscription = ({
+  sandbox: _,
+  ...subscription
+}: StoredSubscription): GatewaySubscription => subscription
+
+/**
+ * `months` calendar months after `epoch` (UTC), on the anchor's day of the month or the last day
+ * of a shorter month, at the same time of day: Jan 31 → Feb 28 → Mar 31.
+ */
+export function addMonths(epoch: number, months: number): number {
+  const start = new Date(epoch * 1000)
+  const target = new Date(
+    Date.UTC(
+      start.getUTCFullYear(),
+      start.getUTCMonth() + months,
+      1,
+      start.getUTCHours(),
+      start.getUTCMinutes(),
+      start.getUTCSeconds(),
+    ),
+  )
+  const lastDay = new Date(
+    Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0),
+  ).getUTCDate()
+  target.setUTCDate(Math.min(start.getUTCDate(), lastDay))
+  return Math.floor(target.getTime() / 1000)
+}
+
+const ENDED: GatewaySubscription['status'][] = ['canceled', 'incomplete_expired']
+
+/** What the plans need of the rest of the sandbox. */
+export interface PlanContext {
+  store: SandboxStore
+  emit(event: GatewayEvent): Promise<void>
+  /**
+   * Charges a card, as a payment intent: refused at once or `processing` until the bank answers,
+   * which then calls `afterCharge`.
+   */
+  charge(
+    input: {
+      amount: number
+      customer: string
+      paymentMethod: string
+      receiptEmail: string | null
+      metadata: GatewayPaymentIntent['metadata']
+    },
+    options: RequestOptions,
+  ): Promise<GatewayPaymentIntent>
+  /** Asks for `runDue(customer)` at a real moment (a delayed job); absent in the CLI. */
+  schedule: ((customer: string, at: Date) => Promise<void>) | null
+}
+
+export function sandboxPlans(context: PlanContext) {
+  const { store, emit } = context
+
+  async function customerOf(id: string): Promise<StoredCustomer> {
+    const customer = await store.retrieve<StoredCustomer>(id, 'customer')
+    if (!customer) throw missing('customer', id)
+    return customer
+  }
+
+  /** The customer's clock: real time plus what it was advanced by. */
+  const clockOf = (customer: StoredCustomer) =>
+    Math.floor(Date.now() / 1000) + (customer.sandbox?.advanced_seconds ?? 0)
+
+  const getSubscription = (id: string) => store.retrieve<StoredSubscription>(id, 'subscription')
+  const getInvoice = (id: string) => store.retrieve<GatewayInvoice>(id, 'invoice')
+
+  async function changeSubscription(
+    id: string,
+    edit: (current: StoredSubscription) => StoredSubscription,
+  ): Promise<StoredSubscription> {
+    const changed = await store.change<StoredSubscription>(id, 'subscription', edit)
+    if (!changed) throw missing('subscription', id)
+    return changed
+  }
+
+  /** A new finalized invoice, numbered without gaps; the key makes a repeat return the first. */
+  async function makeInvoice(
+    customer: StoredCustomer,
+    now: number,
+    input: {
+      subscription: string | null
+      reason: GatewayInvoice['billing_reason']
+      price: GatewayPrice
+      period: { start: number; end: number }
+      receiptEmail: string | null
+      paid: { paymentIntent: string } | null
+    },
+    idempotencyKey: string,
+  ): Promise<GatewayInvoice> {
+    const id = sandboxId('in')
+    const amount = input.price.unit_amount
+    return store.create<GatewayInvoice>(
+      'invoice',
+      id,
+      async (next) => ({
+        id,
+        object: 'invoice',
+        number: `HZ-${String(await next('invoice_number')).padStart(6, '0')}`,
+        customer: customer.id,
+        subscription: input.subscription,
+        status: input.paid ? 'paid' : 'open',
+        billing_reason: input.reason,
+        currency: 'usd',
+        subtotal: amount,
+        total: amount,
+        amount_due: amount,
+        amount_paid: input.paid ? amount : 0,
+        lines: {
+          data: [
+            {
+              id: sandboxId('il'),
+              description: input.price.nickname.replaceAll('_', ' '),
+              amount,
+              price: input.price.id,
+              proration: false,
+              period: input.period,
+            },
+          ],
+        },
+        customer_name: customer.name,
+        customer_email: customer.email,
+        customer_address: customer.address,
+        receipt_email: input.receiptEmail,
+        payment_intent: input.paid?.paymentIntent ?? null,
+        attempt_count: input.paid ? 1 : 0,
+        next_payment_attempt: null,
+        status_transitions: {
+          finalized_at: now,
+          paid_at: input.paid ? now : null,
+          voided_at: null,
+        },
+        period_start: input.period.start,
+        period_end: input.period.end,
+        metadata: { user_id: customer.metadata.user_id },
+        created: now,
+      }),
+      { idempotencyKey },
+    )
+  }
+
+  async function voidInvoice(id: string, now: number): Promise<void> {
+    await store.change<GatewayInvoice>(id, 'invoice', (invoice) =>
+      invoice.status !== 'open'
+        ? invoice
+        : {
+            ...invoice,
+            status: 'void',
+            next_payment_attempt: null,
+            status_transitions: { ...invoice.status_transitions, voided_at: now },
+          },
+    )
+  }
+
+  /**
+   * One try at an open invoice with a card. The try is claimed first (its count goes up and no
+   * retry is due while it runs), so two runs of the same due work charge once.
+   */
+  async function attempt(invoice: GatewayInvoice, paymentMethod: string | null): Promise<void> {
+    const tries = invoice.attempt_count + 1
+    let claimed = false
+    await store.change<GatewayInvoice>(invoice.id, 'invoice', (current) => {
+      if (current.status !== 'open' || current.attempt_count !== invoice.attempt_count)
+        return current
+      claimed = true
+      return { ...current, attempt_count: tries, next_payment_attempt: null }
+    })
+    if (!claimed) return
+    const price = invoice.lines.data[0]?.price ?? ''
+    if (!paymentMethod) {
+      await afterFailedCharge(invoice.id)
+      return
+    }
+    const intent = await context.charge(
+      {
+        amount: invoice.amount_due,
+        customer: invoice.customer,
+        paymentMethod,
+        receiptEmail: invoice.receipt_email,
+        metadata: {
+          price_id: price,
+          user_id: invoice.metadata.user_id,
+          invoice: invoice.id,
+          ...(invoice.subscription ? { subscription: invoice.subscription } : {}),
+        },
+      },
+      { idempotencyKey: `${invoice.id}-attempt-${tries}` },
+    )
+    await store.change<GatewayInvoice>(invoice.id, 'invoice', (current) => ({
+      ...current,
+      payment_intent: intent.id,
+    }))
+    if (intent.status === 'requires_payment_method') await afterFailedCharge(invoice.id)
+  }
+
+  /** The card a plan's charges use: its own, else the customer's default. */
+  async function cardFor(subscription: GatewaySubscription): Promise<string | null> {
+    if (subscription.default_payment_method) return subscription.default_payment_method
+    const customer = await customerOf(subscription.customer)
+    return customer.invoice_settings.default_payment_method
+  }
+
+  /** Makes the invoice of the plan's current period and charges it (or voids it while paused). */
+  async function invoicePeriod(
+    subscription: StoredSubscription,
+    reason: GatewayInvoice['billing_reason'],
+  ): Promise<void> {
+    const customer = await customerOf(subscription.customer)
+    const now = clockOf(customer)
+    const priceId = subscription.items.data[0]?.price ?? ''
+    const price = await store.retrieve<GatewayPrice>(priceId, 'price')
+    if (!price) throw missing('price', priceId)
+    const invoice = await makeInvoice(
+      customer,
+      now,
+      {
+        subscription: subscription.id,
+        reason,
+        price,
+        period: {
+          start: subscription.current_period_start,
+          end: subscription.current_period_end,
+        },
+        receiptEmail: null,
+        paid: null,
+      },
+      `${subscription.id}-period-${subscription.current_period_start}`,
+    )
+    await changeSubscription(subscription.id, (current) => ({
+      ...current,
+      latest_invoice: invoice.id,
+    }))
+    if (subscription.pause_collection) {
+      await voidInvoice(invoice.id, now)
+      return
+    }
+    if (invoice.attempt_count === 0) await attempt(invoice, await cardFor(subscription))
+  }
+
+  async function afterFailedCharge(invoiceId: string): Promise<void> {
+    const invoice = await getInvoice(invoiceId)
+    if (invoice?.status !== 'open') return
+    const customer = await customerOf(invoice.customer)
+    const now = clockOf(customer)
+    const subscription = invoice.subscription ? await getSubscription(invoice.subscription) : null
+    const retries =
+      subscription && invoice.billing_reason !== 'subscription_create' && !subscription.ended_at
+    const exhausted = invoice.attempt_count >= MAX_ATTEMPTS
+    const waitDays = RETRY_AFTER_DAYS[invoice.attempt_count - 1]
+    await store.change<GatewayInvoice>(invoiceId, 'invoice', (current) => ({
+      ...current,
+      next_payment_attempt: retries && !exhausted && waitDays ? now + waitDays * DAY_SECONDS : null,
+    }))
+    if (subscription && retries) {
+      await changeSubscription(subscription.id, (current) =>
+        ENDED.includes(current.status) || current.status === 'unpaid'
+          ? current
+          : { ...current, status: exhausted ? 'unpaid' : 'past_due' },
+      )
+    }
+    await emit({ type: 'invoice.payment_failed', customer: invoice.customer })
+    await scheduleNext(invoice.customer)
+  }
+
+  async function afterPaidInvoice(invoiceId: string, paymentIntent: string): Promise<void> {
+    const invoice = await getInvoice(invoiceId)
+    if (!invoice) return
+    const customer = await customerOf(invoice.customer)
+    const now = clockOf(customer)
+    let newlyPaid = false
+    await store.change<GatewayInvoice>(invoiceId, 'invoice', (current) => {
+      if (current.status === 'paid') return current
+      newlyPaid = true
+      return {
+        ...current,
+        status: 'paid',
+        amount_paid: current.amount_due,
+        payment_intent: paymentIntent,
+        next_payment_attempt: null,
+        status_transitions: { ...current.status_transitions, paid_at: now, voided_at: null },
+      }
+    })
+    if (!newlyPaid) return
+    if (invoice.subscription) {
+      await changeSubscription(invoice.subscription, (current) => {
+        if (ENDED.includes(current.status)) return current
+        const paidInstallments = current.sandbox.paid_installments + 1
+        if (current.status !== 'unpaid') {
+          return {
+            ...current,
+            status: 'active',
+            sandbox: { ...current.sandbox, paid_installments: paidInstallments },
+          }
+        }
+        // An unpaid plan stopped renewing; paid again, it starts a new month from today.
+        const installments = current.sandbox.installments
+        return {
+          ...current,
+          status: 'active',
+          billing_cycle_anchor: now,
+          current_period_start: now,
+          current_period_end: addMonths(now, 1),
+          cancel_at: installments ? addMonths(now, installments - paidInstallments + 1) : null,
+          sandbox: { ...current.sandbox, cycle: 0, paid_installments: paidInstallments },
+        }
+      })
+    }
+    await emit({ type: 'invoice.paid', customer: invoice.customer })
+    await scheduleNext(invoice.customer)
+  }
+
+  /** Ends a plan at `at`: no more invoices; an open one is left for the record. */
+  async function end(subscription: StoredSubscription, at: number): Promise<void> {
+    await changeSubscription(subscription.id, (current) =>
+      ENDED.includes(current.status)
+        ? current
+        : { ...current, status: 'canceled', canceled_at: current.canceled_at ?? at, ended_at: at },
+    )
+    await emit({ type: 'customer.subscription.deleted', customer: subscription.customer })
+  }
+
+  /** Everything due on the customer's clock: expiries, renewals, installments, retries, ends. */
+  async function runDue(customerId: string): Promise<void> {
+    const customer = await customerOf(customerId)
+    const now = clockOf(customer)
+    const subscriptions = await store.listOf<StoredSubscription>('subscription', customerId)
+    for (const listed of subscriptions) {
+      // Months may have passed: one period at a time, until the plan is up to date.
+      for (let guard = 0; guard < 1200; guard++) {
+        const subscription = await getSubscription(listed.id)
+        if (!subscription || ENDED.includes(subscription.status)) break
+        if (subscription.status === 'incomplete') {
+          if (now < subscription.created + INCOMPLETE_EXPIRES_SECONDS) break
+          await changeSubscription(subscription.id, (current) =>
+            current.status === 'incomplete'
+              ? { ...current, status: 'incomplete_expired', ended_at: now }
+              : current,
+          )
+          if (subscription.latest_invoice) await voidInvoice(subscription.latest_invoice, now)
+          await emit({ type: 'customer.subscription.deleted', customer: customerId })
+          break
+        }
+        // An unpaid plan waits for its open invoice: no new months, and no end as if paid.
+        if (subscription.status === 'unpaid') break
+        const periodEnd = subscription.current_period_end
+        if (subscription.cancel_at !== null && now >= subscription.cancel_at) {
+          await end(subscription, subscription.cancel_at)
+          break
+        }
+        if (now < periodEnd) break
+        if (subscription.cancel_at_period_end) {
+          await end(subscription, periodEnd)
+          break
+        }
+        const cycle = subscription.sandbox.cycle + 1
+        const renewed = await changeSubscription(subscription.id, (current) =>
+          current.current_period_end !== periodEnd
+            ? current
+            : {
+                ...current,
+                current_period_start: periodEnd,
+                current_period_end: addMonths(current.billing_cycle_anchor, cycle + 1),
+                sandbox: { ...current.sandbox, cycle },
+              },
+        )
+        await invoicePeriod(renewed, 'subscription_cycle')
+        await emit({ type: 'customer.subscription.updated', customer: customerId })
+      }
+    }
+    // Retries of failed renewals whose day has come.
+    for (const invoice of await store.listOf<GatewayInvoice>('invoice', customerId)) {
+      if (invoice.status !== 'open' || invoice.next_payment_attempt === null) continue
+      if (now < invoice.next_payment_attempt) continue
+      const subscription = invoice.subscription ? await getSubscription(invoice.subscription) : null
+      if (!subscription || ENDED.includes(subscription.status)) continue
+      if (subscription.pause_collection) continue
+      await attempt(invoice, await cardFor(subscription))
+    }
+    await scheduleNext(customerId)
+  }
+
+  /** Asks for the next run of the due work at the real moment the customer's clock reaches it. */
+  async function scheduleNext(customerId: string): Promise<void> {
+    if (!context.schedule) return
+    const customer = await customerOf(customerId)
+    const offset = customer.sandbox?.advanced_seconds ?? 0
+    const moments: number[] = []
+    for (const subscription of await store.listOf<StoredSubscription>('subscription', customerId)) {
+      if (ENDED.includes(subscription.status)) continue
+      if (subscription.status === 'incomplete') {
+        moments.push(subscription.created + INCOMPLETE_EXPIRES_SECONDS)
+        continue
+      }
+      if (subscription.status !== 'unpaid') moments.push(subscription.current_period_end)
+      if (subscription.cancel_at !== null) moments.push(subscription.cancel_at)
+    }
+    for (const invoice of await store.listOf<GatewayInvoice>('invoice', customerId)) {
+      if (invoice.status === 'open' && invoice.next_payment_attempt !== null)
+        moments.push(invoice.next_payment_attempt)
+    }
+    if (moments.length === 0) return
+    await context.schedule(customerId, new Date((Math.min(...moments) - offset) * 1000))
+  }
+
+  return {
+    clockOf,
+    runDue,
+    /** Live plans' customers, for the jobs to pick up after a restart. */
+    async customersWithLivePlans(): Promise<string[]> {
+      const live = await store.listAll<StoredSubscription>(
+        'subscription',
+        sql`${sandboxData}->>'status' not in ('canceled', 'incomplete_expired')`,
+      )
+      return [...new Set(live.map((subscription) => subscription.customer))]
+    },
+
+    /** The bank's answer for a charge that paid (or tried to pay) an invoice. */
+    async afterCharge(intent: GatewayPaymentIntent): Promise<void> {
+      if (!intent.metadata.invoice) return
+      if (intent.status === 'succeeded') await afterPaidInvoice(intent.metadata.invoice, intent.id)
+      else if (intent.status === 'requires_payment_method')
+        await afterFailedCharge(intent.metadata.invoice)
+    },
+
+    /** A one-time payment that succeeded gets its paid invoice (the provider's `invoice_creation`). */
+    async invoiceOneTimePayment(intent: GatewayPaymentIntent): Promise<void> {
+      if (intent.metadata.invoice || intent.status !== 'succeeded') return
+      const customer = await customerOf(intent.customer)
+      const now = clockOf(customer)
+      const price = await store.retrieve<GatewayPrice>(intent.metadata.price_id, 'price')
+      if (!price) throw missing('price', intent.metadata.price_id)
+      await makeInvoice(
+        customer,
+        now,
+        {
+          subscription: null,
+          reason: 'manual',
+          price: { ...price, unit_amount: intent.amount },
+          period: { start: now, end: now },
+          receiptEmail: intent.receipt_email,
+          paid: { paymentIntent: intent.id },
+        },
+        `${intent.id}-invoice`,
+      )
+      await emit({ type: 'invoice.paid', customer: intent.customer })
+    },
+
+    /** Moves the customer's clock forward, then does what became due (renewals, retries, ends). */
+    async advanceClock(customerId: string, seconds: number): Promise<number> {
+      const changed = await store.change<StoredCustomer>(customerId, 'customer', (current) => ({
+        ...current,
+        sandbox: { advanced_seconds: (current.sandbox?.advanced_seconds ?? 0) + seconds },
+      }))
+      if (!changed) throw missing('customer', customerId)
+      await runDue(customerId)
+      return clockOf(changed)
+    },
+
+    async createSubscription(
+      input: {
+        customer: string
+        price: string
+        paymentMethod: string
+        installments: number | null
+        metadata: GatewaySubscription['metadata']
+      },
+      options?: RequestOptions,
+    ): Promise<GatewaySubscription> {
+      const customer = await customerOf(input.customer)
+      const price = await store.retrieve<GatewayPrice>(input.price, 'price')
+      if (!price?.recurring || !price.active) {
+        throw new GatewayError(
+          'invalid_request_error',
+          `The price ${input.price} is not an active recurring price.`,
+        )
+      }
+      const method = await store.retrieve<{ customer: string | null }>(
+        input.paymentMethod,
+        'payment_method',
+      )
+      if (method?.customer !== customer.id) {
+        throw new GatewayError(
+          'invalid_request_error',
+          `The payment method ${input.paymentMethod} does not belong to customer ${customer.id}.`,
+        )
+      }
+      const now = clockOf(customer)
+      const id = sandboxId('sub')
+      const created = await store.create<StoredSubscription>(
+        'subscription',
+        id,
+        () => ({
+          id,
+          object: 'subscription',
+          customer: customer.id,
+          status: 'incomplete',
+          items: { data: [{ id: sandboxId('si'), price: price.id }] },
+          billing_cycle_anchor: now,
+          current_period_start: now,
+          current_period_end: addMonths(now, 1),
+          cancel_at_period_end: false,
+          cancel_at: input.installments ? addMonths(now, input.installments) : null,
+          canceled_at: null,
+          ended_at: null,
+          pause_collection: null,
+          // Charges use the customer's default card, so 'make default' changes which card pays.
+          default_payment_method: null,
+          latest_invoice: null,
+          metadata: input.metadata,
+          created: now,
+          sandbox: { cycle: 0, installments: input.installments, paid_installments: 0 },
+        }),
+        options,
+      )
+      // A repeated call (same key) finds the first invoice by its own key and charges it once.
+      await invoicePeriod(created, 'subscription_create')
+      await scheduleNext(customer.id)
+      const current = await getSubscription(created.id)
+      if (!current) throw missing('subscription', created.id)
+      return publicSubscription(current)
+    },
+
+    async retrieveSubscription(id: string): Promise<GatewaySubscription | null> {
+      const subscription = await getSubscription(id)
+      return subscription ? publicSubscription(subscription) : null
+    },
+
+    async listSubscriptions(customer: string): Promise<GatewaySubscription[]> {
+      return (await store.listOf<StoredSubscription>('subscription', customer)).map(
+        publicSubscription,
+      )
+    },
+
+    async updateSubscription(
+      id: string,
+      input: { cancelAtPeriodEnd?: boolean; pauseCollection?: { behavior: 'void' } | null },
+    ): Promise<GatewaySubscription> {
+      const existing = await getSubscription(id)
+      if (!existing) throw missing('subscription', id)
+      if (ENDED.includes(existing.status)) {
+        throw new GatewayError(
+          'invalid_request_error',
+          'A canceled subscription can only update its cancellation details and metadata.',
+        )
+      }
+      const now = clockOf(await customerOf(existing.customer))
+      const updated = await changeSubscription(id, (current) => ({
+        ...current,
+        ...(input.cancelAtPeriodEnd === undefined
+          ? {}
+          : {
+              cancel_at_period_end: input.cancelAtPeriodEnd,
+              canceled_at: input.cancelAtPeriodEnd ? now : null,
+            }),
+        ...(input.pauseCollection === undefined
+          ? {}
+          : {
+              pause_collection: input.pauseCollection
+                ? { behavior: input.pauseCollection.behavior, resumes_at: null }
+                : null,
+            }),
+      }))
+      await emit({ type: 'customer.subscription.updated', customer: updated.customer })
+      await scheduleNext(updated.customer)
+      return publicSubscription(updated)
+    },
+
+    retrieveInvoice: getInvoice,
+
+    listInvoices: (customer: string) => store.listOf<GatewayInvoice>('invoice', customer),
+
+    async payInvoice(id: string, { paymentMethod }: { paymentMethod: string }) {
+      const invoice = await getInvoice(id)
+      if (!invoice) throw missing('invoice', id)
+      if (invoice.status !== 'open') {
+        throw new GatewayError('invoice_not_open', `Invoice ${id} is ${invoice.status}.`)
+      }
+      await attempt(invoice, paymentMethod)
+      const current = await getInvoice(id)
+      if (!current) throw missing('invoice', id)
+      return current
+    },
+  }
+}
