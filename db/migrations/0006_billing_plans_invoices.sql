@@ -50,6 +50,7 @@ CREATE TABLE "sandbox_sequence" (
 	"value" integer NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "attachments" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "billing_invoice" ADD CONSTRAINT "billing_invoice_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "billing_subscription" ADD CONSTRAINT "billing_subscription_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "billing_invoice_user_idx" ON "billing_invoice" USING btree ("user_id","created_at");--> statement-breakpoint

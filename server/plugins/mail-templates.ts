@@ -165,6 +165,33 @@ export function passwordChangedEmail(input: {
   return render({ language, subject: lines.subject, name, blocks: lines.paragraphs.map(paragraph) })
 }
 
+/** The invoice of a payment, sent with its PDF to the billing e-mail and the copy address. */
+export function invoiceEmail(input: {
+  language: Language
+  name?: string | null
+  number: string
+  amount: string
+}): RenderedEmail {
+  const { language, name, number, amount } = input
+  const lines =
+    language === 'es'
+      ? {
+          subject: `Tu factura ${number} de ${PRODUCT}`,
+          paragraphs: [
+            `Gracias por tu pago de ${amount}. Adjuntamos tu factura ${number} en PDF.`,
+            'También la encontrarás en Mi cuenta, en el historial de facturación.',
+          ],
+        }
+      : {
+          subject: `Your ${PRODUCT} invoice ${number}`,
+          paragraphs: [
+            `Thank you for your payment of ${amount}. Your invoice ${number} is attached as a PDF.`,
+            'You can also find it in My Account, under the billing history.',
+          ],
+        }
+  return render({ language, subject: lines.subject, name, blocks: lines.paragraphs.map(paragraph) })
+}
+
 function render(letter: Letter): RenderedEmail {
   const { greeting, signOff } = COMMON[letter.language]
   const opening = greeting(letter.name)

@@ -94,6 +94,7 @@ describe('the local outbox (no SMTP_URL)', () => {
       subject: 'second to Ann',
       text: 'Hello there.',
       html: '<p>Hello there.</p>',
+      attachments: [],
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/),
     })
     expect(annMessages[0].id).toBeGreaterThan(annMessages[1].id)

@@ -20,6 +20,15 @@ export interface MailMessage {
   subject: string
   text: string
   html: string
+  /** Files sent with it, such as an invoice's PDF (content in base64). */
+  attachments?: MailAttachment[]
+}
+
+export interface MailAttachment {
+  filename: string
+  contentType: string
+  /** Base64. */
+  content: string
 }
 
 export interface Mailer {
@@ -156,6 +165,12 @@ function smtpDelivery(
         subject: message.subject,
         text: message.text,
         html: message.html,
+        attachments: message.attachments?.map((file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          content: file.content,
+          encoding: 'base64',
+        })),
       })
     } catch (error) {
       // nodemailer's messages can quote the server's reply, which may echo what we sent.
@@ -174,6 +189,11 @@ function outboxDelivery(app: FastifyInstance, config: Config, browsable: boolean
         subject: message.subject,
         text: message.text,
         html: message.html,
+        attachments: (message.attachments ?? []).map((file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          bytes: Buffer.byteLength(file.content, 'base64'),
+        })),
       })
     } catch (error) {
       app.log.error({ to: message.to, err: error }, 'mail could not be kept in the outbox')
@@ -263,6 +283,9 @@ const outboxMessageSchema = z.object({
   subject: z.string(),
   text: z.string(),
   html: z.string(),
+  attachments: z.array(
+    z.object({ filename: z.string(), contentType: z.string(), bytes: z.number().int() }),
+  ),
   createdAt: z.iso.datetime({ offset: true }),
 })
 
@@ -321,7 +344,14 @@ function registerOutboxRoutes(app: FastifyInstance) {
 }
 
 function mailboxPage(
-  messages: { id: number; to: string; subject: string; text: string; createdAt: string }[],
+  messages: {
+    id: number
+    to: string
+    subject: string
+    text: string
+    attachments: { filename: string; bytes: number }[]
+    createdAt: string
+  }[],
   to: string | undefined,
 ): string {
   const items = messages.map(
@@ -329,6 +359,7 @@ function mailboxPage(
 <h3>${escapeHtml(message.subject)}</h3>
 <p class="meta"><time>${escapeHtml(message.createdAt)}</time> · to ${escapeHtml(message.to)}</p>
 <pre>${escapeHtml(message.text)}</pre>
+${message.attachments.map((file) => `<p class="meta">Attached: ${escapeHtml(file.filename)} (${file.bytes} bytes)</p>`).join('\n')}
 </article>`,
   )
   const heading = to ? `Messages to ${escapeHtml(to)}` : 'Newest messages'

@@ -6,9 +6,12 @@ import {
   planStateSchema,
   startPlanRequestSchema,
 } from '../../../domain/billing-plans'
+import { invoiceDocument, invoiceFileName, sellerOf } from './invoice-mail'
+import { renderInvoicePdf } from './invoice-pdf'
 import {
   cancelRenewal,
   invoicesOf,
+  ownInvoice,
   pausePlan,
   payOpenInvoice,
   planStateOf,
@@ -115,6 +118,29 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await app.requireUser(request)
       reply.header('cache-control', 'no-store')
       return { invoices: await invoicesOf(app.db, user.id) }
+    },
+  )
+
+  app.get(
+    '/billing/invoices/:id/pdf',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: "One of the member's invoices as a PDF, in the member's language",
+        params: invoiceParamsSchema,
+        response: { 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      const row = await ownInvoice(app.db, user.id, request.params.id)
+      const pdf = await renderInvoicePdf(invoiceDocument(row, user.language), sellerOf(app))
+      // The bytes go as they are; the response schemas above describe only the error bodies.
+      return reply
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `inline; filename="${invoiceFileName(row)}"`)
+        .type('application/pdf')
+        .send(pdf as never)
     },
   )
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
+import { like } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
+import { mailOutbox } from '../../../db/schema/mail'
 import type { Invoice, PlanState } from '../../../domain/billing-plans'
 import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
@@ -320,8 +322,8 @@ describe('starting a plan', () => {
 })
 
 describe('invoices', () => {
-  it('are made for a ONE PAYMENT once paid, with the copy address', async () => {
-    const { cookie } = await member()
+  it('are made for a ONE PAYMENT once paid, mailed as a PDF to the billing and copy addresses, and downloaded by their owner only', async () => {
+    const { user, cookie } = await member()
     const card = await call('POST', '/api/billing/sandbox/cards', cookie, {
       number: '4242424242424242',
       expMonth: 12,
@@ -346,6 +348,38 @@ describe('invoices', () => {
     expect(invoice?.paidAt).not.toBeNull()
     // Lifetime access: there is no plan to start.
     expect((await planOf(cookie)).actions.startNow).toBe(false)
+
+    // The PDF goes by mail, once, to the billing e-mail and to the copy address.
+    const mails = await vi.waitFor(
+      async () => {
+        const rows = await testApp.app.db
+          .select()
+          .from(mailOutbox)
+          .where(like(mailOutbox.subject, `%${invoice?.number}%`))
+        if (rows.length < 2) throw new Error('invoice mail not delivered yet')
+        return rows
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    expect(mails.map((mail) => mail.to).sort()).toEqual(['copy@example.com', user.email].sort())
+    for (const mail of mails) {
+      expect(mail.subject).toBe(`Your Harmonize invoice ${invoice?.number}`)
+      expect(mail.text).toContain('$149.00 USD')
+      expect(mail.attachments).toEqual([
+        {
+          filename: `invoice-${invoice?.number}.pdf`,
+          contentType: 'application/pdf',
+          bytes: expect.any(Number),
+        },
+      ])
+    }
+
+    const pdf = await call('GET', invoice?.pdfUrl ?? '', cookie)
+    expect(pdf.statusCode).toBe(200)
+    expect(pdf.headers['content-type']).toBe('application/pdf')
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-')
+    const stranger = await member()
+    expect((await call('GET', invoice?.pdfUrl ?? '', stranger.cookie)).statusCode).toBe(404)
   })
 
   it('of one member are never seen or paid by another', async () => {

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { billingCustomers } from '../../../db/schema/billing'
 import { apiErrorSchema } from '../../../domain/api'
 import {
   addCardRequestSchema,
@@ -22,6 +24,7 @@ import {
   syncCustomer,
   updateBillingInfo,
 } from './customers'
+import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
 import { paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
 import { ensureCatalog, listActivePrices } from './service'
@@ -59,7 +62,17 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const deps = { db: app.db, payments: app.payments }
   // The provider's word on a payment (its webhook; the sandbox's bank job) updates our tables.
-  app.payments.onEvent((event) => syncCustomer(deps, event.customer))
+  const invoiceMail = await defineInvoiceMail(app)
+  app.payments.onEvent(async (event) => {
+    await syncCustomer(deps, event.customer)
+    const [customer] = await app.db
+      .select({ userId: billingCustomers.userId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.customerId, event.customer))
+    if (customer) await queueInvoiceMail(app, invoiceMail, customer.userId)
+  })
+  // Invoices paid while no server ran (the operator command settles charges itself).
+  await queueInvoiceMail(app, invoiceMail)
   await app.register(planRoutes)
 
   app.get(
