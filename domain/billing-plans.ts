@@ -149,6 +149,30 @@ export const startPlanRequestSchema = z.object({
 })
 export type StartPlanRequest = z.infer<typeof startPlanRequestSchema>
 
+/**
+ * Reactivate: a cancelled renewal goes on as it was (no price needed); a plan that ended starts
+ * again on the chosen price.
+ */
+export const reactivatePlanRequestSchema = z.object({
+  priceId: z.optional(startPlanRequestSchema.shape.priceId),
+  attemptId: startPlanRequestSchema.shape.attemptId,
+})
+export type ReactivatePlanRequest = z.infer<typeof reactivatePlanRequestSchema>
+
+/** What an upgrade would charge now: the new price less the unused part of this month. */
+export const upgradePreviewSchema = z.object({
+  amount: z.int(),
+  /** Negative: the unused part of the current month. */
+  credit: z.int(),
+  total: z.int(),
+})
+export type UpgradePreview = z.infer<typeof upgradePreviewSchema>
+
+export const upgradePreviewQuerySchema = z.object({ priceId: startPlanRequestSchema.shape.priceId })
+
+/** A date as the billing screens show it: yyyy-mm-dd, in UTC (spec core §9). */
+export const calendarDate = (iso: string) => iso.slice(0, 10)
+
 export const invoiceParamsSchema = z.object({
   id: textSchema().check(z.regex(/^in_[A-Za-z0-9]{1,100}$/)),
 })

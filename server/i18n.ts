@@ -72,6 +72,10 @@ const SERVER_MESSAGES = {
     en: 'Nobody with this e-mail has billing yet.',
     es: 'Nadie con este correo tiene facturación todavía.',
   },
+  'billing.notAnUpgrade': {
+    en: 'An upgrade moves to FOUR PAYMENTS or ONE PAYMENT.',
+    es: 'Una mejora pasa a CUATRO PAGOS o a PAGO ÚNICO.',
+  },
   'billing.stateUnknown': {
     en: 'Please choose a state or province of the chosen country.',
     es: 'Por favor, elige un estado o provincia del país elegido.',

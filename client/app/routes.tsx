@@ -46,6 +46,18 @@ const SinglePayment = page(
   () => import('../features/billing/routes/single-payment-page'),
   'SinglePaymentPage',
 )
+const SubscribePayment = page(
+  () => import('../features/billing/routes/subscribe-payment-page'),
+  'SubscribePaymentPage',
+)
+const BillingHistory = page(
+  () => import('../features/billing/routes/billing-history-page'),
+  'BillingHistoryPage',
+)
+const UpgradePlan = page(
+  () => import('../features/billing/routes/upgrade-plan-page'),
+  'UpgradePlanPage',
+)
 const ModifyBillingInfo = page(
   () => import('../features/billing/routes/modify-billing-info-page'),
   'ModifyBillingInfoPage',
@@ -55,9 +67,9 @@ const ModifyBillingInfo = page(
 const MY_ACCOUNT_PAGES: Record<string, Page> = {
   'add-credit-card': AddCreditCard,
   'single-payment': SinglePayment,
-  'subscribe-payment': ComingSoon,
+  'subscribe-payment': SubscribePayment,
   'modify-billing-info': ModifyBillingInfo,
-  'billing-history': ComingSoon,
+  'billing-history': BillingHistory,
 }
 
 /** /my-account and its sub-paths; any other sub-path is not found. */
@@ -87,6 +99,8 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
   '/my-account/*': { Page: MyAccountArea },
   '/add-credit-card': { Page: AddCreditCard },
   '/modify-billing-info': { Page: ModifyBillingInfo },
+  '/billing-history': { Page: BillingHistory },
+  '/upgrade-plan': { Page: UpgradePlan },
   '/home': { Page: Home },
   '/panel-info/:id': { Page: PanelInfo },
   '/harmonizing-screen/:id': { Page: Harmonizing },

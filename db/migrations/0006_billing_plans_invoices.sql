@@ -3,6 +3,7 @@ CREATE TABLE "billing_invoice" (
 	"number" text NOT NULL,
 	"user_id" text NOT NULL,
 	"subscription_id" text,
+	"price_id" text,
 	"status" text NOT NULL,
 	"billing_reason" text NOT NULL,
 	"currency" text NOT NULL,

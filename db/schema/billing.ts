@@ -144,6 +144,8 @@ export const billingInvoices = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     subscriptionId: text('subscription_id'),
+    /** What it charges for (its first line): an upgraded plan's installments are told apart. */
+    priceId: text('price_id'),
     /** `open`, `paid`, `void` or `uncollectible`. */
     status: text('status').notNull(),
     billingReason: text('billing_reason').notNull(),

@@ -127,11 +127,15 @@ export function sandboxPlans(context: PlanContext) {
       period: { start: number; end: number }
       receiptEmail: string | null
       paid: { paymentIntent: string } | null
+      /** A credit for unused time, as a negative amount. */
+      credit?: { amount: number; description: string; period: { start: number; end: number } }
+      endsSubscription?: string
     },
     idempotencyKey: string,
   ): Promise<GatewayInvoice> {
     const id = sandboxId('in')
-    const amount = input.price.unit_amount
+    const charged = input.price.unit_amount
+    const amount = charged + (input.credit?.amount ?? 0)
     return store.create<GatewayInvoice>(
       'invoice',
       id,
@@ -153,11 +157,23 @@ export function sandboxPlans(context: PlanContext) {
             {
               id: sandboxId('il'),
               description: input.price.nickname.replaceAll('_', ' '),
-              amount,
+              amount: charged,
               price: input.price.id,
               proration: false,
               period: input.period,
             },
+            ...(input.credit
+              ? [
+                  {
+                    id: sandboxId('il'),
+                    description: input.credit.description,
+                    amount: input.credit.amount,
+                    price: null,
+                    proration: true,
+                    period: input.credit.period,
+                  },
+                ]
+              : []),
           ],
         },
         customer_name: customer.name,
@@ -174,7 +190,10 @@ export function sandboxPlans(context: PlanContext) {
         },
         period_start: input.period.start,
         period_end: input.period.end,
-        metadata: { user_id: customer.metadata.user_id },
+        metadata: {
+          user_id: customer.metadata.user_id,
+          ...(input.endsSubscription ? { ends_subscription: input.endsSubscription } : {}),
+        },
         created: now,
       }),
       { idempotencyKey },
@@ -347,8 +366,40 @@ export function sandboxPlans(context: PlanContext) {
         }
       })
     }
+    const ended = invoice.metadata.ends_subscription
+    const replaced = ended ? await getSubscription(ended) : null
+    if (replaced) await end(replaced, now)
     await emit({ type: 'invoice.paid', customer: invoice.customer })
     await scheduleNext(invoice.customer)
+  }
+
+  /** The credit for the unused part of a plan's current period, at `now`. */
+  async function unusedCredit(subscription: StoredSubscription, now: number) {
+    const priceId = subscription.items.data[0]?.price ?? ''
+    const price = await store.retrieve<GatewayPrice>(priceId, 'price')
+    const start = subscription.current_period_start
+    const end = subscription.current_period_end
+    const unused = Math.max(0, Math.min(1, (end - now) / Math.max(1, end - start)))
+    return {
+      amount: -Math.round((price?.unit_amount ?? 0) * unused),
+      description: `Unused time on ${(price?.nickname ?? 'the plan').replaceAll('_', ' ')}`,
+      period: { start: now, end },
+    }
+  }
+
+  async function upgradeTarget(id: string, priceId: string) {
+    const subscription = await getSubscription(id)
+    if (!subscription) throw missing('subscription', id)
+    if (subscription.status !== 'active' || subscription.pause_collection) {
+      throw new GatewayError(
+        'invalid_request_error',
+        'Only an active, unpaused subscription can move to another price.',
+      )
+    }
+    const price = await store.retrieve<GatewayPrice>(priceId, 'price')
+    if (!price?.active) throw missing('price', priceId)
+    const customer = await customerOf(subscription.customer)
+    return { subscription, price, customer, now: clockOf(customer) }
   }
 
   /** Ends a plan at `at`: no more invoices; an open one is left for the record. */
@@ -605,6 +656,80 @@ export function sandboxPlans(context: PlanContext) {
       await emit({ type: 'customer.subscription.updated', customer: updated.customer })
       await scheduleNext(updated.customer)
       return publicSubscription(updated)
+    },
+
+    async previewUpgrade(id: string, input: { price: string }) {
+      const { subscription, price, now } = await upgradeTarget(id, input.price)
+      const credit = await unusedCredit(subscription, now)
+      return {
+        amount: price.unit_amount,
+        credit: credit.amount,
+        total: price.unit_amount + credit.amount,
+      }
+    },
+
+    async upgradeSubscription(
+      id: string,
+      input: { price: string; installments: number | null },
+      options?: RequestOptions,
+    ): Promise<GatewayInvoice> {
+      const { subscription, price, customer, now } = await upgradeTarget(id, input.price)
+      const credit = await unusedCredit(subscription, now)
+      const key = options?.idempotencyKey ?? `${id}-upgrade-${now}`
+      if (!price.recurring) {
+        // ONE PAYMENT: the plan goes on until this invoice is paid, then ends.
+        const invoice = await makeInvoice(
+          customer,
+          now,
+          {
+            subscription: null,
+            reason: 'manual',
+            price,
+            period: { start: now, end: now },
+            receiptEmail: null,
+            paid: null,
+            credit,
+            endsSubscription: id,
+          },
+          key,
+        )
+        if (invoice.attempt_count === 0) {
+          await attempt(invoice, customer.invoice_settings.default_payment_method)
+        }
+        return (await getInvoice(invoice.id)) ?? invoice
+      }
+      // FOUR PAYMENTS: the months start again today on the new price, the credit on its first.
+      const moved = await changeSubscription(id, (current) => ({
+        ...current,
+        items: { data: [{ id: current.items.data[0]?.id ?? sandboxId('si'), price: price.id }] },
+        metadata: { ...current.metadata, plan: price.metadata.plan, price_id: price.id },
+        billing_cycle_anchor: now,
+        current_period_start: now,
+        current_period_end: addMonths(now, 1),
+        cancel_at_period_end: false,
+        canceled_at: null,
+        cancel_at: input.installments ? addMonths(now, input.installments) : null,
+        sandbox: { cycle: 0, installments: input.installments, paid_installments: 0 },
+      }))
+      const invoice = await makeInvoice(
+        customer,
+        now,
+        {
+          subscription: id,
+          reason: 'subscription_update',
+          price,
+          period: { start: now, end: moved.current_period_end },
+          receiptEmail: null,
+          paid: null,
+          credit,
+        },
+        key,
+      )
+      await changeSubscription(id, (current) => ({ ...current, latest_invoice: invoice.id }))
+      if (invoice.attempt_count === 0) await attempt(invoice, await cardFor(moved))
+      await emit({ type: 'customer.subscription.updated', customer: customer.id })
+      await scheduleNext(customer.id)
+      return (await getInvoice(invoice.id)) ?? invoice
     },
 
     retrieveInvoice: getInvoice,

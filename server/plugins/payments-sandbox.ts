@@ -369,6 +369,8 @@ export function createSandboxGateway(db: Database): SandboxGateway {
     retrieveSubscription: plans.retrieveSubscription,
     listSubscriptions: plans.listSubscriptions,
     updateSubscription: plans.updateSubscription,
+    previewUpgrade: plans.previewUpgrade,
+    upgradeSubscription: plans.upgradeSubscription,
     retrieveInvoice: plans.retrieveInvoice,
     listInvoices: plans.listInvoices,
     payInvoice: plans.payInvoice,

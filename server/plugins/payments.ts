@@ -168,8 +168,19 @@ export interface GatewayInvoice {
   status_transitions: { finalized_at: number; paid_at: number | null; voided_at: number | null }
   period_start: number
   period_end: number
-  metadata: { user_id: string }
+  /** `ends_subscription`: paying it ends that plan (an upgrade to a one-time price). */
+  metadata: { user_id: string; ends_subscription?: string }
   created: number
+}
+
+/** What moving a plan to another price would cost now: the new price less the unused time. */
+export interface GatewayUpgradePreview {
+  /** The new price's amount, in cents. */
+  amount: number
+  /** The unused part of the current period, as a negative number of cents. */
+  credit: number
+  /** What is charged now. */
+  total: number
 }
 
 /**
@@ -292,6 +303,19 @@ export interface PaymentGateway {
     },
   ): Promise<GatewaySubscription>
 
+  /** What `upgradeSubscription` would charge now (the provider's upcoming-invoice preview). */
+  previewUpgrade(id: string, input: { price: string }): Promise<GatewayUpgradePreview>
+  /**
+   * Moves a running plan to another price now, crediting the unused part of its period on the
+   * invoice for the new price, which is charged to the default card at once. A recurring price
+   * (FOUR PAYMENTS) restarts the plan's months on it; a one-time price (ONE PAYMENT) ends the
+   * plan once that invoice is paid.
+   */
+  upgradeSubscription(
+    id: string,
+    input: { price: string; installments: number | null },
+    options?: RequestOptions,
+  ): Promise<GatewayInvoice>
   retrieveInvoice(id: string): Promise<GatewayInvoice | null>
   /** The customer's invoices, newest first. */
   listInvoices(customer: string): Promise<GatewayInvoice[]>

@@ -1,5 +1,7 @@
-// What other features may use of billing: My Account's price plans, saved cards and billing
-// information.
+// What other features may use of billing: My Account's plan, price plans, saved cards and
+// billing information, and the failed-payment banner (/home too).
 export { BillingInfoSummary } from './components/billing-info-summary'
+export { PaymentFailedBanner } from './components/payment-failed-banner'
+export { PlanSummary } from './components/plan-summary'
 export { PricePlans } from './components/price-plans'
 export { SavedCards } from './components/saved-cards'

@@ -105,8 +105,9 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
         .values(card)
         .onConflictDoUpdate({ target: billingPaymentMethods.id, set: card })
     }
-    // Charges of invoices are told through their invoices; this table is one-time payments.
-    for (const intent of intents.filter((charge) => !charge.metadata.invoice)) {
+    // Charges of plans are told through their invoices; this table is one-time payments
+    // (ONE PAYMENT, also when bought as an upgrade from a subscription).
+    for (const intent of intents.filter((charge) => !charge.metadata.subscription)) {
       const payment = {
         id: intent.id,
         userId,

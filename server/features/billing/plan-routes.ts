@@ -4,7 +4,10 @@ import {
   invoiceParamsSchema,
   invoicesResponseSchema,
   planStateSchema,
+  reactivatePlanRequestSchema,
   startPlanRequestSchema,
+  upgradePreviewQuerySchema,
+  upgradePreviewSchema,
 } from '../../../domain/billing-plans'
 import { invoiceDocument, invoiceFileName, sellerOf } from './invoice-mail'
 import { renderInvoicePdf } from './invoice-pdf'
@@ -15,9 +18,11 @@ import {
   pausePlan,
   payOpenInvoice,
   planStateOf,
+  previewUpgrade,
   reactivate,
   resumePlan,
   startPlan,
+  upgradePlan,
 } from './plans'
 
 const errors = {
@@ -76,7 +81,7 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['billing'],
         summary: 'Reactivate Subscription: undo a cancelled renewal, or start an ended plan again',
-        body: startPlanRequestSchema,
+        body: reactivatePlanRequestSchema,
         response: { 200: planStateSchema, ...errors },
       },
     },
@@ -104,6 +109,41 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => act(deps, (await app.requireUser(request)).id),
     )
   }
+
+  app.get(
+    '/billing/plan/upgrade',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'What an upgrade to FOUR PAYMENTS or ONE PAYMENT would charge now',
+        querystring: upgradePreviewQuerySchema,
+        response: { 200: upgradePreviewSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      reply.header('cache-control', 'no-store')
+      return previewUpgrade(deps, user.id, request.query.priceId)
+    },
+  )
+
+  app.post(
+    '/billing/plan/upgrade',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          'Upgrade: from the subscription to FOUR PAYMENTS or ONE PAYMENT, unused time credited',
+        body: startPlanRequestSchema,
+        response: { 200: planStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      return upgradePlan(deps, user, request.body)
+    },
+  )
 
   app.get(
     '/billing/invoices',

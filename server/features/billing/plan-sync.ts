@@ -29,7 +29,11 @@ export function planStatus(
 ): SubscriptionStatus {
   const own = invoices.filter((invoice) => invoice.subscription === subscription.id)
   if (subscription.status === 'canceled' && subscription.metadata.plan === 'four_payments') {
-    const paid = own.filter((invoice) => invoice.status === 'paid').length
+    // Only the installments: a subscription upgraded to FOUR PAYMENTS paid months before them.
+    const price = subscription.items.data[0]?.price
+    const paid = own.filter(
+      (invoice) => invoice.status === 'paid' && invoice.lines.data[0]?.price === price,
+    ).length
     if (paid >= FOUR_PAYMENTS_INSTALLMENTS) return 'paid'
   }
   if (subscription.status === 'active' && subscription.pause_collection) return 'paused'
@@ -78,6 +82,7 @@ export function invoiceRow(
     number: invoice.number,
     userId,
     subscriptionId: invoice.subscription,
+    priceId: invoice.lines.data[0]?.price ?? null,
     status: invoice.status,
     billingReason: invoice.billing_reason,
     currency: invoice.currency,

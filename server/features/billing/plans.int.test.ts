@@ -147,8 +147,8 @@ describe('SUBSCRIPTION', () => {
     expect((await call('POST', '/api/billing/plan/cancel', cookie)).statusCode).toBe(409)
 
     const price = await priceOf(cookie, 'subscription')
+    // Taking the cancellation back needs no price.
     const undone = await call('POST', '/api/billing/plan/reactivate', cookie, {
-      priceId: price,
       attemptId: randomUUID(),
     })
     expect(undone.json().subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false })
@@ -270,6 +270,72 @@ describe('FOUR PAYMENTS', () => {
     // Nothing more is charged after the fourth.
     await advance(user.email, 62)
     expect(await invoicesOf(cookie)).toHaveLength(4)
+  })
+})
+
+describe('upgrading from the subscription', () => {
+  it('to FOUR PAYMENTS credits the unused part of the month and starts the four months today', async () => {
+    const { user, cookie } = await activeMember('subscription')
+    await advance(user.email, 10)
+    const four = await priceOf(cookie, 'four_payments')
+    const preview = await call('GET', `/api/billing/plan/upgrade?priceId=${four}`, cookie)
+    expect(preview.statusCode).toBe(200)
+    const { amount, credit, total } = preview.json()
+    expect(amount).toBe(3900)
+    // About two thirds of $15 are left of a month of 28–31 days after 10 of them.
+    expect(credit).toBeLessThan(-900)
+    expect(credit).toBeGreaterThan(-1100)
+    expect(total).toBe(amount + credit)
+
+    const upgraded = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: four,
+      attemptId: randomUUID(),
+    })
+    expect(upgraded.statusCode).toBe(200)
+    const moved = await planWhen(
+      cookie,
+      (state) => state.subscription?.installments?.paid === 1 && !state.openInvoice,
+    )
+    expect(moved.subscription).toMatchObject({ plan: 'four_payments', status: 'active' })
+    const [invoice] = await invoicesOf(cookie)
+    expect(invoice?.status).toBe('paid')
+    expect(Math.abs((invoice?.total ?? 0) - total)).toBeLessThanOrEqual(1)
+    expect(moved.actions.upgrade).toBe(false)
+  })
+
+  it('to ONE PAYMENT ends the subscription once paid, and access stays for good', async () => {
+    const { cookie } = await activeMember('subscription')
+    const once = await priceOf(cookie, 'one_payment')
+    const upgraded = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: once,
+      attemptId: randomUUID(),
+    })
+    expect(upgraded.statusCode).toBe(200)
+    const ended = await planWhen(cookie, statusIs('canceled'))
+    expect(ended.actions).toMatchObject({ startNow: false, reactivate: true, upgrade: false })
+    expect(await hasAccess(cookie)).toBe(true)
+    const [invoice] = await invoicesOf(cookie)
+    expect(invoice?.status).toBe('paid')
+    // Nearly the whole month was unused: almost $15 comes off $149.
+    expect(invoice?.total).toBeLessThan(14900 - 1400)
+  })
+
+  it('is refused to a plan that is not an active subscription, and to the subscription itself', async () => {
+    const { cookie } = await activeMember('four_payments')
+    const once = await priceOf(cookie, 'one_payment')
+    const refused = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: once,
+      attemptId: randomUUID(),
+    })
+    expect(refused.statusCode).toBe(409)
+    const member2 = await activeMember('subscription')
+    const same = await call(
+      'GET',
+      `/api/billing/plan/upgrade?priceId=${await priceOf(cookie, 'subscription')}`,
+      member2.cookie,
+    )
+    expect(same.statusCode).toBe(400)
+    expect(same.json().message).toBe('An upgrade moves to FOUR PAYMENTS or ONE PAYMENT.')
   })
 })
 

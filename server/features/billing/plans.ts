@@ -14,8 +14,10 @@ import {
   type PlanActions,
   type PlanState,
   planActions,
+  type ReactivatePlanRequest,
   type StartPlanRequest,
   type Subscription,
+  type UpgradePreview,
 } from '../../../domain/billing-plans'
 import { AppError } from '../../errors'
 import { GatewayError } from '../../plugins/payments'
@@ -75,7 +77,13 @@ async function presentPlan(db: Database, row: SubscriptionRow): Promise<Subscrip
     const [paid] = await db
       .select({ count: sql<number>`count(*)::int` })
       .from(billingInvoices)
-      .where(and(eq(billingInvoices.subscriptionId, row.id), eq(billingInvoices.status, 'paid')))
+      .where(
+        and(
+          eq(billingInvoices.subscriptionId, row.id),
+          eq(billingInvoices.priceId, row.priceId),
+          eq(billingInvoices.status, 'paid'),
+        ),
+      )
     installments = { paid: Number(paid?.count ?? 0), total: FOUR_PAYMENTS_INSTALLMENTS }
   }
   return {
@@ -220,13 +228,19 @@ export const cancelRenewal = (deps: BillingDeps, userId: string) =>
 export async function reactivate(
   deps: BillingDeps,
   payer: Payer,
-  input: StartPlanRequest,
+  input: ReactivatePlanRequest,
 ): Promise<PlanState> {
   const state = await requireAction(deps, payer.id, 'reactivate')
   if (state.subscription?.cancelAtPeriodEnd && !ENDED.includes(state.subscription.status)) {
     return updatePlan(deps, payer.id, 'reactivate', { cancelAtPeriodEnd: false })
   }
-  return startPlan(deps, payer, input, 'reactivate')
+  if (!input.priceId) throw new AppError(400, 'billing.choosePrice')
+  return startPlan(
+    deps,
+    payer,
+    { priceId: input.priceId, attemptId: input.attemptId },
+    'reactivate',
+  )
 }
 
 /** Pause: nothing is charged and no session opens until Resume. */
@@ -235,6 +249,57 @@ export const pausePlan = (deps: BillingDeps, userId: string) =>
 
 export const resumePlan = (deps: BillingDeps, userId: string) =>
   updatePlan(deps, userId, 'resume', { pauseCollection: null })
+
+/** An upgrade's target: FOUR PAYMENTS or ONE PAYMENT, on sale, from an active subscription. */
+async function upgradeTarget(deps: BillingDeps, userId: string, priceId: string) {
+  const state = await requireAction(deps, userId, 'upgrade')
+  const [price] = await deps.db
+    .select()
+    .from(billingPrices)
+    .where(and(eq(billingPrices.id, priceId), eq(billingPrices.active, true)))
+  if (!price) throw new AppError(404, 'billing.priceNotFound')
+  if (price.plan === 'subscription') throw new AppError(400, 'billing.notAnUpgrade')
+  if (!state.subscription) throw new AppError(409, 'billing.actionUnavailable')
+  return { price, subscriptionId: state.subscription.id }
+}
+
+/** What moving to `priceId` would charge now, with the unused part of this month credited. */
+export async function previewUpgrade(
+  deps: BillingDeps,
+  userId: string,
+  priceId: string,
+): Promise<UpgradePreview> {
+  const { price, subscriptionId } = await upgradeTarget(deps, userId, priceId)
+  return deps.payments.previewUpgrade(subscriptionId, { price: price.id })
+}
+
+/**
+ * /upgrade-plan: from the monthly subscription to FOUR PAYMENTS (its months start today) or ONE
+ * PAYMENT (the subscription ends once paid), the unused part of this month credited, charged
+ * to the default card now.
+ */
+export async function upgradePlan(
+  deps: BillingDeps,
+  payer: Payer,
+  input: StartPlanRequest,
+): Promise<PlanState> {
+  const customerId = await customerOf(deps.db, payer.id)
+  await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${payer.id}`}))`)
+    const { price, subscriptionId } = await upgradeTarget(deps, payer.id, input.priceId)
+    if (!(await defaultCardOf(deps.db, payer.id))) throw new AppError(409, 'billing.noDefaultCard')
+    await deps.payments.upgradeSubscription(
+      subscriptionId,
+      {
+        price: price.id,
+        installments: price.plan === 'four_payments' ? FOUR_PAYMENTS_INSTALLMENTS : null,
+      },
+      { idempotencyKey: `upgrade-${payer.id}-${input.attemptId}` },
+    )
+    await syncCustomer(deps, customerId)
+  })
+  return planStateOf(deps, payer.id)
+}
 
 /** Pay Actual Invoice: charges the open invoice to the default card now. */
 export async function payOpenInvoice(

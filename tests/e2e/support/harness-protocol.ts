@@ -20,6 +20,8 @@ export interface HarnessCalls {
     body: { files: { name: string; base64: string; backing?: boolean }[] }
     answer: { lease: string; panelId: string; media: OperatorMedia[] }
   }
+  /** Moves a member's sandbox billing clock on (renewals and installments that fall due run). */
+  'billing-advance': { body: { email: string; days: number }; answer: { clock: string } }
   /** Gives a media lease back; its files leave the panel. */
   'media-release': { body: { lease: string }; answer: Record<string, never> }
 }

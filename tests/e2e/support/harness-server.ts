@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { users } from '../../../db/schema'
+import { advanceClock } from '../../../server/features/billing/public'
 import {
   buildMedia,
   buildUser,
@@ -122,6 +123,14 @@ function factories(app: Promise<FastifyInstance>): Handlers {
         throw error
       }
       return { lease, panelId, media }
+    },
+    'billing-advance': async ({ email, days }) => {
+      const instance = await app
+      const { clock } = await advanceClock(
+        { db: instance.db, payments: instance.payments },
+        { email, days },
+      )
+      return { clock }
     },
     'media-release': async ({ lease }) => {
       await release(lease)

@@ -4,7 +4,13 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'
 import { useSession } from '../../../lib/session'
 import { useAccess } from '../../access/public'
-import { BillingInfoSummary, PricePlans, SavedCards } from '../../billing/public'
+import {
+  BillingInfoSummary,
+  PaymentFailedBanner,
+  PlanSummary,
+  PricePlans,
+  SavedCards,
+} from '../../billing/public'
 import { OfflineMedia } from '../../harmonize/public'
 import { ChangeEmailDialog } from '../components/change-email-dialog'
 import { ChangePasswordDialog } from '../components/change-password-dialog'
@@ -24,6 +30,7 @@ export function MyAccountPage() {
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-6">
       <MemberHeader />
+      <PaymentFailedBanner />
       <div className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
         <h2 className="border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900">
           {t('account.summary.title')}
@@ -67,6 +74,7 @@ export function MyAccountPage() {
           </div>
         </dl>
       </div>
+      <PlanSummary />
       <PricePlans />
       <SavedCards />
       <BillingInfoSummary />

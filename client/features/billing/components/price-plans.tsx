@@ -38,7 +38,12 @@ export function PricePlans() {
                 {t('billing.plans.payNow')}
               </Link>
             ) : (
-              <span className="text-sm text-slate-500">{t('billing.plans.comingSoon')}</span>
+              <Link
+                to="/my-account/subscribe-payment"
+                className="rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
+              >
+                {t('billing.plan.start')}
+              </Link>
             )}
           </li>
         ))}

@@ -8,7 +8,7 @@ import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount, useRemoveCard, useSetDefaultCard } from '../api'
 import { SandboxNotice } from './sandbox-notice'
 
-const BRAND_NAMES: Record<SavedCard['brand'], string> = {
+export const BRAND_NAMES: Record<SavedCard['brand'], string> = {
   visa: 'Visa',
   mastercard: 'Mastercard',
   amex: 'American Express',

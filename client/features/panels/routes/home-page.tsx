@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { Button } from '../../../components/ui/button'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
 import { NoAccessNotice, useAccess } from '../../access/public'
+import { PaymentFailedBanner } from '../../billing/public'
 import { RecentSessions, useKeepForOffline } from '../../harmonize/public'
 import { usePanels } from '../api'
 import { PanelIcon } from '../components/panel-icon'
@@ -27,6 +28,9 @@ export function HomePage() {
   const open = access.data?.hasAccess === true
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-6">
+      <div className="mb-6 empty:hidden">
+        <PaymentFailedBanner />
+      </div>
       {!open && <NoAccessNotice className="mb-6" />}
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="panel-grid">
         {panels.data.map((panel) => {

@@ -1,0 +1,361 @@
+import { History, LoaderCircle } from 'lucide-react'
+import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { displayedSubscriptionStatus } from '../../../../domain/access'
+import { formatAmount, type Price } from '../../../../domain/billing'
+import { calendarDate, type PlanState } from '../../../../domain/billing-plans'
+import { Button } from '../../../components/ui/button'
+import { Dialog } from '../../../components/ui/dialog'
+import { SectionCard } from '../../../components/ui/section-card'
+import { readServerError } from '../../../lib/form-mutation'
+import { useMessageText } from '../../../lib/messages'
+import { useNotifications } from '../../../lib/notifications'
+import { useAccess } from '../../access/public'
+import { usePrices } from '../api'
+import {
+  isCharging,
+  useCancelRenewal,
+  usePausePlan,
+  usePlan,
+  useReactivatePlan,
+  useResumePlan,
+  useStartPlan,
+} from '../plan-api'
+import { PayInvoiceButton } from './payment-failed-banner'
+
+const BADGE = {
+  active: 'bg-emerald-100 text-emerald-800',
+  canceled: 'bg-slate-200 text-slate-700',
+  unpaid: 'bg-amber-100 text-amber-900',
+} as const
+
+/**
+ * My Account's plan: its status, what happens next, and the account actions spec core §2
+ * lists (Start Now, Cancel Renewal, Reactivate Subscription, Pay Actual Invoice), plus Pause,
+ * Resume and Upgrade. The server decides which actions are offered.
+ */
+export function PlanSummary() {
+  const { t } = useTranslation()
+  const plan = usePlan()
+  const state = plan.data
+  return (
+    <SectionCard
+      title={t('billing.plan.title')}
+      link={{
+        to: '/my-account/billing-history',
+        label: t('billing.plan.history'),
+        icon: <History aria-hidden className="size-4" />,
+      }}
+    >
+      <div className="flex flex-col gap-3 px-5 py-4" data-testid="plan-summary">
+        {plan.isPending && (
+          <p className="text-sm text-slate-500" aria-busy="true">
+            {t('billing.plan.loading')}
+          </p>
+        )}
+        {plan.isError && <p className="text-sm text-red-700">{t('common.networkError')}</p>}
+        {isCharging(state) && <PaymentInProgress />}
+        {state && <PlanDetails state={state} />}
+        {state && <PlanActions state={state} />}
+      </div>
+    </SectionCard>
+  )
+}
+
+/** 'Payment Status: in progress...' with a spinner while the bank answers (spec core §2). */
+export function PaymentInProgress() {
+  const { t } = useTranslation()
+  return (
+    <p
+      role="status"
+      data-testid="plan-payment-status"
+      className="flex items-center gap-2 rounded-lg bg-brand-50 px-3 py-2 font-medium text-brand-900 ring-1 ring-brand-100"
+    >
+      <LoaderCircle aria-hidden className="size-5 animate-spin text-brand-600" />
+      {t('billing.pay.inProgress')}
+    </p>
+  )
+}
+
+function PlanDetails({ state }: { state: PlanState }) {
+  const { t } = useTranslation()
+  const access = useAccess()
+  const plan = state.subscription
+  if (!plan) {
+    const paidOnce = access.data?.flow.kind === 'payment' && access.data.flow.status === 'paid'
+    return (
+      <p className="text-sm text-slate-600">
+        {paidOnce ? t('billing.pay.paid') : t('billing.plan.none')}
+      </p>
+    )
+  }
+  const shown = displayedSubscriptionStatus(plan.status === 'paid' ? 'active' : plan.status)
+  const periodEnd = calendarDate(plan.currentPeriodEnd)
+  const lines: string[] = []
+  if (plan.installments && plan.status !== 'paid') {
+    lines.push(t('billing.plan.detail.installments', plan.installments))
+  }
+  switch (plan.status) {
+    case 'active':
+    case 'trialing':
+      if (plan.cancelAtPeriodEnd)
+        lines.push(t('billing.plan.detail.cancelling', { date: periodEnd }))
+      else if (plan.installments)
+        lines.push(t('billing.plan.detail.nextInstallment', { date: periodEnd }))
+      else lines.push(t('billing.plan.detail.active', { date: periodEnd }))
+      break
+    case 'past_due':
+      lines.push(t('billing.plan.detail.past_due'))
+      if (state.nextPaymentAttempt) {
+        lines.push(t('billing.plan.detail.retry', { date: calendarDate(state.nextPaymentAttempt) }))
+      }
+      break
+    case 'canceled':
+      lines.push(
+        t('billing.plan.detail.canceled', { date: calendarDate(plan.endedAt ?? periodEnd) }),
+      )
+      break
+    case 'paused':
+    case 'unpaid':
+    case 'incomplete':
+    case 'incomplete_expired':
+    case 'paid':
+      lines.push(t(`billing.plan.detail.${plan.status}`))
+      break
+    default:
+      break
+  }
+  return (
+    <div className="flex flex-col gap-1">
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <span className="font-medium text-slate-900">{plan.label}</span>
+        <span className="font-semibold text-brand-900">
+          {t(`billing.plans.amount.${plan.plan}`, { amount: formatAmount(plan.unitAmount) })}
+        </span>
+        <span
+          className={`rounded-full px-2.5 py-1 text-xs font-semibold ${BADGE[shown]}`}
+          data-testid="plan-status"
+        >
+          {t(`billing.plan.status.${shown}`)}
+        </span>
+      </p>
+      {lines.map((line) => (
+        <p key={line} className="text-sm text-slate-700">
+          {line}
+        </p>
+      ))}
+    </div>
+  )
+}
+
+/** FOUR PAYMENTS and SUBSCRIPTION prices, to choose one for Start Now or Reactivate. */
+export function PlanPriceChoice({
+  prices,
+  value,
+  onChange,
+  error,
+}: {
+  prices: readonly Price[]
+  value: string
+  onChange: (id: string) => void
+  error?: string
+}) {
+  const { t } = useTranslation()
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-1 text-sm font-medium text-slate-700">
+        {t('billing.plan.choosePrice')}
+      </legend>
+      {prices.map((price) => (
+        <label
+          key={price.id}
+          className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 rounded-lg px-3 py-2.5 ring-1 ring-slate-200 has-checked:bg-brand-50 has-checked:ring-brand-400"
+        >
+          <input
+            type="radio"
+            name="plan-price"
+            value={price.id}
+            checked={value === price.id}
+            onChange={() => onChange(price.id)}
+          />
+          <span className="flex-1 font-medium text-slate-900">{price.label}</span>
+          <span className="font-semibold text-brand-900">
+            {t(`billing.plans.amount.${price.plan}`, { amount: formatAmount(price.unitAmount) })}
+          </span>
+        </label>
+      ))}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  )
+}
+
+export const recurringPrices = (prices: readonly Price[] | undefined) =>
+  (prices ?? []).filter((price) => price.plan !== 'one_payment')
+
+function PlanActions({ state }: { state: PlanState }) {
+  const { t } = useTranslation()
+  const text = useMessageText()
+  const { notify } = useNotifications()
+  const prices = usePrices()
+  const start = useStartPlan()
+  const reactivate = useReactivatePlan()
+  const cancel = useCancelRenewal()
+  const pause = usePausePlan()
+  const resume = useResumePlan()
+  const [priceId, setPriceId] = useState('')
+  const [priceError, setPriceError] = useState<string>()
+  const [error, setError] = useState<string>()
+  const [confirming, setConfirming] = useState(false)
+  // One id per try, so a repeated request of one try starts one plan.
+  const attempt = useRef(crypto.randomUUID())
+  const { actions, subscription } = state
+  const busy = [start, reactivate, cancel, pause, resume].some((mutation) => mutation.isPending)
+  // Reactivate before the period ends takes the cancellation back; after the plan ended it
+  // starts a new one, which needs a price, as Start Now does.
+  const undoesCancel =
+    subscription?.cancelAtPeriodEnd === true &&
+    !['canceled', 'incomplete_expired'].includes(subscription.status)
+  const needsPrice = actions.startNow || (actions.reactivate && !undoesCancel)
+
+  const run = async (call: () => Promise<unknown>, done: string) => {
+    setError(undefined)
+    try {
+      await call()
+      attempt.current = crypto.randomUUID()
+      notify('success', done)
+    } catch (failure) {
+      attempt.current = crypto.randomUUID()
+      setError(readServerError(failure, t('common.networkError')).message)
+    }
+  }
+  const withPrice = (call: (input: { priceId: string; attemptId: string }) => Promise<unknown>) => {
+    if (needsPrice && !priceId) {
+      setPriceError(text('billing.choosePrice'))
+      return Promise.resolve()
+    }
+    setPriceError(undefined)
+    return call({ priceId, attemptId: attempt.current })
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      {needsPrice && (
+        <PlanPriceChoice
+          prices={recurringPrices(prices.data?.prices)}
+          value={priceId}
+          onChange={(id) => {
+            setPriceId(id)
+            setPriceError(undefined)
+          }}
+          error={priceError}
+        />
+      )}
+      {!state.hasDefaultCard && !subscription && (
+        <p className="text-sm text-slate-700">
+          {t('billing.plan.needsCard')}{' '}
+          <Link to="/my-account/add-credit-card" className="font-medium text-brand-700 underline">
+            {t('billing.plan.addCard')}
+          </Link>
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        {actions.startNow && (
+          <Button
+            loading={start.isPending}
+            disabled={busy}
+            onClick={() =>
+              run(() => withPrice((input) => start.mutateAsync(input)), t('billing.plan.startHint'))
+            }
+          >
+            {t('billing.plan.startNow')}
+          </Button>
+        )}
+        {actions.reactivate && (
+          <Button
+            loading={reactivate.isPending}
+            disabled={busy}
+            onClick={() =>
+              run(
+                () =>
+                  undoesCancel
+                    ? reactivate.mutateAsync({ attemptId: attempt.current })
+                    : withPrice((input) => reactivate.mutateAsync(input)),
+                t('billing.plan.reactivated'),
+              )
+            }
+          >
+            {t('billing.plan.reactivate')}
+          </Button>
+        )}
+        {actions.payInvoice && state.openInvoice && (
+          <PayInvoiceButton invoiceId={state.openInvoice.id} onError={setError} />
+        )}
+        {actions.resume && (
+          <Button
+            loading={resume.isPending}
+            disabled={busy}
+            onClick={() => run(() => resume.mutateAsync(undefined), t('billing.plan.resumed'))}
+          >
+            {t('billing.plan.resume')}
+          </Button>
+        )}
+        {actions.upgrade && (
+          <Link
+            to="/upgrade-plan"
+            className="inline-flex items-center rounded-lg px-5 py-2.5 font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
+          >
+            {t('billing.plan.upgrade')}
+          </Link>
+        )}
+        {actions.pause && (
+          <Button
+            variant="secondary"
+            loading={pause.isPending}
+            disabled={busy}
+            onClick={() => run(() => pause.mutateAsync(undefined), t('billing.plan.paused'))}
+          >
+            {t('billing.plan.pause')}
+          </Button>
+        )}
+        {actions.cancelRenewal && (
+          <Button variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
+            {t('billing.plan.cancelRenewal')}
+          </Button>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={t('billing.plan.cancelTitle')}
+        description={t('billing.plan.cancelText', {
+          date: calendarDate(subscription?.currentPeriodEnd ?? ''),
+        })}
+      >
+        <div className="mt-6 flex justify-end gap-3">
+          <Button variant="secondary" onClick={() => setConfirming(false)}>
+            {t('billing.plan.no')}
+          </Button>
+          <Button
+            loading={cancel.isPending}
+            onClick={async () => {
+              await run(() => cancel.mutateAsync(undefined), t('billing.plan.cancelled'))
+              setConfirming(false)
+            }}
+          >
+            {t('billing.plan.yes')}
+          </Button>
+        </div>
+      </Dialog>
+    </div>
+  )
+}

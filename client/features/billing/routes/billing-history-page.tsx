@@ -1,0 +1,150 @@
+import { ArrowLeft, FileDown, Info } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { formatAmount } from '../../../../domain/billing'
+import type { Invoice } from '../../../../domain/billing-plans'
+import { Button } from '../../../components/ui/button'
+import { useBillingAccount } from '../api'
+import { SandboxNotice } from '../components/sandbox-notice'
+import { useInvoices } from '../plan-api'
+
+/** Spec core §9: the date as yyyy-mm-dd (UTC, as the invoice itself says). */
+const invoiceDate = (createdAt: string) => new Date(createdAt).toISOString().slice(0, 10)
+
+/** Spec core §9: the total with $, then the upper-cased currency, e.g. '$15.00 USD'. */
+const invoiceAmount = (invoice: Pick<Invoice, 'total' | 'currency'>) =>
+  `${formatAmount(invoice.total)} ${invoice.currency.toUpperCase()}`
+
+// Text on a light tint of the same hue: each pair is above 4.5:1 (WCAG AA).
+const STATUS_BADGES: Record<Invoice['status'], string> = {
+  paid: 'bg-emerald-100 text-emerald-900 ring-emerald-200',
+  open: 'bg-amber-100 text-amber-900 ring-amber-200',
+  void: 'bg-slate-100 text-slate-700 ring-slate-200',
+  uncollectible: 'bg-red-100 text-red-900 ring-red-200',
+}
+
+/**
+ * /billing-history and /my-account/billing-history: the notice, the member's invoices newest
+ * first, and Go back to the subscription screen (spec core §2, §3 and §9).
+ */
+export function BillingHistoryPage() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const account = useBillingAccount()
+  const invoices = useInvoices()
+  const list = invoices.data?.invoices ?? []
+
+  return (
+    <section className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-6">
+      <h1 className="text-2xl font-semibold text-brand-900">{t('billing.history.heading')}</h1>
+      <SandboxNotice sandbox={account.data?.sandbox} />
+      <p
+        data-testid="invoice-notice"
+        className="flex gap-2 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900 ring-1 ring-brand-100"
+      >
+        <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-brand-600" />
+        {t('billing.history.notice')}
+      </p>
+      {invoices.isPending && (
+        <p className="text-sm text-slate-500" aria-busy="true" role="status">
+          {t('billing.history.loading')}
+        </p>
+      )}
+      {invoices.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          {t('common.networkError')}
+        </p>
+      )}
+      {invoices.isSuccess && list.length === 0 && (
+        <p className="rounded-2xl bg-white p-5 text-slate-600 shadow-sm ring-1 ring-slate-200">
+          {t('billing.history.empty')}
+        </p>
+      )}
+      {list.length > 0 && <InvoiceTable invoices={list} />}
+      <div>
+        <Button variant="secondary" onClick={() => navigate('/my-account')}>
+          <ArrowLeft aria-hidden className="size-4" />
+          {t('billing.history.goBack')}
+        </Button>
+      </div>
+    </section>
+  )
+}
+
+/**
+ * A real table. On a narrow phone it scrolls sideways inside its own box, which can take the
+ * keyboard focus (so it scrolls with the arrow keys too) and says what it holds.
+ */
+function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
+  const { t } = useTranslation()
+  const header = 'px-4 py-3 text-xs font-semibold tracking-wide text-slate-600 uppercase'
+  const cell = 'px-4 py-3 whitespace-nowrap'
+  return (
+    <section
+      aria-label={t('billing.history.heading')}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable and scrollable by keyboard (WCAG 2.1.1).
+      tabIndex={0}
+      data-testid="invoice-table"
+      className="overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+    >
+      <table className="w-full min-w-[36rem] text-sm">
+        <caption className="sr-only">{t('billing.history.heading')}</caption>
+        <thead className="border-b border-slate-200 bg-slate-50">
+          <tr>
+            <th scope="col" className={`${header} text-left`}>
+              {t('billing.history.product')}
+            </th>
+            <th scope="col" className={`${header} text-left`}>
+              {t('billing.history.reference')}
+            </th>
+            <th scope="col" className={`${header} text-left`}>
+              {t('billing.history.date')}
+            </th>
+            <th scope="col" className={`${header} text-right`}>
+              {t('billing.history.amount')}
+            </th>
+            <th scope="col" className={`${header} text-left`}>
+              {t('billing.history.status')}
+            </th>
+            <th scope="col" className={`${header} text-left`}>
+              {t('billing.history.file')}
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {invoices.map((invoice) => (
+            <tr key={invoice.id} data-testid="invoice-row">
+              <td className={`${cell} text-slate-900`}>{t('billing.history.subscription')}</td>
+              <td className={`${cell} font-mono text-slate-900`}>{invoice.number}</td>
+              <td className={`${cell} text-slate-700 tabular-nums`}>
+                <time dateTime={invoice.createdAt}>{invoiceDate(invoice.createdAt)}</time>
+              </td>
+              <td className={`${cell} text-right font-medium text-slate-900 tabular-nums`}>
+                {invoiceAmount(invoice)}
+              </td>
+              <td className={cell}>
+                <span
+                  className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_BADGES[invoice.status]}`}
+                >
+                  {invoice.status.toUpperCase()}
+                </span>
+              </td>
+              <td className={cell}>
+                <a
+                  href={invoice.pdfUrl}
+                  target="_blank"
+                  rel="noopener"
+                  aria-label={t('billing.history.downloadLabel', { number: invoice.number })}
+                  className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 font-medium text-brand-700 underline-offset-2 hover:bg-brand-50 hover:underline"
+                >
+                  <FileDown aria-hidden className="size-4" />
+                  {t('billing.history.download')}
+                </a>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  )
+}

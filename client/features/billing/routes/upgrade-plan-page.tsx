@@ -1,0 +1,131 @@
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useNavigate } from 'react-router'
+import { formatAmount } from '../../../../domain/billing'
+import { Button } from '../../../components/ui/button'
+import { readServerError } from '../../../lib/form-mutation'
+import { useMessageText } from '../../../lib/messages'
+import { useNotifications } from '../../../lib/notifications'
+import { useBillingAccount, usePrices } from '../api'
+import { PaymentInProgress, PlanPriceChoice } from '../components/plan-summary'
+import { SandboxNotice } from '../components/sandbox-notice'
+import { isCharging, usePlan, useUpgradePlan, useUpgradePreview } from '../plan-api'
+
+/**
+ * /upgrade-plan (header 'My Subscription'): from the monthly subscription to FOUR PAYMENTS or
+ * ONE PAYMENT, with the unused part of this month credited and the amount due now shown first.
+ */
+export function UpgradePlanPage() {
+  const { t } = useTranslation()
+  const text = useMessageText()
+  const navigate = useNavigate()
+  const { notify } = useNotifications()
+  const account = useBillingAccount()
+  const prices = usePrices()
+  const plan = usePlan()
+  const upgrade = useUpgradePlan()
+  const [priceId, setPriceId] = useState('')
+  const [priceError, setPriceError] = useState<string>()
+  const [error, setError] = useState<string>()
+  const [upgraded, setUpgraded] = useState(false)
+  const attempt = useRef(crypto.randomUUID())
+  const preview = useUpgradePreview(priceId)
+  const choices = (prices.data?.prices ?? []).filter((price) => price.plan !== 'subscription')
+  const charging = isCharging(plan.data)
+
+  // Once the new plan's charge is answered, back to the subscription screen.
+  useEffect(() => {
+    if (upgraded && plan.data && !charging) {
+      notify(plan.data.paymentFailed ? 'warning' : 'success', t('billing.upgrade.done'))
+      navigate('/my-account')
+    }
+  }, [upgraded, plan.data, charging, notify, navigate, t])
+
+  const handleUpgrade = () => {
+    if (!priceId) {
+      setPriceError(text('billing.choosePrice'))
+      return
+    }
+    setError(undefined)
+    upgrade.mutate(
+      { priceId, attemptId: attempt.current },
+      {
+        onSuccess: () => setUpgraded(true),
+        onError: (failure) => setError(readServerError(failure, t('common.networkError')).message),
+        onSettled: () => {
+          attempt.current = crypto.randomUUID()
+        },
+      },
+    )
+  }
+
+  const offered = plan.data?.actions.upgrade
+  return (
+    <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
+      <h1 className="text-2xl font-semibold text-brand-900">{t('billing.upgrade.heading')}</h1>
+      <SandboxNotice sandbox={account.data?.sandbox} />
+      {plan.isPending && (
+        <p className="text-sm text-slate-500" aria-busy="true">
+          {t('billing.plan.loading')}
+        </p>
+      )}
+      {plan.isError && <p className="text-sm text-red-700">{t('common.networkError')}</p>}
+      {upgraded && charging && <PaymentInProgress />}
+      {plan.data && !offered && !upgraded && (
+        <div className="flex flex-col items-start gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+          <p className="text-slate-700">{t('billing.upgrade.unavailable')}</p>
+          <Link to="/my-account" className="font-medium text-brand-700 underline">
+            {t('billing.plan.title')}
+          </Link>
+        </div>
+      )}
+      {offered && !upgraded && (
+        <div className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+          <p className="text-sm text-slate-700">{t('billing.upgrade.intro')}</p>
+          <PlanPriceChoice
+            prices={choices}
+            value={priceId}
+            onChange={(id) => {
+              setPriceId(id)
+              setPriceError(undefined)
+            }}
+            error={priceError}
+          />
+          {preview.isFetching && !preview.data && (
+            <p className="text-sm text-slate-500" aria-busy="true">
+              {t('billing.upgrade.loading')}
+            </p>
+          )}
+          {preview.data && (
+            <dl
+              className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm"
+              data-testid="upgrade-preview"
+            >
+              <dt className="text-slate-700">{t('billing.upgrade.credit')}</dt>
+              <dd className="text-right font-medium text-emerald-800">
+                {formatAmount(preview.data.credit)}
+              </dd>
+              <dt className="font-semibold text-slate-900">{t('billing.upgrade.dueNow')}</dt>
+              <dd className="text-right font-semibold text-brand-900">
+                {formatAmount(preview.data.total)}
+              </dd>
+            </dl>
+          )}
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+          <div className="flex flex-wrap justify-end gap-3">
+            <Button variant="secondary" onClick={() => navigate('/my-account')}>
+              {t('common.cancel')}
+            </Button>
+            <Button loading={upgrade.isPending} onClick={handleUpgrade}>
+              {t('billing.upgrade.confirm')}
+            </Button>
+          </div>
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,160 @@
+import type { Page } from '@playwright/test'
+import { createUser, ownClientAddress, signInAs } from './support/accounts'
+import { expectAccessible } from './support/axe'
+import { harness } from './support/harness'
+import { expect, test } from './support/test'
+
+// The monthly plans in the browser: FOUR PAYMENTS and the SUBSCRIPTION started from My Account,
+// the member's sandbox clock moved on as the provider's test clocks do, and the account actions.
+
+test.use(ownClientAddress)
+
+const nextYear = String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0')
+
+/** Saves a card through Add Credit Card; the first becomes the default. */
+async function saveCard(page: Page, number: string) {
+  await page.goto('/my-account/add-credit-card')
+  await page.getByLabel('Card number').fill(number)
+  await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
+  await page.getByLabel('Security code').fill('123')
+  await page.getByRole('button', { name: 'Save card' }).click()
+  await expect(page).toHaveURL(/\/my-account$/)
+}
+
+/** Start Now on My Account with the chosen price, then the panels once the bank said yes. */
+async function startFromMyAccount(page: Page, plan: RegExp) {
+  await page.goto('/my-account')
+  const summary = page.getByTestId('plan-summary')
+  await summary.getByRole('radio', { name: plan }).check()
+  await summary.getByRole('button', { name: 'Start Now' }).click()
+  await expect(summary.getByTestId('plan-status')).toHaveText('Active', { timeout: 30_000 })
+}
+
+const advance = (email: string, days: number) => harness('billing-advance', { email, days })
+
+test('FOUR PAYMENTS: four charges a month apart, then paid for good, with four invoices and their PDFs', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await saveCard(page, '4242 4242 4242 4242')
+  await startFromMyAccount(page, /FOUR PAYMENTS/)
+  const summary = page.getByTestId('plan-summary')
+  await expect(summary).toContainText('1 of 4 payments made.')
+  await expectAccessible(page)
+
+  for (const paid of [2, 3, 4]) {
+    await advance(member.email, 31)
+    await page.reload()
+    await expect(summary).toContainText(`${paid} of 4 payments made.`, { timeout: 30_000 })
+  }
+  await advance(member.email, 31)
+  await page.reload()
+  await expect(summary).toContainText('All four payments made: your access stays.')
+  await page.screenshot({ path: test.info().outputPath('four-payments-paid.png'), fullPage: true })
+
+  await summary.page().getByRole('link', { name: 'Billing history' }).click()
+  await expect(page.getByTestId('header-title')).toHaveText('My Subscription')
+  await expect(
+    page.getByText(
+      'The invoice will be generated about 24 hours after we have received your payment.',
+    ),
+  ).toBeVisible()
+  const rows = page.getByRole('table').getByRole('row')
+  // A header row and one per installment.
+  await expect(rows).toHaveCount(5)
+  await expect(rows.nth(1)).toContainText('$39.00 USD')
+  await expect(rows.nth(1)).toContainText('PAID')
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('invoices.png'), fullPage: true })
+  const links = page.getByRole('link', { name: /\(PDF\)/ })
+  await expect(links).toHaveCount(4)
+  for (const href of await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')))) {
+    const pdf = await page.request.get(href ?? '')
+    expect(pdf.headers()['content-type']).toBe('application/pdf')
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-')
+  }
+  await page.goto('/home')
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+})
+
+test('SUBSCRIPTION: cancelled with YES, access lasts to the period end, then Reactivate starts it again', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await saveCard(page, '4242 4242 4242 4242')
+  await startFromMyAccount(page, /SUBSCRIPTION/)
+  const summary = page.getByTestId('plan-summary')
+
+  await summary.getByRole('button', { name: 'Cancel Renewal' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Cancel the renewal?' })
+  await expect(dialog).toContainText('Your plan will not renew. You keep access until')
+  await expectAccessible(page)
+  await dialog.getByRole('button', { name: 'NO' }).click()
+  await expect(summary.getByRole('button', { name: 'Cancel Renewal' })).toBeVisible()
+  await summary.getByRole('button', { name: 'Cancel Renewal' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'YES' }).click()
+  await expect(summary).toContainText('Renewal cancelled: your access lasts until')
+  await expect(summary.getByRole('button', { name: 'Cancel Renewal' })).toHaveCount(0)
+  await page.goto('/home')
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+
+  await advance(member.email, 31)
+  await page.goto('/my-account')
+  await expect(summary.getByTestId('plan-status')).toHaveText('Canceled')
+  await page.goto('/home')
+  await expect(page.getByTestId('no-payment')).toBeVisible()
+
+  await page.goto('/my-account')
+  await summary.getByRole('button', { name: 'Reactivate Subscription' }).click()
+  await expect(summary.getByRole('alert')).toHaveText('*Select a Price Plan first')
+  await summary.getByRole('radio', { name: /SUBSCRIPTION/ }).check()
+  await summary.getByRole('button', { name: 'Reactivate Subscription' }).click()
+  await expect(summary.getByTestId('plan-status')).toHaveText('Active', { timeout: 30_000 })
+  await page.goto('/home')
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+})
+
+test('a failed renewal shows the banner on /home and My Account, and is paid from the open invoice with a new card', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  // This card can be saved, but the bank refuses its charges after the first month.
+  await saveCard(page, '4242 4242 4242 4242')
+  await startFromMyAccount(page, /SUBSCRIPTION/)
+  await saveCard(page, '4000 0000 0000 0341')
+  const cards = page.getByTestId('saved-cards')
+  await cards
+    .getByRole('listitem')
+    .filter({ hasText: '0341' })
+    .getByRole('button', { name: 'Make default' })
+    .click()
+  await expect(cards.getByRole('listitem').filter({ hasText: '0341' })).toContainText('Default')
+
+  await advance(member.email, 31)
+  await page.goto('/home')
+  const banner = page.getByTestId('payment-failed-banner')
+  await expect(banner).toContainText('Sorry, it seems that a payment failed', { timeout: 30_000 })
+  await expect(banner).toContainText('$15.00 USD')
+  await page.screenshot({ path: test.info().outputPath('failed-banner-home.png'), fullPage: true })
+
+  await banner.getByRole('link', { name: 'Update card' }).click()
+  await expect(page.getByRole('heading', { name: 'Add Credit Card' })).toBeVisible()
+  await page.goto('/my-account')
+  await cards
+    .getByRole('listitem')
+    .filter({ hasText: '4242' })
+    .getByRole('button', { name: 'Make default' })
+    .click()
+  await expect(cards.getByRole('listitem').filter({ hasText: '4242' })).toContainText('Default')
+  await page
+    .getByTestId('payment-failed-banner')
+    .getByRole('button', { name: 'Pay Actual Invoice' })
+    .click()
+  await expect(page.getByTestId('payment-failed-banner')).toHaveCount(0, { timeout: 30_000 })
+  await expect(page.getByTestId('plan-status')).toHaveText('Active')
+  await page.goto('/home')
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+})
