@@ -21,13 +21,16 @@ async function saveCard(page: Page, number: string) {
   await expect(page).toHaveURL(/\/my-account$/)
 }
 
-/** Start Now on My Account with the chosen price, then the panels once the bank said yes. */
+/** Start Now on My Account with the chosen price: the panels once the bank said yes. */
 async function startFromMyAccount(page: Page, plan: RegExp) {
   await page.goto('/my-account')
   const summary = page.getByTestId('plan-summary')
   await summary.getByRole('radio', { name: plan }).check()
   await summary.getByRole('button', { name: 'Start Now' }).click()
-  await expect(summary.getByTestId('plan-status')).toHaveText('Active', { timeout: 30_000 })
+  await expect(page).toHaveURL(/\/home$/, { timeout: 30_000 })
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  await page.goto('/my-account')
+  await expect(summary.getByTestId('plan-status')).toHaveText('Active')
 }
 
 const advance = (email: string, days: number) => harness('billing-advance', { email, days })

@@ -1,8 +1,9 @@
-import { Menu } from 'lucide-react'
+import { LoaderCircle, Menu } from 'lucide-react'
 import type { Ref } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { useHeaderContent } from '../../lib/header-slot'
+import { usePaymentInProgress } from '../../lib/payment-progress'
 import { titleKeyOf } from '../route-titles'
 import { LanguageSelector } from './language-selector'
 
@@ -24,6 +25,7 @@ export function Header({
   const routeTitle = useRouteTitle()
   const page = useHeaderContent()
   const title = page.title ?? routeTitle
+  const paying = usePaymentInProgress()
   return (
     // A phone has room for a short title only: a long one ('Harmonizing Screen' beside the
     // timer, a panel's name with 'Panel') wraps onto a second line in a smaller size instead
@@ -56,6 +58,17 @@ export function Header({
         )}
       </div>
       {page.actions}
+      {/* Spec core §2: the header says so while a payment flow is pending. */}
+      {paying && (
+        <p
+          role="status"
+          data-testid="header-payment-progress"
+          className="flex shrink-0 items-center gap-1.5 rounded-full bg-white/15 px-2.5 py-1 text-xs font-medium"
+        >
+          <LoaderCircle aria-hidden className="size-4 animate-spin" />
+          <span className="sr-only sm:not-sr-only">{t('header.paymentInProgress')}</span>
+        </p>
+      )}
       <LanguageSelector />
     </header>
   )

@@ -18,6 +18,7 @@ import {
 } from '../../../domain/billing'
 import { countriesResponseSchema, statesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
+import { paymentsQueryKey } from '../../lib/payment-progress'
 import { accessQueryKey } from '../access/public'
 
 // Billing for the signed-in member: prices, saved cards and billing information.
@@ -116,7 +117,6 @@ const payOnce = endpoint(
   payOnceResponseSchema,
 )
 
-export const paymentsQueryKey = ['billing', 'payments'] as const
 
 /**
  * The member's one-time payments. While one is processing it is asked for again every 2 s

@@ -9,17 +9,14 @@ import {
   upgradePreviewSchema,
 } from '../../../domain/billing-plans'
 import { apiRequest, endpoint } from '../../lib/api-client'
+import { isCharging, planQueryKey } from '../../lib/payment-progress'
 import { accessQueryKey } from '../access/public'
 
 // The member's monthly plan and invoices (spec core §2 account actions).
 
-export const planQueryKey = ['billing', 'plan'] as const
-export const invoicesQueryKey = ['billing', 'invoices'] as const
+export { isCharging } from '../../lib/payment-progress'
 
-/** A charge is under way: the first payment of a plan, or an open invoice being paid. */
-export const isCharging = (state: PlanState | undefined) =>
-  state?.subscription?.status === 'pending' ||
-  Boolean(state?.openInvoice && !state.paymentFailed && state.openInvoice.status === 'open')
+export const invoicesQueryKey = ['billing', 'invoices'] as const
 
 /**
  * The current plan, its open invoice and the actions offered. While a charge is under way it is

@@ -1,7 +1,7 @@
 import { History, LoaderCircle } from 'lucide-react'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useNavigate } from 'react-router'
 import { displayedSubscriptionStatus } from '../../../../domain/access'
 import { formatAmount, type Price } from '../../../../domain/billing'
 import { calendarDate, type PlanState } from '../../../../domain/billing-plans'
@@ -222,12 +222,20 @@ function PlanActions({ state }: { state: PlanState }) {
     !['canceled', 'incomplete_expired'].includes(subscription.status)
   const needsPrice = actions.startNow || (actions.reactivate && !undoesCancel)
 
-  const run = async (call: () => Promise<unknown>, done: string) => {
+  // Start Now goes on to the panels once the first payment is confirmed (spec core §2).
+  const navigate = useNavigate()
+  const [startedHere, setStartedHere] = useState(false)
+  const active = subscription?.status === 'active'
+  useEffect(() => {
+    if (startedHere && active) navigate('/home')
+  }, [startedHere, active, navigate])
+
+  const run = async (call: () => Promise<unknown>, done: string | null) => {
     setError(undefined)
     try {
       await call()
       attempt.current = crypto.randomUUID()
-      notify('success', done)
+      if (done) notify('success', done)
     } catch (failure) {
       attempt.current = crypto.randomUUID()
       setError(readServerError(failure, t('common.networkError')).message)
@@ -269,7 +277,14 @@ function PlanActions({ state }: { state: PlanState }) {
             loading={start.isPending}
             disabled={busy}
             onClick={() =>
-              run(() => withPrice((input) => start.mutateAsync(input)), t('billing.plan.startHint'))
+              run(
+                () =>
+                  withPrice(async (input) => {
+                    await start.mutateAsync(input)
+                    setStartedHere(true)
+                  }),
+                null,
+              )
             }
           >
             {t('billing.plan.startNow')}
