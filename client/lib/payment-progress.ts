@@ -9,8 +9,7 @@ export const paymentsQueryKey = ['billing', 'payments'] as const
 
 /** A charge is under way: the first payment of a plan, or an open invoice being paid. */
 export const isCharging = (state: PlanState | undefined) =>
-  state?.subscription?.status === 'pending' ||
-  Boolean(state?.openInvoice && !state.paymentFailed)
+  state?.subscription?.status === 'pending' || Boolean(state?.openInvoice && !state.paymentFailed)
 
 /** Whether a payment flow is pending, as billing's queries last said; it asks nothing itself. */
 export function usePaymentInProgress(): boolean {

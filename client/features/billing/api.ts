@@ -117,7 +117,6 @@ const payOnce = endpoint(
   payOnceResponseSchema,
 )
 
-
 /**
  * The member's one-time payments. While one is processing it is asked for again every 2 s
  * (spec core §9), and the polling stops on success or failure; access is read again then.
