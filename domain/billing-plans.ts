@@ -96,6 +96,8 @@ export const planStateSchema = z.object({
   openInvoice: z.nullable(invoiceSchema),
   /** True when the last charge of the open invoice failed: the banner shows. */
   paymentFailed: z.boolean(),
+  /** True while a charge of the open invoice is with the bank: the screen asks again. */
+  charging: z.boolean(),
   /** When the open invoice will be charged again by itself, if it will. */
   nextPaymentAttempt: z.nullable(z.string()),
   hasDefaultCard: z.boolean(),
@@ -106,6 +108,8 @@ export type PlanState = z.infer<typeof planStateSchema>
 export interface PlanFacts {
   subscription: Pick<Subscription, 'plan' | 'status' | 'cancelAtPeriodEnd' | 'paused'> | null
   hasOpenInvoice: boolean
+  /** A charge of the open invoice is with the bank: it cannot be paid again meanwhile. */
+  charging: boolean
   hasDefaultCard: boolean
   /** A one-time payment succeeded: there is nothing left to start. */
   paidOnce: boolean
@@ -118,6 +122,7 @@ export interface PlanFacts {
 export function planActions({
   subscription,
   hasOpenInvoice,
+  charging,
   hasDefaultCard,
   paidOnce,
 }: PlanFacts): PlanActions {
@@ -128,15 +133,16 @@ export function planActions({
     startNow: !subscription && hasDefaultCard && !paidOnce,
     cancelRenewal:
       isSubscription && live && !subscription.cancelAtPeriodEnd && !subscription.paused,
+    // A lifetime ONE PAYMENT has nothing left to start again.
     reactivate:
       hasDefaultCard &&
-      (status === 'canceled' ||
-        status === 'incomplete_expired' ||
+      ((!paidOnce && (status === 'canceled' || status === 'incomplete_expired')) ||
         (isSubscription && live && subscription.cancelAtPeriodEnd === true)),
-    payInvoice: hasOpenInvoice && hasDefaultCard,
+    payInvoice: hasOpenInvoice && hasDefaultCard && !charging,
     pause: isSubscription && live && !subscription.paused && !subscription.cancelAtPeriodEnd,
     resume: isSubscription && status === 'paused',
-    upgrade: isSubscription && live && !subscription.paused,
+    // Not while an invoice is open: its outcome would land on the new plan.
+    upgrade: isSubscription && live && !subscription.paused && !hasOpenInvoice,
   }
 }
 

@@ -168,6 +168,8 @@ export const sandboxCardResponseSchema = z.object({
 export const addCardRequestSchema = z.object({
   paymentMethodId: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/)),
   cardType: z.enum(CARD_TYPES),
+  /** The new card becomes the default (a card added to pay a failed invoice). */
+  makeDefault: z.optional(z.boolean()),
 })
 
 /** The billing form (spec core §3), with the city and state we add (PRODUCT.md). */

@@ -76,6 +76,14 @@ const SERVER_MESSAGES = {
     en: 'An upgrade moves to FOUR PAYMENTS or ONE PAYMENT.',
     es: 'Una mejora pasa a CUATRO PAGOS o a PAGO ÚNICO.',
   },
+  'billing.invoiceBeingPaid': {
+    en: 'This invoice is being paid. Wait for the bank’s answer before trying again.',
+    es: 'Esta factura se está pagando. Espera la respuesta del banco antes de volver a intentarlo.',
+  },
+  'billing.useUpgrade': {
+    en: 'You have a monthly plan in progress. Use Upgrade plan to move to ONE PAYMENT.',
+    es: 'Tienes un plan mensual en curso. Usa Mejorar el plan para pasar a PAGO ÚNICO.',
+  },
   'billing.stateUnknown': {
     en: 'Please choose a state or province of the chosen country.',
     es: 'Por favor, elige un estado o provincia del país elegido.',

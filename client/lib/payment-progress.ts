@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, useSyncExternalStore } from 'react'
 import type { PlanState } from '../../domain/billing-plans'
 
 // Billing's payment-flow queries, named here so the header can say 'payment in progress...'
@@ -8,15 +9,27 @@ export const planQueryKey = ['billing', 'plan'] as const
 export const paymentsQueryKey = ['billing', 'payments'] as const
 
 /** A charge is under way: the first payment of a plan, or an open invoice being paid. */
-export const isCharging = (state: PlanState | undefined) =>
-  state?.subscription?.status === 'pending' || Boolean(state?.openInvoice && !state.paymentFailed)
+export const isCharging = (state: PlanState | undefined) => state?.charging === true
 
-/** Whether a payment flow is pending, as billing's queries last said; it asks nothing itself. */
+/**
+ * Whether a payment flow is pending, as billing's queries last said. It reads the cache and
+ * listens to it, and never asks the server itself.
+ */
 export function usePaymentInProgress(): boolean {
-  const plan = useQuery<PlanState>({ queryKey: planQueryKey, enabled: false })
-  const payments = useQuery<{ status: string }[]>({ queryKey: paymentsQueryKey, enabled: false })
-  return (
-    isCharging(plan.data) ||
-    Boolean(payments.data?.some((payment) => payment.status === 'processing'))
+  const queryClient = useQueryClient()
+  const subscribe = useCallback(
+    (onChange: () => void) => queryClient.getQueryCache().subscribe(onChange),
+    [queryClient],
+  )
+  return useSyncExternalStore(
+    subscribe,
+    () =>
+      isCharging(queryClient.getQueryData<PlanState>(planQueryKey)) ||
+      Boolean(
+        queryClient
+          .getQueryData<{ status: string }[]>(paymentsQueryKey)
+          ?.some((payment) => payment.status === 'processing'),
+      ),
+    () => false,
   )
 }

@@ -17,7 +17,7 @@ CREATE TABLE "billing_invoice" (
 	"customer_address" jsonb,
 	"receipt_email" text,
 	"attempt_count" integer NOT NULL,
-	"last_charge_failed" boolean NOT NULL,
+	"last_charge_status" text,
 	"next_payment_attempt" timestamp with time zone,
 	"period_start" timestamp with time zone NOT NULL,
 	"period_end" timestamp with time zone NOT NULL,

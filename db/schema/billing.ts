@@ -160,8 +160,8 @@ export const billingInvoices = pgTable(
     customerAddress: jsonb('customer_address').$type<InvoiceAddress | null>(),
     receiptEmail: text('receipt_email'),
     attemptCount: integer('attempt_count').notNull(),
-    /** The last charge of it was refused (not while the bank is still answering). */
-    lastChargeFailed: boolean('last_charge_failed').notNull(),
+    /** Its latest charge's status: `processing` while the bank answers, `requires_payment_method` when refused. */
+    lastChargeStatus: text('last_charge_status'),
     nextPaymentAttempt: timestamp('next_payment_attempt', { withTimezone: true }),
     periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
     periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),

@@ -25,7 +25,9 @@ export const MAX_ATTEMPTS = RETRY_AFTER_DAYS.length + 1
 export const INCOMPLETE_EXPIRES_SECONDS = 23 * 3600
 
 /** The customer's clock and what the sandbox keeps beside the provider's shape. */
-export type StoredCustomer = GatewayCustomer & { sandbox?: { advanced_seconds: number } }
+export type StoredCustomer = GatewayCustomer & {
+  sandbox?: { advanced_seconds: number; next_run?: number }
+}
 
 export const publicCustomer = ({ sandbox: _, ...customer }: StoredCustomer): GatewayCustomer =>
   customer
@@ -79,6 +81,7 @@ export interface PlanContext {
    */
   charge(
     input: {
+      id: string
       amount: number
       customer: string
       paymentMethod: string
@@ -87,8 +90,11 @@ export interface PlanContext {
     },
     options: RequestOptions,
   ): Promise<GatewayPaymentIntent>
-  /** Asks for `runDue(customer)` at a real moment (a delayed job); absent in the CLI. */
-  schedule: ((customer: string, at: Date) => Promise<void>) | null
+  /**
+   * Asks for `runDue(customer)` at a real moment (a delayed job); false when nothing can run
+   * jobs (the operator command).
+   */
+  schedule(customer: string, at: Date): Promise<boolean>
 }
 
 export function sandboxPlans(context: PlanContext) {
@@ -200,8 +206,9 @@ export function sandboxPlans(context: PlanContext) {
     )
   }
 
+  /** Voids an open invoice; a charge of it still with the bank is cancelled, as the provider does. */
   async function voidInvoice(id: string, now: number): Promise<void> {
-    await store.change<GatewayInvoice>(id, 'invoice', (invoice) =>
+    const voided = await store.change<GatewayInvoice>(id, 'invoice', (invoice) =>
       invoice.status !== 'open'
         ? invoice
         : {
@@ -211,29 +218,75 @@ export function sandboxPlans(context: PlanContext) {
             status_transitions: { ...invoice.status_transitions, voided_at: now },
           },
     )
+    if (voided?.payment_intent) {
+      await store.change<GatewayPaymentIntent>(voided.payment_intent, 'payment_intent', (intent) =>
+        intent.status === 'processing' ? { ...intent, status: 'canceled' } : intent,
+      )
+    }
+  }
+
+  /** Whether the invoice's latest charge is still with the bank. */
+  async function chargeRunning(invoice: GatewayInvoice): Promise<boolean> {
+    if (!invoice.payment_intent) return false
+    const intent = await store.retrieve<GatewayPaymentIntent>(
+      invoice.payment_intent,
+      'payment_intent',
+    )
+    return intent?.status === 'processing'
   }
 
   /**
-   * One try at an open invoice with a card. The try is claimed first (its count goes up and no
-   * retry is due while it runs), so two runs of the same due work charge once.
+   * One try at an open invoice with a card. The try is claimed first, under the invoice's row
+   * lock: its count goes up and it names its charge, so a second try while this one is with the
+   * bank (a double click, a retry job) finds the invoice changed and charges nothing. A try the
+   * member makes ('Pay Actual Invoice') leaves the automatic retries as they were.
    */
-  async function attempt(invoice: GatewayInvoice, paymentMethod: string | null): Promise<void> {
+  async function attempt(
+    invoice: GatewayInvoice,
+    paymentMethod: string | null,
+    { manual = false } = {},
+  ): Promise<void> {
+    const busy = () =>
+      new GatewayError('invoice_payment_in_progress', `Invoice ${invoice.id} is being paid.`)
+    if (await chargeRunning(invoice)) {
+      if (manual) throw busy()
+      return
+    }
     const tries = invoice.attempt_count + 1
+    const intentId = sandboxId('pi')
     let claimed = false
     await store.change<GatewayInvoice>(invoice.id, 'invoice', (current) => {
-      if (current.status !== 'open' || current.attempt_count !== invoice.attempt_count)
+      if (
+        current.status !== 'open' ||
+        current.attempt_count !== invoice.attempt_count ||
+        current.payment_intent !== invoice.payment_intent
+      )
         return current
       claimed = true
-      return { ...current, attempt_count: tries, next_payment_attempt: null }
+      return {
+        ...current,
+        attempt_count: tries,
+        payment_intent: intentId,
+        next_payment_attempt: manual ? current.next_payment_attempt : null,
+      }
     })
-    if (!claimed) return
+    if (!claimed) {
+      if (manual) throw busy()
+      return
+    }
     const price = invoice.lines.data[0]?.price ?? ''
+    // A credit that covers the whole amount leaves nothing to charge.
+    if (invoice.amount_due <= 0) {
+      await afterPaidInvoice(invoice.id, null)
+      return
+    }
     if (!paymentMethod) {
-      await afterFailedCharge(invoice.id)
+      await afterFailedCharge(invoice.id, manual)
       return
     }
     const intent = await context.charge(
       {
+        id: intentId,
         amount: invoice.amount_due,
         customer: invoice.customer,
         paymentMethod,
@@ -243,15 +296,12 @@ export function sandboxPlans(context: PlanContext) {
           user_id: invoice.metadata.user_id,
           invoice: invoice.id,
           ...(invoice.subscription ? { subscription: invoice.subscription } : {}),
+          ...(manual ? { manual: 'true' as const } : {}),
         },
       },
       { idempotencyKey: `${invoice.id}-attempt-${tries}` },
     )
-    await store.change<GatewayInvoice>(invoice.id, 'invoice', (current) => ({
-      ...current,
-      payment_intent: intent.id,
-    }))
-    if (intent.status === 'requires_payment_method') await afterFailedCharge(invoice.id)
+    if (intent.status === 'requires_payment_method') await afterFailedCharge(invoice.id, manual)
   }
 
   /** The card a plan's charges use: its own, else the customer's default. */
@@ -298,16 +348,32 @@ export function sandboxPlans(context: PlanContext) {
     if (invoice.attempt_count === 0) await attempt(invoice, await cardFor(subscription))
   }
 
-  async function afterFailedCharge(invoiceId: string): Promise<void> {
+  async function afterFailedCharge(invoiceId: string, manual = false): Promise<void> {
     const invoice = await getInvoice(invoiceId)
     if (invoice?.status !== 'open') return
     const customer = await customerOf(invoice.customer)
     const now = clockOf(customer)
+    // An upgrade to ONE PAYMENT that was refused is dropped: the plan goes on as it was, and a
+    // new upgrade makes a new invoice with the credit of its own day.
+    if (invoice.metadata.ends_subscription) {
+      await voidInvoice(invoiceId, now)
+      await emit({ type: 'invoice.payment_failed', customer: invoice.customer })
+      return
+    }
+    if (manual) {
+      await emit({ type: 'invoice.payment_failed', customer: invoice.customer })
+      return
+    }
     const subscription = invoice.subscription ? await getSubscription(invoice.subscription) : null
     const retries =
       subscription && invoice.billing_reason !== 'subscription_create' && !subscription.ended_at
-    const exhausted = invoice.attempt_count >= MAX_ATTEMPTS
-    const waitDays = RETRY_AFTER_DAYS[invoice.attempt_count - 1]
+    // The retries count the automatic tries only; a member's own tries do not use them up.
+    const automatic =
+      (await store.listOf<GatewayPaymentIntent>('payment_intent', invoice.customer)).filter(
+        (intent) => intent.metadata.invoice === invoiceId && !intent.metadata.manual,
+      ).length || invoice.attempt_count
+    const exhausted = automatic >= MAX_ATTEMPTS
+    const waitDays = RETRY_AFTER_DAYS[automatic - 1]
     await store.change<GatewayInvoice>(invoiceId, 'invoice', (current) => ({
       ...current,
       next_payment_attempt: retries && !exhausted && waitDays ? now + waitDays * DAY_SECONDS : null,
@@ -323,20 +389,21 @@ export function sandboxPlans(context: PlanContext) {
     await scheduleNext(invoice.customer)
   }
 
-  async function afterPaidInvoice(invoiceId: string, paymentIntent: string): Promise<void> {
+  async function afterPaidInvoice(invoiceId: string, paymentIntent: string | null): Promise<void> {
     const invoice = await getInvoice(invoiceId)
     if (!invoice) return
     const customer = await customerOf(invoice.customer)
     const now = clockOf(customer)
     let newlyPaid = false
     await store.change<GatewayInvoice>(invoiceId, 'invoice', (current) => {
-      if (current.status === 'paid') return current
+      // A void invoice cancelled its charge; nothing but an open one is ever paid.
+      if (current.status !== 'open') return current
       newlyPaid = true
       return {
         ...current,
         status: 'paid',
         amount_paid: current.amount_due,
-        payment_intent: paymentIntent,
+        payment_intent: paymentIntent ?? current.payment_intent,
         next_payment_attempt: null,
         status_transitions: { ...current.status_transitions, paid_at: now, voided_at: null },
       }
@@ -374,14 +441,20 @@ export function sandboxPlans(context: PlanContext) {
   }
 
   /** The credit for the unused part of a plan's current period, at `now`. */
-  async function unusedCredit(subscription: StoredSubscription, now: number) {
+  async function unusedCredit(subscription: StoredSubscription, now: number, limit: number) {
     const priceId = subscription.items.data[0]?.price ?? ''
     const price = await store.retrieve<GatewayPrice>(priceId, 'price')
     const start = subscription.current_period_start
     const end = subscription.current_period_end
-    const unused = Math.max(0, Math.min(1, (end - now) / Math.max(1, end - start)))
+    // Only a month that was paid for is credited (not one voided while paused).
+    const latest = subscription.latest_invoice
+      ? await getInvoice(subscription.latest_invoice)
+      : null
+    const paidFor = latest?.status === 'paid' && latest.period_start === start
+    const unused = paidFor ? Math.max(0, Math.min(1, (end - now) / Math.max(1, end - start))) : 0
     return {
-      amount: -Math.round((price?.unit_amount ?? 0) * unused),
+      // Never more than the new price: an invoice does not pay the member back.
+      amount: -Math.min(limit, Math.round((price?.unit_amount ?? 0) * unused)),
       description: `Unused time on ${(price?.nickname ?? 'the plan').replaceAll('_', ' ')}`,
       period: { start: now, end },
     }
@@ -409,6 +482,14 @@ export function sandboxPlans(context: PlanContext) {
         ? current
         : { ...current, status: 'canceled', canceled_at: current.canceled_at ?? at, ended_at: at },
     )
+    // Nothing of an ended plan is collected any more: its open invoices, and an upgrade that
+    // would have ended it, are voided.
+    for (const invoice of await store.listOf<GatewayInvoice>('invoice', subscription.customer)) {
+      const ofPlan =
+        invoice.subscription === subscription.id ||
+        invoice.metadata.ends_subscription === subscription.id
+      if (ofPlan && invoice.status === 'open') await voidInvoice(invoice.id, at)
+    }
     await emit({ type: 'customer.subscription.deleted', customer: subscription.customer })
   }
 
@@ -424,6 +505,11 @@ export function sandboxPlans(context: PlanContext) {
         if (!subscription || ENDED.includes(subscription.status)) break
         if (subscription.status === 'incomplete') {
           if (now < subscription.created + INCOMPLETE_EXPIRES_SECONDS) break
+          // A first payment still with the bank is answered before the plan can expire.
+          const first = subscription.latest_invoice
+            ? await getInvoice(subscription.latest_invoice)
+            : null
+          if (first && (await chargeRunning(first))) break
           await changeSubscription(subscription.id, (current) =>
             current.status === 'incomplete'
               ? { ...current, status: 'incomplete_expired', ended_at: now }
@@ -474,7 +560,6 @@ export function sandboxPlans(context: PlanContext) {
 
   /** Asks for the next run of the due work at the real moment the customer's clock reaches it. */
   async function scheduleNext(customerId: string): Promise<void> {
-    if (!context.schedule) return
     const customer = await customerOf(customerId)
     const offset = customer.sandbox?.advanced_seconds ?? 0
     const moments: number[] = []
@@ -492,7 +577,14 @@ export function sandboxPlans(context: PlanContext) {
         moments.push(invoice.next_payment_attempt)
     }
     if (moments.length === 0) return
-    await context.schedule(customerId, new Date((Math.min(...moments) - offset) * 1000))
+    const next = Math.min(...moments)
+    // One job per moment: each change to a plan asks again, and only a new moment is sent.
+    if (customer.sandbox?.next_run === next) return
+    if (!(await context.schedule(customerId, new Date((next - offset) * 1000)))) return
+    await store.change<StoredCustomer>(customerId, 'customer', (current) => ({
+      ...current,
+      sandbox: { advanced_seconds: current.sandbox?.advanced_seconds ?? 0, next_run: next },
+    }))
   }
 
   return {
@@ -512,7 +604,7 @@ export function sandboxPlans(context: PlanContext) {
       if (!intent.metadata.invoice) return
       if (intent.status === 'succeeded') await afterPaidInvoice(intent.metadata.invoice, intent.id)
       else if (intent.status === 'requires_payment_method')
-        await afterFailedCharge(intent.metadata.invoice)
+        await afterFailedCharge(intent.metadata.invoice, intent.metadata.manual === 'true')
     },
 
     /** A one-time payment that succeeded gets its paid invoice (the provider's `invoice_creation`). */
@@ -542,7 +634,10 @@ export function sandboxPlans(context: PlanContext) {
     async advanceClock(customerId: string, seconds: number): Promise<number> {
       const changed = await store.change<StoredCustomer>(customerId, 'customer', (current) => ({
         ...current,
-        sandbox: { advanced_seconds: (current.sandbox?.advanced_seconds ?? 0) + seconds },
+        sandbox: {
+          ...current.sandbox,
+          advanced_seconds: (current.sandbox?.advanced_seconds ?? 0) + seconds,
+        },
       }))
       if (!changed) throw missing('customer', customerId)
       await runDue(customerId)
@@ -653,14 +748,30 @@ export function sandboxPlans(context: PlanContext) {
                 : null,
             }),
       }))
+      let current = updated
+      // Resumed after a month that was voided: a new month starts today and is charged now,
+      // so a pause never gives a month away.
+      if (input.pauseCollection === null && existing.pause_collection && existing.latest_invoice) {
+        const latest = await getInvoice(existing.latest_invoice)
+        if (latest?.status === 'void') {
+          current = await changeSubscription(id, (plan) => ({
+            ...plan,
+            billing_cycle_anchor: now,
+            current_period_start: now,
+            current_period_end: addMonths(now, 1),
+            sandbox: { ...plan.sandbox, cycle: 0 },
+          }))
+          await invoicePeriod(current, 'subscription_update')
+        }
+      }
       await emit({ type: 'customer.subscription.updated', customer: updated.customer })
       await scheduleNext(updated.customer)
-      return publicSubscription(updated)
+      return publicSubscription((await getSubscription(id)) ?? current)
     },
 
     async previewUpgrade(id: string, input: { price: string }) {
       const { subscription, price, now } = await upgradeTarget(id, input.price)
-      const credit = await unusedCredit(subscription, now)
+      const credit = await unusedCredit(subscription, now, price.unit_amount)
       return {
         amount: price.unit_amount,
         credit: credit.amount,
@@ -674,7 +785,7 @@ export function sandboxPlans(context: PlanContext) {
       options?: RequestOptions,
     ): Promise<GatewayInvoice> {
       const { subscription, price, customer, now } = await upgradeTarget(id, input.price)
-      const credit = await unusedCredit(subscription, now)
+      const credit = await unusedCredit(subscription, now, price.unit_amount)
       const key = options?.idempotencyKey ?? `${id}-upgrade-${now}`
       if (!price.recurring) {
         // ONE PAYMENT: the plan goes on until this invoice is paid, then ends.
@@ -742,7 +853,7 @@ export function sandboxPlans(context: PlanContext) {
       if (invoice.status !== 'open') {
         throw new GatewayError('invoice_not_open', `Invoice ${id} is ${invoice.status}.`)
       }
-      await attempt(invoice, paymentMethod)
+      await attempt(invoice, paymentMethod, { manual: true })
       const current = await getInvoice(id)
       if (!current) throw missing('invoice', id)
       return current

@@ -136,6 +136,8 @@ export function createSandboxGateway(db: Database): SandboxGateway {
 
   async function createPaymentIntent(
     input: {
+      /** An id chosen beforehand (an invoice names its charge before making it). */
+      id?: string
       amount: number
       customer: string
       paymentMethod: string
@@ -156,7 +158,7 @@ export function createSandboxGateway(db: Database): SandboxGateway {
     }
     // A card the bank refuses outright fails now; any other waits for the bank's answer.
     const refusal = method.sandbox.onSave
-    const id = sandboxId('pi')
+    const id = input.id ?? sandboxId('pi')
     const intent = await create<GatewayPaymentIntent>(
       'payment_intent',
       id,
@@ -186,12 +188,29 @@ export function createSandboxGateway(db: Database): SandboxGateway {
     store,
     emit,
     charge: createPaymentIntent,
-    schedule: (customer, at) => (scheduler ? scheduler(customer, at) : Promise.resolve()),
+    schedule: async (customer, at) => {
+      if (!scheduler) return false
+      await scheduler(customer, at)
+      return true
+    },
   })
 
   async function settle(id: string): Promise<void> {
     const intent = await retrieve<GatewayPaymentIntent>(id, 'payment_intent')
-    if (intent?.status !== 'processing' || !intent.payment_method) return
+    if (!intent) return
+    // A retried job whose first run settled the charge but failed after it: the event is told
+    // again, so what listens (our sync) catches up. It is safe to hear twice.
+    if (intent.status === 'succeeded' || intent.status === 'requires_payment_method') {
+      await emit({
+        type:
+          intent.status === 'succeeded'
+            ? 'payment_intent.succeeded'
+            : 'payment_intent.payment_failed',
+        customer: intent.customer,
+      })
+      return
+    }
+    if (intent.status !== 'processing' || !intent.payment_method) return
     const method = await retrieve<StoredPaymentMethod>(intent.payment_method, 'payment_method')
     const refusal = method ? method.sandbox.onCharge : 'generic_decline'
     let answered = false

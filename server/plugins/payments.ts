@@ -95,7 +95,14 @@ export interface GatewayPaymentIntent {
   /** Why the last try failed, in the provider's words and codes. */
   last_payment_error: { code: string; decline_code?: string; message: string } | null
   /** What was bought, for our records; `invoice` when the charge pays one. */
-  metadata: { price_id: string; user_id: string; invoice?: string; subscription?: string }
+  metadata: {
+    price_id: string
+    user_id: string
+    invoice?: string
+    subscription?: string
+    /** A try the member made ('Pay Actual Invoice'), not one of the automatic retries. */
+    manual?: 'true'
+  }
   created: number
 }
 

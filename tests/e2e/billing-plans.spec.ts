@@ -143,15 +143,15 @@ test('a failed renewal shows the banner on /home and My Account, and is paid fro
   await expect(banner).toContainText('$15.00 USD')
   await page.screenshot({ path: test.info().outputPath('failed-banner-home.png'), fullPage: true })
 
+  // Update card: the card added from the banner becomes the one that pays.
   await banner.getByRole('link', { name: 'Update card' }).click()
   await expect(page.getByRole('heading', { name: 'Add Credit Card' })).toBeVisible()
-  await page.goto('/my-account')
-  await cards
-    .getByRole('listitem')
-    .filter({ hasText: '4242' })
-    .getByRole('button', { name: 'Make default' })
-    .click()
-  await expect(cards.getByRole('listitem').filter({ hasText: '4242' })).toContainText('Default')
+  await page.getByLabel('Card number').fill('5555 5555 5555 4444')
+  await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
+  await page.getByLabel('Security code').fill('123')
+  await page.getByRole('button', { name: 'Save card' }).click()
+  await expect(page).toHaveURL(/\/my-account$/)
+  await expect(cards.getByRole('listitem').filter({ hasText: '4444' })).toContainText('Default')
   await page
     .getByTestId('payment-failed-banner')
     .getByRole('button', { name: 'Pay Actual Invoice' })

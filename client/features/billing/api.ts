@@ -67,9 +67,21 @@ function useAccountMutation<Variables>(call: (variables: Variables) => Promise<B
  */
 export const useAddCard = () =>
   useAccountMutation(
-    async ({ card, cardType }: { card: SandboxCardRequest; cardType: CardType }) => {
+    async ({
+      card,
+      cardType,
+      makeDefault,
+    }: {
+      card: SandboxCardRequest
+      cardType: CardType
+      makeDefault?: boolean
+    }) => {
       const method = await sandboxCard(card)
-      return saveCard({ paymentMethodId: method.id, cardType })
+      return saveCard({
+        paymentMethodId: method.id,
+        cardType,
+        ...(makeDefault ? { makeDefault } : {}),
+      })
     },
   )
 

@@ -239,12 +239,13 @@ export async function assertUsableCard(
 
 /**
  * Saves a card made by the card field to the user's account. The bank checks it now, so a
- * declined card is refused here. The first card becomes the default.
+ * declined card is refused here. The first card becomes the default, and so does one added
+ * with `makeDefault` (to pay a failed invoice).
  */
 export async function addCard(
   deps: BillingDeps,
   payer: Payer,
-  input: { paymentMethodId: string; cardType: CardType },
+  input: { paymentMethodId: string; cardType: CardType; makeDefault?: boolean },
 ): Promise<BillingAccount> {
   const customerId = await customerIdFor(deps, payer)
   await assertUsableCard(deps, customerId, input.paymentMethodId)
@@ -255,7 +256,7 @@ export async function addCard(
     }),
   )
   const customer = await deps.payments.retrieveCustomer(customerId)
-  if (!customer?.invoice_settings.default_payment_method) {
+  if (input.makeDefault || !customer?.invoice_settings.default_payment_method) {
     await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: input.paymentMethodId })
   }
   await syncCustomer(deps, customerId)

@@ -11,6 +11,7 @@ import {
   refusalMessage,
   syncCustomer,
 } from './customers'
+import { hasRunningPlan } from './plan-sync'
 import type { BillingDeps } from './service'
 
 /** Statuses of a payment that is paid or may still be: a second one must not be taken. */
@@ -57,6 +58,8 @@ export async function payOnce(
   if (!price) throw new AppError(404, 'billing.priceNotFound')
   if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
 
+  // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
+  if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
   const customerId = await customerIdFor(deps, payer)
   await assertUsableCard(deps, customerId, input.paymentMethodId)
 

@@ -111,7 +111,7 @@ export function invoiceRow(
       : null,
     receiptEmail: invoice.receipt_email,
     attemptCount: invoice.attempt_count,
-    lastChargeFailed: charge?.status === 'requires_payment_method',
+    lastChargeStatus: charge?.status ?? null,
     nextPaymentAttempt: atOrNull(invoice.next_payment_attempt),
     periodStart: at(invoice.period_start),
     periodEnd: at(invoice.period_end),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { like } from 'drizzle-orm'
+import { eq, like } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
+import { billingCustomers } from '../../../db/schema/billing'
 import { mailOutbox } from '../../../db/schema/mail'
 import type { Invoice, PlanState } from '../../../domain/billing-plans'
 import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
@@ -186,8 +187,34 @@ describe('SUBSCRIPTION', () => {
     const invoices = await invoicesOf(cookie)
     expect(invoices.map((invoice) => invoice.status)).toEqual(['void', 'paid'])
 
+    // Pausing and resuming again and again schedules at most one more clock run, not a pile.
+    const [customer] = await testApp.app.db
+      .select({ id: billingCustomers.customerId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, user.id))
+    const scheduled = async () => {
+      const { rows } = await testApp.app.database.executeSql(
+        "select count(*)::int as count from pgboss.job where name = 'sandbox.clock' and state = 'created' and data->'data'->>'customer' = $1",
+        [customer?.id],
+      )
+      return Number((rows as { count: number }[])[0]?.count)
+    }
+    const before = await scheduled()
+    for (let round = 0; round < 3; round++) {
+      await call('POST', '/api/billing/plan/resume', cookie)
+      await planWhen(cookie, (state) => !state.charging)
+      await call('POST', '/api/billing/plan/pause', cookie)
+    }
+    expect(await scheduled()).toBeLessThanOrEqual(before + 1)
+
+    // Resumed after a voided month, the new month starts today and is charged: no free month.
     const resumed = await call('POST', '/api/billing/plan/resume', cookie)
     expect(resumed.json().subscription.status).toBe('active')
+    const settled = await planWhen(cookie, (state) => !state.charging)
+    expect(settled.subscription?.status).toBe('active')
+    const after = await invoicesOf(cookie)
+    expect(after[0]?.status).toBe('paid')
+    expect(after.filter((invoice) => invoice.status === 'paid').length).toBeGreaterThanOrEqual(2)
     expect(await hasAccess(cookie)).toBe(true)
   })
 
@@ -243,6 +270,40 @@ describe('SUBSCRIPTION', () => {
     const expired = await planWhen(cookie, statusIs('incomplete_expired'))
     expect(expired.openInvoice).toBeNull()
     expect(expired.actions.reactivate).toBe(true)
+  })
+})
+
+describe('Pay Actual Invoice', () => {
+  it('charges once for two clicks at the same moment, and a member’s own failed try does not use up the retries', async () => {
+    const { user, cookie } = await activeMember('subscription')
+    const failing = await saveCard(cookie, '4000000000000341')
+    await call('PUT', `/api/billing/cards/${failing}/default`, cookie)
+    await advance(user.email, 31)
+    const pastDue = await planWhen(cookie, (state) => state.paymentFailed)
+    const invoiceId = pastDue.openInvoice?.id ?? ''
+
+    // A try of the member's own with the failing card: refused, still past due, retry kept.
+    await call('POST', `/api/billing/invoices/${invoiceId}/pay`, cookie)
+    const tried = await planWhen(cookie, (state) => state.paymentFailed && !state.charging)
+    expect(tried.subscription?.status).toBe('past_due')
+    expect(tried.nextPaymentAttempt).toBe(pastDue.nextPaymentAttempt)
+
+    const good = await saveCard(cookie, '4242424242424242')
+    await call('PUT', `/api/billing/cards/${good}/default`, cookie)
+    const answers = await Promise.all([
+      call('POST', `/api/billing/invoices/${invoiceId}/pay`, cookie),
+      call('POST', `/api/billing/invoices/${invoiceId}/pay`, cookie),
+    ])
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409])
+    await planWhen(cookie, statusIs('active'))
+    const [customer] = await testApp.app.db
+      .select({ id: billingCustomers.customerId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, user.id))
+    const charges = (await testApp.app.payments.listPaymentIntents(customer?.id ?? '')).filter(
+      (intent) => intent.metadata.invoice === invoiceId && intent.status === 'succeeded',
+    )
+    expect(charges).toHaveLength(1)
   })
 })
 
@@ -312,12 +373,48 @@ describe('upgrading from the subscription', () => {
     })
     expect(upgraded.statusCode).toBe(200)
     const ended = await planWhen(cookie, statusIs('canceled'))
-    expect(ended.actions).toMatchObject({ startNow: false, reactivate: true, upgrade: false })
+    // Lifetime access: nothing to start again.
+    expect(ended.actions).toMatchObject({ startNow: false, reactivate: false, upgrade: false })
     expect(await hasAccess(cookie)).toBe(true)
     const [invoice] = await invoicesOf(cookie)
     expect(invoice?.status).toBe('paid')
     // Nearly the whole month was unused: almost $15 comes off $149.
     expect(invoice?.total).toBeLessThan(14900 - 1400)
+  })
+
+  it('to ONE PAYMENT with a refused card leaves the subscription as it was, with nothing open', async () => {
+    const { cookie } = await activeMember('subscription')
+    const failing = await saveCard(cookie, '4000000000000341')
+    await call('PUT', `/api/billing/cards/${failing}/default`, cookie)
+    await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      attemptId: randomUUID(),
+    })
+    const after = await planWhen(cookie, (state) => !state.charging)
+    expect(after.subscription).toMatchObject({ plan: 'subscription', status: 'active' })
+    expect(after.openInvoice).toBeNull()
+    expect(after.paymentFailed).toBe(false)
+    expect(after.actions.upgrade).toBe(true)
+    expect((await invoicesOf(cookie))[0]?.status).toBe('void')
+  })
+
+  it('is the way to ONE PAYMENT while a plan runs: Pay now is refused, so monthly charges never go on beside it', async () => {
+    const { cookie } = await activeMember('subscription')
+    const card = await call('POST', '/api/billing/sandbox/cards', cookie, {
+      number: '4242424242424242',
+      expMonth: 12,
+      expYear: nextYear,
+      cvc: '123',
+    })
+    const paid = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: card.json().id,
+      attemptId: randomUUID(),
+    })
+    expect(paid.statusCode).toBe(409)
+    expect(paid.json().message).toBe(
+      'You have a monthly plan in progress. Use Upgrade plan to move to ONE PAYMENT.',
+    )
   })
 
   it('is refused to a plan that is not an active subscription, and to the subscription itself', async () => {

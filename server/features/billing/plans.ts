@@ -6,7 +6,7 @@ import {
   billingPaymentIntents,
   billingPrices,
 } from '../../../db/schema/billing'
-import type { SubscriptionStatus } from '../../../domain/access'
+import { ACCESS_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../domain/access'
 import { priceLabel } from '../../../domain/billing'
 import {
   FOUR_PAYMENTS_INSTALLMENTS,
@@ -54,7 +54,8 @@ export async function planStatusFor(
 ): Promise<SubscriptionStatus | null> {
   const plan = await currentPlanRow(db, userId)
   if (!plan) return null
-  if (['canceled', 'incomplete_expired'].includes(plan.status) && (await paidOnce(db, userId)))
+  // A lifetime ONE PAYMENT is never taken back by a plan that ended, failed or is paused.
+  if (!ACCESS_SUBSCRIPTION_STATUSES.includes(plan.status) && (await paidOnce(db, userId)))
     return null
   return plan.status
 }
@@ -127,9 +128,11 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
   const subscription = row ? await presentPlan(deps.db, row) : null
   const open = await openInvoiceRow(deps.db, userId)
   const hasDefaultCard = Boolean(await defaultCardOf(deps.db, userId))
+  const charging = open?.lastChargeStatus === 'processing'
   const actions = planActions({
     subscription,
     hasOpenInvoice: Boolean(open),
+    charging,
     hasDefaultCard,
     paidOnce: await paidOnce(deps.db, userId),
   })
@@ -137,7 +140,8 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
     subscription,
     openInvoice: open ? presentInvoice(open) : null,
     // Once a charge of the open invoice was refused; not while the bank is still answering.
-    paymentFailed: Boolean(open?.lastChargeFailed),
+    paymentFailed: open?.lastChargeStatus === 'requires_payment_method',
+    charging: charging || subscription?.status === 'pending',
     nextPaymentAttempt: open?.nextPaymentAttempt?.toISOString() ?? null,
     hasDefaultCard,
     actions,
@@ -323,6 +327,9 @@ export async function payOpenInvoice(
       // Paid or voided meanwhile: the screen is out of date, not broken.
       if (error instanceof GatewayError && error.code === 'invoice_not_open') {
         throw new AppError(409, 'billing.actionUnavailable')
+      }
+      if (error instanceof GatewayError && error.code === 'invoice_payment_in_progress') {
+        throw new AppError(409, 'billing.invoiceBeingPaid')
       }
       throw error
     }

@@ -69,7 +69,7 @@ export function PaymentFailedBanner() {
       </p>
       <div className="flex flex-wrap gap-2">
         <Link
-          to="/my-account/add-credit-card"
+          to="/my-account/add-credit-card?default=1"
           className="inline-flex items-center rounded-lg bg-white px-5 py-2.5 font-medium text-amber-950 ring-1 ring-amber-300 hover:bg-amber-100"
         >
           {t('billing.banner.updateCard')}

@@ -28,6 +28,7 @@ const BADGE = {
   active: 'bg-emerald-100 text-emerald-800',
   canceled: 'bg-slate-200 text-slate-700',
   unpaid: 'bg-amber-100 text-amber-900',
+  paused: 'bg-sky-100 text-sky-900',
 } as const
 
 /**
@@ -90,7 +91,12 @@ function PlanDetails({ state }: { state: PlanState }) {
       </p>
     )
   }
-  const shown = displayedSubscriptionStatus(plan.status === 'paid' ? 'active' : plan.status)
+  // The spec's three labels, except that a paid-off plan reads as active and a paused one says
+  // so (PRODUCT.md); while the first payment is with the bank, the progress line speaks.
+  const shown =
+    plan.status === 'paused'
+      ? 'paused'
+      : displayedSubscriptionStatus(plan.status === 'paid' ? 'active' : plan.status)
   const periodEnd = calendarDate(plan.currentPeriodEnd)
   const lines: string[] = []
   if (plan.installments && plan.status !== 'paid') {
@@ -133,12 +139,14 @@ function PlanDetails({ state }: { state: PlanState }) {
         <span className="font-semibold text-brand-900">
           {t(`billing.plans.amount.${plan.plan}`, { amount: formatAmount(plan.unitAmount) })}
         </span>
-        <span
-          className={`rounded-full px-2.5 py-1 text-xs font-semibold ${BADGE[shown]}`}
-          data-testid="plan-status"
-        >
-          {t(`billing.plan.status.${shown}`)}
-        </span>
+        {plan.status !== 'pending' && (
+          <span
+            className={`rounded-full px-2.5 py-1 text-xs font-semibold ${BADGE[shown]}`}
+            data-testid="plan-status"
+          >
+            {t(`billing.plan.status.${shown}`)}
+          </span>
+        )}
       </p>
       {lines.map((line) => (
         <p key={line} className="text-sm text-slate-700">

@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'
+import { RUNNING_STATUSES } from '../../../../domain/billing-plans'
 import { SectionCard } from '../../../components/ui/section-card'
 import { useBillingAccount, usePrices } from '../api'
+import { usePlan } from '../plan-api'
 import { SandboxNotice } from './sandbox-notice'
 
 /** My Account's price plans (only those on sale, spec core §2), with the way to buy each. */
@@ -10,6 +12,12 @@ export function PricePlans() {
   const { t } = useTranslation()
   const prices = usePrices()
   const account = useBillingAccount()
+  const plan = usePlan()
+  // While a plan runs, another is not bought beside it: ONE PAYMENT comes as an upgrade.
+  const status = plan.data?.subscription?.status
+  const running = status !== undefined && RUNNING_STATUSES.includes(status)
+  const link =
+    'rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50'
   return (
     <SectionCard title={t('billing.plans.title')}>
       {account.data?.sandbox && (
@@ -30,18 +38,19 @@ export function PricePlans() {
             <span className="font-semibold text-brand-900">
               {t(`billing.plans.amount.${price.plan}`, { amount: formatAmount(price.unitAmount) })}
             </span>
-            {price.plan === 'one_payment' ? (
-              <Link
-                to="/my-account/single-payment"
-                className="rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
-              >
+            {running ? (
+              price.plan === 'one_payment' &&
+              plan.data?.actions.upgrade && (
+                <Link to="/upgrade-plan" className={link}>
+                  {t('billing.plan.upgrade')}
+                </Link>
+              )
+            ) : price.plan === 'one_payment' ? (
+              <Link to="/my-account/single-payment" className={link}>
                 {t('billing.plans.payNow')}
               </Link>
             ) : (
-              <Link
-                to="/my-account/subscribe-payment"
-                className="rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
-              >
+              <Link to="/my-account/subscribe-payment" className={link}>
                 {t('billing.plan.start')}
               </Link>
             )}

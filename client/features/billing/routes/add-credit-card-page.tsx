@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { CreditCard } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import { useNavigate } from 'react-router'
+import { useNavigate, useSearchParams } from 'react-router'
 import { z } from 'zod/mini'
 import { CARD_TYPES } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
@@ -20,6 +20,9 @@ const formSchema = z.object({ ...cardFieldsShape, cardType: z.enum(CARD_TYPES) }
 export function AddCreditCardPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  // From the failed-payment banner: the new card is the one to pay with from now on.
+  const [search] = useSearchParams()
+  const makeDefault = search.get('default') === '1'
   const { notify } = useNotifications()
   const account = useBillingAccount()
   const form = useForm({
@@ -32,7 +35,7 @@ export function AddCreditCardPage() {
 
   const handleSave = form.handleSubmit(({ cardType, ...card }) =>
     submit(
-      { card: cardOf(card), cardType },
+      { card: cardOf(card), cardType, makeDefault },
       {
         onSuccess: () => {
           notify('success', t('billing.card.saved'))

@@ -33,13 +33,23 @@ export function UpgradePlanPage() {
   const choices = (prices.data?.prices ?? []).filter((price) => price.plan !== 'subscription')
   const charging = isCharging(plan.data)
 
-  // Once the new plan's charge is answered, back to the subscription screen.
+  const target = choices.find((price) => price.id === priceId)?.plan
+  // Once the new plan's charge is answered: back to the subscription screen, or say it failed.
   useEffect(() => {
-    if (upgraded && plan.data && !charging) {
-      notify(plan.data.paymentFailed ? 'warning' : 'success', t('billing.upgrade.done'))
+    if (!upgraded || !plan.data || charging) return
+    const now = plan.data.subscription
+    const done =
+      target === 'one_payment'
+        ? now?.status === 'canceled'
+        : now?.plan === 'four_payments' && now.status === 'active'
+    if (done) {
+      notify('success', t('billing.upgrade.done'))
       navigate('/my-account')
+    } else {
+      setUpgraded(false)
+      setError(t('billing.upgrade.failed'))
     }
-  }, [upgraded, plan.data, charging, notify, navigate, t])
+  }, [upgraded, plan.data, charging, target, notify, navigate, t])
 
   const handleUpgrade = () => {
     if (!priceId) {
@@ -94,6 +104,11 @@ export function UpgradePlanPage() {
           {preview.isFetching && !preview.data && (
             <p className="text-sm text-slate-500" aria-busy="true">
               {t('billing.upgrade.loading')}
+            </p>
+          )}
+          {preview.isError && (
+            <p role="alert" className="text-sm text-red-700">
+              {readServerError(preview.error, t('common.networkError')).message}
             </p>
           )}
           {preview.data && (
