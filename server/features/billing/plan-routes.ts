@@ -34,6 +34,9 @@ const errors = {
   429: apiErrorSchema,
 }
 
+/** Cancel, pause and resume each schedule work: a member may change the plan this often. */
+const PLAN_CHANGES = { limit: 30, windowMs: 60 * 60_000 }
+
 /** Starting a plan and paying an invoice charge a card: they share the card-check limit. */
 const CARD_TRIES = { limit: 20, windowMs: 60 * 60_000 }
 
@@ -106,7 +109,11 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: planStateSchema, ...errors },
         },
       },
-      async (request) => act(deps, (await app.requireUser(request)).id),
+      async (request) => {
+        const user = await app.requireUser(request)
+        await app.rateLimiter.consume(`plan:${user.id}`, PLAN_CHANGES)
+        return act(deps, user.id)
+      },
     )
   }
 
