@@ -94,3 +94,25 @@ test('a member buys ONE PAYMENT with a test card, and the panels open for harmon
   await expect(page).toHaveURL(/\/harmonizing-screen\/01$/)
   await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled()
 })
+
+test('a declined card shows Payment failed with the bank’s reason, and a good card then pays', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await page.goto('/my-account/single-payment')
+  await page.getByRole('radio', { name: /ONE PAYMENT/ }).check()
+  await page.getByLabel('Card number').fill('4000 0000 0000 9995')
+  await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
+  await page.getByLabel('Security code').fill('123')
+  await page.getByRole('button', { name: 'Pay now' }).click()
+  // This card's refusal comes from the bank a moment later, as with a real provider.
+  await expect(page.getByRole('alert')).toHaveText(
+    'Payment failed Your card has insufficient funds.',
+    { timeout: 30_000 },
+  )
+  await page.screenshot({ path: test.info().outputPath('payment-failed.png'), fullPage: true })
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByRole('button', { name: 'Pay now' }).click()
+  await expect(page.getByTestId('payment-paid')).toContainText('Paid.', { timeout: 30_000 })
+})

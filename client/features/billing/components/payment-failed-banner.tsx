@@ -5,7 +5,9 @@ import { formatAmount } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
 import { readServerError } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
+import { useBillingAccount } from '../api'
 import { usePayInvoice, usePlan } from '../plan-api'
+import { SandboxNotice } from './sandbox-notice'
 
 /** Pay Actual Invoice: the open invoice, charged to the default card now. */
 export function PayInvoiceButton({
@@ -48,6 +50,7 @@ export function PayInvoiceButton({
 export function PaymentFailedBanner() {
   const { t } = useTranslation()
   const plan = usePlan()
+  const account = useBillingAccount()
   const state = plan.data
   if (!state?.paymentFailed || !state.openInvoice) return null
   const invoice = state.openInvoice
@@ -61,6 +64,7 @@ export function PaymentFailedBanner() {
         <TriangleAlert aria-hidden className="mt-0.5 size-5 shrink-0 text-amber-700" />
         {t('billing.banner.failed')}
       </p>
+      <SandboxNotice sandbox={account.data?.sandbox} />
       <p className="text-sm">
         {t('billing.banner.invoice', {
           number: invoice.number,

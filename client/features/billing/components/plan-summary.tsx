@@ -12,7 +12,7 @@ import { readServerError } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { useAccess } from '../../access/public'
-import { usePrices } from '../api'
+import { useBillingAccount, usePrices } from '../api'
 import {
   isCharging,
   useCancelRenewal,
@@ -23,6 +23,7 @@ import {
   useStartPlan,
 } from '../plan-api'
 import { PayInvoiceButton } from './payment-failed-banner'
+import { SandboxNotice } from './sandbox-notice'
 
 const BADGE = {
   active: 'bg-emerald-100 text-emerald-800',
@@ -39,6 +40,7 @@ const BADGE = {
 export function PlanSummary() {
   const { t } = useTranslation()
   const plan = usePlan()
+  const account = useBillingAccount()
   const state = plan.data
   return (
     <SectionCard
@@ -56,6 +58,7 @@ export function PlanSummary() {
           </p>
         )}
         {plan.isError && <p className="text-sm text-red-700">{t('common.networkError')}</p>}
+        {state?.subscription && <SandboxNotice sandbox={account.data?.sandbox} />}
         {isCharging(state) && <PaymentInProgress />}
         {state && <PlanDetails state={state} />}
         {state && <PlanActions state={state} />}
