@@ -36,6 +36,8 @@ type StoredSubscription = GatewaySubscription & {
   sandbox: {
     /** Periods started since the billing cycle anchor (0 for the first). */
     cycle: number
+    /** The start of the last period that got its invoice. */
+    invoiced?: number
     installments: number | null
     paid_installments: number
   }
@@ -340,6 +342,7 @@ export function sandboxPlans(context: PlanContext) {
     await changeSubscription(subscription.id, (current) => ({
       ...current,
       latest_invoice: invoice.id,
+      sandbox: { ...current.sandbox, invoiced: subscription.current_period_start },
     }))
     if (subscription.pause_collection) {
       await voidInvoice(invoice.id, now)
@@ -429,7 +432,13 @@ export function sandboxPlans(context: PlanContext) {
           current_period_start: now,
           current_period_end: addMonths(now, 1),
           cancel_at: installments ? addMonths(now, installments - paidInstallments + 1) : null,
-          sandbox: { ...current.sandbox, cycle: 0, paid_installments: paidInstallments },
+          // The invoice just paid is this new month's.
+          sandbox: {
+            ...current.sandbox,
+            cycle: 0,
+            paid_installments: paidInstallments,
+            invoiced: now,
+          },
         }
       })
     }
@@ -521,6 +530,13 @@ export function sandboxPlans(context: PlanContext) {
         }
         // An unpaid plan waits for its open invoice: no new months, and no end as if paid.
         if (subscription.status === 'unpaid') break
+        // A run that moved the period on but stopped before its invoice (a crash, a retried
+        // job) leaves a month without one: it is made now, once, by its key.
+        const invoiced = subscription.sandbox.invoiced
+        if (invoiced !== undefined && invoiced !== subscription.current_period_start) {
+          await invoicePeriod(subscription, 'subscription_cycle')
+          continue
+        }
         const periodEnd = subscription.current_period_end
         if (subscription.cancel_at !== null && now >= subscription.cancel_at) {
           await end(subscription, subscription.cancel_at)
@@ -836,7 +852,11 @@ export function sandboxPlans(context: PlanContext) {
         },
         key,
       )
-      await changeSubscription(id, (current) => ({ ...current, latest_invoice: invoice.id }))
+      await changeSubscription(id, (current) => ({
+        ...current,
+        latest_invoice: invoice.id,
+        sandbox: { ...current.sandbox, invoiced: now },
+      }))
       if (invoice.attempt_count === 0) await attempt(invoice, await cardFor(moved))
       await emit({ type: 'customer.subscription.updated', customer: customer.id })
       await scheduleNext(customer.id)
