@@ -1,11 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import {
-  payOnceResponseSchema,
-  priceListResponseSchema,
-  sandboxCardResponseSchema,
-} from '../../../domain/billing'
+import { payOnceResponseSchema } from '../../../domain/billing'
 import { type Invoice, invoicesResponseSchema } from '../../../domain/billing-plans'
 import { apiRequest } from '../../lib/api-client'
 import {
@@ -14,6 +10,7 @@ import {
   signOut,
   startAppServer,
 } from '../../lib/testing/app-server'
+import { post, priceOf, sandboxCard } from '../../lib/testing/billing'
 import { renderApp } from '../../lib/testing/render-app'
 
 // The invoices screen (spec core §2, §3 and §9), against the real server and its sandbox.
@@ -34,24 +31,12 @@ const utcToday = () => new Date().toISOString().slice(0, 10)
  * so this waits until the invoice list has it.
  */
 async function payOnePayment(): Promise<Invoice> {
-  const post = (body: object) => ({ method: 'POST', body: JSON.stringify(body) })
-  const card = await apiRequest(
-    '/api/billing/sandbox/cards',
-    sandboxCardResponseSchema,
-    post({
-      number: '4242424242424242',
-      expMonth: 12,
-      expYear: new Date().getUTCFullYear() + 1,
-      cvc: '123',
-    }),
-  )
-  const { prices } = await apiRequest('/api/billing/prices', priceListResponseSchema)
-  const price = prices.find((candidate) => candidate.plan === 'one_payment')
-  if (!price) throw new Error('no ONE PAYMENT price on sale')
+  const card = await sandboxCard()
+  const price = await priceOf('one_payment')
   await apiRequest(
     '/api/billing/one-payment',
     payOnceResponseSchema,
-    post({ priceId: price.id, paymentMethodId: card.id, attemptId: crypto.randomUUID() }),
+    post({ priceId: price.id, paymentMethodId: card, attemptId: crypto.randomUUID() }),
   )
   return waitFor(
     async () => {

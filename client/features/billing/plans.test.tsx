@@ -1,13 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import {
-  billingAccountSchema,
-  formatAmount,
-  type Plan,
-  priceListResponseSchema,
-  sandboxCardResponseSchema,
-} from '../../../domain/billing'
+import { formatAmount } from '../../../domain/billing'
 import { calendarDate, type PlanState, planStateSchema } from '../../../domain/billing-plans'
 import { apiRequest } from '../../lib/api-client'
 import {
@@ -16,6 +10,7 @@ import {
   signOut,
   startAppServer,
 } from '../../lib/testing/app-server'
+import { post, priceOf, saveCard } from '../../lib/testing/billing'
 import { renderApp } from '../../lib/testing/render-app'
 
 // The monthly plans: My Account's 'My Subscription' section, the subscribe page and the upgrade
@@ -30,34 +25,7 @@ beforeEach(() => signOut())
 
 const title = () => screen.getByTestId('header-title')
 const utcToday = () => new Date().toISOString().slice(0, 10)
-const post = (body: object = {}) => ({ method: 'POST', body: JSON.stringify(body) })
 const planState = () => apiRequest('/api/billing/plan', planStateSchema)
-
-/** Saves a Visa ending in 4242 as this page's member's default card, as Add Credit Card does. */
-async function saveCard() {
-  const card = await apiRequest(
-    '/api/billing/sandbox/cards',
-    sandboxCardResponseSchema,
-    post({
-      number: '4242424242424242',
-      expMonth: 12,
-      expYear: new Date().getUTCFullYear() + 1,
-      cvc: '123',
-    }),
-  )
-  await apiRequest(
-    '/api/billing/cards',
-    billingAccountSchema,
-    post({ paymentMethodId: card.id, cardType: 'credit' }),
-  )
-}
-
-async function priceOf(plan: Plan) {
-  const { prices } = await apiRequest('/api/billing/prices', priceListResponseSchema)
-  const price = prices.find((candidate) => candidate.plan === plan)
-  if (!price) throw new Error(`no ${plan} price on sale`)
-  return price
-}
 
 /**
  * A card, then the SUBSCRIPTION started as Start Now does, with this page's session. The bank
