@@ -27,3 +27,40 @@ export function apiCallsTo(app: () => FastifyInstance) {
       ...(body === undefined ? {} : { payload: body as object }),
     })
 }
+
+/**
+ * Billing through the API as the screens use it: the price of a plan, the sandbox's card
+ * field, and saving a card (the member's first becomes the default).
+ */
+export function billingCallsTo(call: ReturnType<typeof apiCallsTo>) {
+  const nextYear = new Date().getUTCFullYear() + 1
+  async function priceOf(cookie: string, plan: string): Promise<string> {
+    const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
+      id: string
+      plan: string
+    }[]
+    const price = prices.find((candidate) => candidate.plan === plan)
+    if (!price) throw new Error(`no ${plan} price`)
+    return price.id
+  }
+  async function cardField(cookie: string, number: string): Promise<string> {
+    const made = await call('POST', '/api/billing/sandbox/cards', cookie, {
+      number,
+      expMonth: 12,
+      expYear: nextYear,
+      cvc: '123',
+    })
+    if (made.statusCode !== 200) throw new Error(`the card field refused ${number}: ${made.body}`)
+    return made.json().id
+  }
+  async function saveCard(cookie: string, number: string): Promise<string> {
+    const id = await cardField(cookie, number)
+    const saved = await call('POST', '/api/billing/cards', cookie, {
+      paymentMethodId: id,
+      cardType: 'credit',
+    })
+    if (saved.statusCode !== 200) throw new Error(`the card was not saved: ${saved.body}`)
+    return id
+  }
+  return { priceOf, cardField, saveCard }
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
-import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
+import { apiCallsTo, billingCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
 
 // ONE PAYMENT through the API on the sandbox: the charge, the bank's answer a moment later
@@ -12,29 +12,7 @@ const member = () => memberWithCookie(testApp.app)
 
 const call = apiCallsTo(() => testApp.app)
 
-const nextYear = new Date().getUTCFullYear() + 1
-
-async function priceOf(cookie: string, plan: string): Promise<string> {
-  const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
-    id: string
-    plan: string
-  }[]
-  const price = prices.find((candidate) => candidate.plan === plan)
-  if (!price) throw new Error(`no ${plan} price`)
-  return price.id
-}
-
-/** The card field: a payment method for `number`. */
-async function card(cookie: string, number: string): Promise<string> {
-  const made = await call('POST', '/api/billing/sandbox/cards', cookie, {
-    number,
-    expMonth: 12,
-    expYear: nextYear,
-    cvc: '123',
-  })
-  expect(made.statusCode).toBe(200)
-  return made.json().id
-}
+const { priceOf, cardField: card } = billingCallsTo(call)
 
 async function payNow(cookie: string, number: string, extra: object = {}, language = 'en') {
   return call(

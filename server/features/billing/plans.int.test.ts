@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { billingCustomers } from '../../../db/schema/billing'
 import { mailOutbox } from '../../../db/schema/mail'
 import type { Invoice, PlanState } from '../../../domain/billing-plans'
-import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
+import { apiCallsTo, billingCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { advanceClock } from './clock'
 
@@ -20,33 +20,7 @@ const nextYear = new Date().getUTCFullYear() + 1
 
 const member = () => memberWithCookie(testApp.app)
 
-async function priceOf(cookie: string, plan: string): Promise<string> {
-  const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
-    id: string
-    plan: string
-  }[]
-  const price = prices.find((candidate) => candidate.plan === plan)
-  if (!price) throw new Error(`no ${plan} price`)
-  return price.id
-}
-
-/** Saves a card through the card field; the first one becomes the default. */
-async function saveCard(cookie: string, number: string): Promise<string> {
-  const made = await call('POST', '/api/billing/sandbox/cards', cookie, {
-    number,
-    expMonth: 12,
-    expYear: nextYear,
-    cvc: '123',
-  })
-  expect(made.statusCode).toBe(200)
-  const id = made.json().id as string
-  const saved = await call('POST', '/api/billing/cards', cookie, {
-    paymentMethodId: id,
-    cardType: 'credit',
-  })
-  expect(saved.statusCode).toBe(200)
-  return id
-}
+const { priceOf, saveCard } = billingCallsTo(call)
 
 const planOf = async (cookie: string) =>
   (await call('GET', '/api/billing/plan', cookie)).json() as PlanState
