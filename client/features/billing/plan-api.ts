@@ -30,7 +30,13 @@ export function usePlan() {
     queryFn: async () => {
       const was = queryClient.getQueryData<PlanState>(planQueryKey)
       const state = await apiRequest('/api/billing/plan', planStateSchema)
-      if (isCharging(was) && !isCharging(state)) {
+      // A charge answered, or the plan changed on its own (a renewal, a failure): access and
+      // the invoices may have changed with it.
+      const changed =
+        was !== undefined &&
+        (was.subscription?.status !== state.subscription?.status ||
+          was.paymentFailed !== state.paymentFailed)
+      if ((isCharging(was) && !isCharging(state)) || changed) {
         void queryClient.invalidateQueries({ queryKey: accessQueryKey })
         void queryClient.invalidateQueries({ queryKey: invoicesQueryKey })
       }

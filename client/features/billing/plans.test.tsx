@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { formatAmount } from '../../../domain/billing'
+import { accessResponseSchema } from '../../../domain/access-codes'
+import { formatAmount, payOnceResponseSchema } from '../../../domain/billing'
 import { calendarDate, type PlanState, planStateSchema } from '../../../domain/billing-plans'
 import { apiRequest } from '../../lib/api-client'
 import {
@@ -10,7 +11,7 @@ import {
   signOut,
   startAppServer,
 } from '../../lib/testing/app-server'
-import { post, priceOf, saveCard } from '../../lib/testing/billing'
+import { post, priceOf, sandboxCard, saveCard } from '../../lib/testing/billing'
 import { renderApp } from '../../lib/testing/render-app'
 
 // The monthly plans: My Account's 'My Subscription' section, the subscribe page and the upgrade
@@ -273,6 +274,36 @@ describe('My Subscription on My Account', () => {
     expect(within(mine).getByRole('link', { name: 'Mejorar el plan' })).toBeTruthy()
     expect(within(mine).queryByRole('button', { name: 'Empezar ahora' })).toBeNull()
   }, 60_000)
+})
+
+describe('after ONE PAYMENT', () => {
+  it('offers nothing more to buy or start, and asks for no card', async () => {
+    await signedInMember(server)
+    const price = await priceOf('one_payment')
+    await apiRequest(
+      '/api/billing/one-payment',
+      payOnceResponseSchema,
+      post({
+        priceId: price.id,
+        paymentMethodId: await sandboxCard(),
+        attemptId: crypto.randomUUID(),
+      }),
+    )
+    await waitFor(
+      async () => {
+        const { hasAccess } = await apiRequest('/api/access', accessResponseSchema)
+        if (!hasAccess) throw new Error('the bank has not answered')
+      },
+      { timeout: 30_000, interval: 250 },
+    )
+    await renderApp('/my-account')
+    const section = await planSection()
+    await within(section).findByText('Paid. The panels are open to you.')
+    expect(within(section).queryByText(/Add a card first/)).toBeNull()
+    const plans = await screen.findByTestId('price-plans')
+    await waitFor(() => expect(within(plans).getAllByRole('listitem')).toHaveLength(3))
+    expect(within(plans).queryAllByRole('link')).toEqual([])
+  })
 })
 
 describe('Start a plan (/my-account/subscribe-payment)', () => {

@@ -232,6 +232,11 @@ function PlanActions({ state }: { state: PlanState }) {
     subscription?.cancelAtPeriodEnd === true &&
     !['canceled', 'incomplete_expired'].includes(subscription.status)
   const needsPrice = actions.startNow || (actions.reactivate && !undoesCancel)
+  // Without a card there is nothing to start yet; after a lifetime payment, nothing to start.
+  const access = useAccess()
+  const needsCardHint = !(
+    access.data?.flow.kind === 'payment' && access.data.flow.status === 'paid'
+  )
 
   // Start Now goes on to the panels once the first payment is confirmed (spec core §2).
   const navigate = useNavigate()
@@ -274,7 +279,7 @@ function PlanActions({ state }: { state: PlanState }) {
           error={priceError}
         />
       )}
-      {!state.hasDefaultCard && !subscription && (
+      {!state.hasDefaultCard && !subscription && needsCardHint && (
         <p className="text-sm text-slate-700">
           {t('billing.plan.needsCard')}{' '}
           <Link to="/my-account/add-credit-card" className="font-medium text-brand-700 underline">

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'
 import { RUNNING_STATUSES } from '../../../../domain/billing-plans'
 import { SectionCard } from '../../../components/ui/section-card'
+import { useAccess } from '../../access/public'
 import { useBillingAccount, usePrices } from '../api'
 import { usePlan } from '../plan-api'
 import { SandboxNotice } from './sandbox-notice'
@@ -14,8 +15,13 @@ export function PricePlans() {
   const account = useBillingAccount()
   const plan = usePlan()
   // While a plan runs, another is not bought beside it: ONE PAYMENT comes as an upgrade.
+  const access = useAccess()
   const status = plan.data?.subscription?.status
   const running = status !== undefined && RUNNING_STATUSES.includes(status)
+  // Paid for good (ONE PAYMENT, or FOUR PAYMENTS paid off): there is nothing left to buy.
+  const paidForGood =
+    status === 'paid' ||
+    (access.data?.flow.kind === 'payment' && access.data.flow.status === 'paid')
   const link =
     'rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50'
   return (
@@ -38,7 +44,7 @@ export function PricePlans() {
             <span className="font-semibold text-brand-900">
               {t(`billing.plans.amount.${price.plan}`, { amount: formatAmount(price.unitAmount) })}
             </span>
-            {running ? (
+            {paidForGood ? null : running ? (
               price.plan === 'one_payment' &&
               plan.data?.actions.upgrade && (
                 <Link to="/upgrade-plan" className={link}>
