@@ -1,16 +1,15 @@
 import { CircleCheck } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { Button } from '../../../components/ui/button'
-import { readServerError } from '../../../lib/form-mutation'
-import { useMessageText } from '../../../lib/messages'
 import { useBillingAccount, usePrices } from '../api'
 import { PaymentFailedBanner } from '../components/payment-failed-banner'
 import { PaymentInProgress, PlanPriceChoice, recurringPrices } from '../components/plan-summary'
 import { SandboxNotice } from '../components/sandbox-notice'
 import { BRAND_NAMES } from '../components/saved-cards'
 import { isCharging, usePlan, useStartPlan } from '../plan-api'
+import { usePricedPlanAction } from '../use-priced-plan-action'
 
 /**
  * /my-account/subscribe-payment: FOUR PAYMENTS or the SUBSCRIPTION, charged to the default
@@ -18,17 +17,15 @@ import { isCharging, usePlan, useStartPlan } from '../plan-api'
  */
 export function SubscribePaymentPage() {
   const { t } = useTranslation()
-  const text = useMessageText()
   const navigate = useNavigate()
   const account = useBillingAccount()
   const prices = usePrices()
   const plan = usePlan()
   const start = useStartPlan()
-  const [priceId, setPriceId] = useState('')
-  const [priceError, setPriceError] = useState<string>()
-  const [error, setError] = useState<string>()
   const [started, setStarted] = useState(false)
-  const attempt = useRef(crypto.randomUUID())
+  const { priceId, priceError, error, choose, submit } = usePricedPlanAction(start, () =>
+    setStarted(true),
+  )
   const choices = recurringPrices(prices.data?.prices)
   const chosen = choices.find((price) => price.id === priceId)
   const card = account.data?.cards.find((saved) => saved.isDefault)
@@ -39,24 +36,6 @@ export function SubscribePaymentPage() {
   useEffect(() => {
     if (started && active) navigate('/home')
   }, [started, active, navigate])
-
-  const handleStart = () => {
-    if (!priceId) {
-      setPriceError(text('billing.choosePrice'))
-      return
-    }
-    setError(undefined)
-    start.mutate(
-      { priceId, attemptId: attempt.current },
-      {
-        onSuccess: () => setStarted(true),
-        onError: (failure) => setError(readServerError(failure, t('common.networkError')).message),
-        onSettled: () => {
-          attempt.current = crypto.randomUUID()
-        },
-      },
-    )
-  }
 
   return (
     <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
@@ -94,10 +73,7 @@ export function SubscribePaymentPage() {
             <PlanPriceChoice
               prices={choices}
               value={priceId}
-              onChange={(id) => {
-                setPriceId(id)
-                setPriceError(undefined)
-              }}
+              onChange={choose}
               error={priceError}
             />
             {chosen && (
@@ -133,7 +109,7 @@ export function SubscribePaymentPage() {
               </p>
             )}
             <div className="flex justify-end">
-              <Button loading={start.isPending} disabled={!card} onClick={handleStart}>
+              <Button loading={start.isPending} disabled={!card} onClick={submit}>
                 {t('billing.plan.startNow')}
               </Button>
             </div>

@@ -1,15 +1,15 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
 import { readServerError } from '../../../lib/form-mutation'
-import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount, usePrices } from '../api'
 import { PaymentInProgress, PlanPriceChoice } from '../components/plan-summary'
 import { SandboxNotice } from '../components/sandbox-notice'
 import { isCharging, usePlan, useUpgradePlan, useUpgradePreview } from '../plan-api'
+import { usePricedPlanAction } from '../use-priced-plan-action'
 
 /**
  * /upgrade-plan (header 'My Subscription'): from the monthly subscription to FOUR PAYMENTS or
@@ -17,18 +17,17 @@ import { isCharging, usePlan, useUpgradePlan, useUpgradePreview } from '../plan-
  */
 export function UpgradePlanPage() {
   const { t } = useTranslation()
-  const text = useMessageText()
   const navigate = useNavigate()
   const { notify } = useNotifications()
   const account = useBillingAccount()
   const prices = usePrices()
   const plan = usePlan()
   const upgrade = useUpgradePlan()
-  const [priceId, setPriceId] = useState('')
-  const [priceError, setPriceError] = useState<string>()
-  const [error, setError] = useState<string>()
   const [upgraded, setUpgraded] = useState(false)
-  const attempt = useRef(crypto.randomUUID())
+  const { priceId, priceError, error, setError, choose, submit } = usePricedPlanAction(
+    upgrade,
+    () => setUpgraded(true),
+  )
   const preview = useUpgradePreview(priceId)
   const choices = (prices.data?.prices ?? []).filter((price) => price.plan !== 'subscription')
   const charging = isCharging(plan.data)
@@ -49,25 +48,7 @@ export function UpgradePlanPage() {
       setUpgraded(false)
       setError(t('billing.upgrade.failed'))
     }
-  }, [upgraded, plan.data, charging, target, notify, navigate, t])
-
-  const handleUpgrade = () => {
-    if (!priceId) {
-      setPriceError(text('billing.choosePrice'))
-      return
-    }
-    setError(undefined)
-    upgrade.mutate(
-      { priceId, attemptId: attempt.current },
-      {
-        onSuccess: () => setUpgraded(true),
-        onError: (failure) => setError(readServerError(failure, t('common.networkError')).message),
-        onSettled: () => {
-          attempt.current = crypto.randomUUID()
-        },
-      },
-    )
-  }
+  }, [upgraded, plan.data, charging, target, notify, navigate, t, setError])
 
   const offered = plan.data?.actions.upgrade
   return (
@@ -92,15 +73,7 @@ export function UpgradePlanPage() {
       {offered && !upgraded && (
         <div className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
           <p className="text-sm text-slate-700">{t('billing.upgrade.intro')}</p>
-          <PlanPriceChoice
-            prices={choices}
-            value={priceId}
-            onChange={(id) => {
-              setPriceId(id)
-              setPriceError(undefined)
-            }}
-            error={priceError}
-          />
+          <PlanPriceChoice prices={choices} value={priceId} onChange={choose} error={priceError} />
           {preview.isFetching && !preview.data && (
             <p className="text-sm text-slate-500" aria-busy="true">
               {t('billing.upgrade.loading')}
@@ -135,7 +108,7 @@ export function UpgradePlanPage() {
             <Button variant="secondary" onClick={() => navigate('/my-account')}>
               {t('common.cancel')}
             </Button>
-            <Button loading={upgrade.isPending} onClick={handleUpgrade}>
+            <Button loading={upgrade.isPending} onClick={submit}>
               {t('billing.upgrade.confirm')}
             </Button>
           </div>
