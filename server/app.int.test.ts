@@ -1,12 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import path from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appMeta } from '../db/schema/meta'
 import { panels } from '../db/schema/panels'
 import { seedReferenceData } from '../db/seed/index'
+import { precompressDir } from '../scripts/precompress'
 import { emptyClientDir } from '../tests/support/scratch'
 import {
   createTestEnvironment,
@@ -426,6 +428,48 @@ describe('serving the client', () => {
     expect(response.headers['content-type']).toContain('javascript')
     expect(response.headers['cache-control']).toContain('immutable')
     expect(response.body).toBe('console.log("app")\n')
+  })
+
+  it('sends the Brotli or gzip copy the build wrote to a browser that takes it', async () => {
+    const script = `export const words = ${JSON.stringify('calm water '.repeat(400))}\n`
+    writeFileSync(path.join(clientDir, 'assets', 'big-789.js'), script)
+    const page = `<!doctype html><title>t</title>${'<p>calm</p>'.repeat(200)}`
+    writeFileSync(path.join(clientDir, 'index.html'), page)
+    precompressDir(clientDir)
+    const get = (url: string, encoding?: string) =>
+      app.inject({
+        method: 'GET',
+        url,
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      })
+
+    const brotli = await get('/assets/big-789.js', 'gzip, deflate, br')
+    expect(brotli.headers['content-encoding']).toBe('br')
+    expect(brotli.headers['content-type']).toContain('javascript')
+    expect(brotli.headers['cache-control']).toContain('immutable')
+    expect(brotli.headers.vary).toContain('accept-encoding')
+    expect(brotli.rawPayload.length).toBeLessThan(script.length / 10)
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(script)
+
+    const gzip = await get('/assets/big-789.js', 'gzip')
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(script)
+
+    const plain = await get('/assets/big-789.js')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body).toBe(script)
+
+    // The app's page too, and it is never cached.
+    try {
+      const html = await get('/home', 'br')
+      expect(html.statusCode).toBe(200)
+      expect(html.headers['content-encoding']).toBe('br')
+      expect(html.headers['cache-control']).toBe('no-cache')
+      expect(brotliDecompressSync(html.rawPayload).toString()).toBe(page)
+    } finally {
+      writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>t</title>')
+      for (const copy of ['index.html.br', 'index.html.gz']) rmSync(path.join(clientDir, copy))
+    }
   })
 
   it('serves files built after the server started (a rebuild while it runs)', async () => {

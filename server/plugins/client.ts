@@ -35,6 +35,8 @@ export const clientPlugin = fp<{ clientDir?: string }>(
         allowedPath: (pathname) =>
           !pathname.endsWith('/') && !pathname.split('/').some((part) => part.startsWith('.')),
         index: false,
+        // The build writes .br and .gz beside each text file (scripts/precompress.ts).
+        preCompressed: true,
         setHeaders(reply, filePath) {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`)
           reply.header(
