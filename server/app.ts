@@ -31,6 +31,7 @@ import { panelRoutes } from './features/panels/routes'
 import { referenceRoutes } from './features/reference/routes'
 import { requestLanguage, translate } from './i18n'
 import { authPlugin } from './plugins/auth'
+import { cachePlugin } from './plugins/cache'
 import { captchaPlugin } from './plugins/captcha'
 import { clientPlugin } from './plugins/client'
 import { dbPlugin } from './plugins/db'
@@ -227,6 +228,7 @@ async function registerEverything(
     },
   })
   await app.register(rateLimitPlugin, { config })
+  await app.register(cachePlugin, { config })
   await app.register(storagePlugin, { config })
   await app.register(paymentsPlugin, { config })
   await app.register(mailPlugin, { config })

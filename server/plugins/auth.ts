@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { hash, verify } from '@node-rs/argon2'
+import type { BetterAuthOptions } from 'better-auth'
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { emailOTP } from 'better-auth/plugins'
@@ -10,6 +11,7 @@ import { accounts, sessions, users, verifications } from '../../db/schema/auth'
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../domain/i18n'
 import type { Config } from '../config'
 import { AppError } from '../errors'
+import type { KeyValueCache } from './cache'
 import type { MailMessage } from './mail'
 import {
   accountExistsEmail,
@@ -144,6 +146,34 @@ function languageField(user: object): Language {
   return isLanguage(value) ? value : DEFAULT_LANGUAGE
 }
 
+/**
+ * better-auth's secondary storage over our cache, for sessions only: its one-time codes are
+ * kept out (they live in the database alone, where their attempts are counted).
+ */
+function sessionStorage(cache: KeyValueCache): NonNullable<BetterAuthOptions['secondaryStorage']> {
+  const isCode = (key: string) => key.startsWith('verification:')
+  const name = (key: string) => `auth:${key}`
+  return {
+    get: (key: string) => (isCode(key) ? Promise.resolve(null) : cache.get(name(key))),
+    set: async (key: string, value: string, ttl?: number) => {
+      if (!isCode(key)) await cache.set(name(key), value, ttl)
+    },
+    delete: async (key: string) => {
+      if (!isCode(key)) await cache.delete(name(key))
+    },
+    getAndDelete: async (key: string) => {
+      if (isCode(key)) return null
+      const value = await cache.get(name(key))
+      await cache.delete(name(key))
+      return value
+    },
+    // Only better-auth's own rate limiter counts here, and it is off (our routes limit).
+    increment: () => {
+      throw new Error('better-auth rate limiting is off; nothing should count in the cache')
+    },
+  }
+}
+
 function createAuth(app: FastifyInstance, config: Config) {
   const db = app.db
   const languageOf = async (email: string): Promise<Language> => {
@@ -197,7 +227,18 @@ function createAuth(app: FastifyInstance, config: Config) {
       useSecureCookies: config.publicUrl.startsWith('https://'),
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
     },
-    session: { expiresIn: THIRTY_DAYS_SECONDS, updateAge: 24 * 60 * 60 },
+    // Signed-in sessions are read from the cache (memory, or Redis shared by every process)
+    // instead of two database queries per request; the database keeps them across restarts
+    // and answers for any the cache lacks. better-auth removes them from both on sign-out and
+    // revocation, so those stay immediate (docs/decisions/0013-fast-requests.md).
+    secondaryStorage: sessionStorage(app.cache),
+    session: {
+      expiresIn: THIRTY_DAYS_SECONDS,
+      updateAge: 24 * 60 * 60,
+      storeSessionInDatabase: true,
+    },
+    // Codes stay in the database only: single-use checks and attempt counts need one truth.
+    verification: { storeInDatabase: true },
     user: {
       additionalFields: {
         language: { type: 'string', required: false, defaultValue: DEFAULT_LANGUAGE, input: true },
@@ -301,5 +342,5 @@ export const authPlugin = fp<{ config: Config }>(
       await requireUser(request)
     })
   },
-  { name: 'auth', dependencies: ['db', 'mail'] },
+  { name: 'auth', dependencies: ['db', 'mail', 'cache'] },
 )

@@ -16,6 +16,7 @@ import {
   type OperatorCode,
 } from '../../../domain/access-codes'
 import { AppError } from '../../errors'
+import { accessFactsKey, cacheFor, invalidate, readThrough } from '../../plugins/cache'
 import { paymentFactsFor, planStatusFor } from '../billing/public'
 
 /**
@@ -39,13 +40,26 @@ export async function accessFactsFor(db: Database, userId: string): Promise<Acce
   }
 }
 
-/** Whether the user may run sessions, and which payment story to show. */
+/** How long an answer is kept at most; every change that affects it clears it at once. */
+const ACCESS_CACHE_SECONDS = 10 * 60
+
+/**
+ * Whether the user may run sessions, and which payment story to show. Asked on every paid
+ * request, so the answer is cached until a code or a payment changes it.
+ */
 export async function accessOf(
   db: Database,
   userId: string,
 ): Promise<{ hasAccess: boolean; flow: PaymentFlow }> {
-  const facts = await accessFactsFor(db, userId)
-  return { hasAccess: hasAccess(facts), flow: displayedPaymentFlow(facts) }
+  return readThrough(cacheFor(db), accessFactsKey(userId), ACCESS_CACHE_SECONDS, async () => {
+    const facts = await accessFactsFor(db, userId)
+    return { hasAccess: hasAccess(facts), flow: displayedPaymentFlow(facts) }
+  })
+}
+
+/** Called once a change to a user's codes or payments is committed. */
+export function accessChanged(db: Database, userId: string): Promise<void> {
+  return invalidate(cacheFor(db), accessFactsKey(userId))
 }
 
 /**
@@ -66,7 +80,10 @@ export async function redeemCode(db: Database, userId: string, rawCode: string):
       ),
     )
     .returning({ code: accessCodes.code })
-  if (claimed) return
+  if (claimed) {
+    await accessChanged(db, userId)
+    return
+  }
   const [existing] = await db.select().from(accessCodes).where(eq(accessCodes.code, code))
   if (!existing) throw new AppError(400, 'access.codeUnknown')
   if (existing.revokedAt) throw new AppError(400, 'access.codeRevoked')
@@ -149,6 +166,7 @@ export async function revokeCode(db: Database, rawCode: string): Promise<boolean
     .update(accessCodes)
     .set({ revokedAt: new Date() })
     .where(and(eq(accessCodes.code, normalizeAccessCode(rawCode)), isNull(accessCodes.revokedAt)))
-    .returning({ code: accessCodes.code })
+    .returning({ code: accessCodes.code, redeemedBy: accessCodes.redeemedBy })
+  for (const row of rows) if (row.redeemedBy) await accessChanged(db, row.redeemedBy)
   return rows.length > 0
 }

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp, { type FormatEnum, type Metadata } from 'sharp'
-import { users } from '../../../db/schema/auth'
 import { AVATAR_MAX_PIXELS, AVATAR_MAX_SIDE_PX, AVATAR_SIZE_PX } from '../../../domain/avatar'
 import { AppError } from '../../errors'
 import type { AuthUser } from '../../plugins/auth'
@@ -95,10 +93,13 @@ export async function saveAvatar(
   const key = avatarKey(user.id)
   await app.storage.put(key, avatar, AVATAR_CONTENT_TYPE)
   const now = new Date()
-  await app.db
-    .update(users)
-    .set({ avatarKey: key, avatarUpdatedAt: now, updatedAt: now })
-    .where(eq(users.id, user.id))
+  // Through better-auth, which also updates the signed-in sessions it keeps in the cache.
+  const { internalAdapter } = await app.auth.$context
+  await internalAdapter.updateUser(user.id, {
+    avatarKey: key,
+    avatarUpdatedAt: now,
+    updatedAt: now,
+  })
   return { avatarUpdatedAt: now }
 }
 

@@ -89,7 +89,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, _reply) => {
       const user = await app.requireUser(request)
-      await account.setLanguage(app.db, user, request.body.language)
+      await account.setLanguage(app.auth, user, request.body.language)
       return ok
     },
   )

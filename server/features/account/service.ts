@@ -1,11 +1,9 @@
 import { APIError } from 'better-auth/api'
-import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../../../db/client'
-import { users } from '../../../db/schema/auth'
 import type { Language } from '../../../domain/i18n'
 import { AppError } from '../../errors'
-import type { AuthUser, Caller } from '../../plugins/auth'
+import type { Auth, AuthUser, Caller } from '../../plugins/auth'
 import type { RateLimiter, Rule } from '../../plugins/rate-limit'
 import {
   LIMITS as AUTH_LIMITS,
@@ -96,7 +94,11 @@ export async function confirmEmailChange(
   }
 }
 
-/** Remembers the interface language, so e-mails are written in it. */
-export async function setLanguage(db: Database, user: AuthUser, language: Language) {
-  await db.update(users).set({ language, updatedAt: new Date() }).where(eq(users.id, user.id))
+/**
+ * Remembers the interface language, so e-mails are written in it. Through better-auth, which
+ * also updates the signed-in sessions it keeps in the cache.
+ */
+export async function setLanguage(auth: Auth, user: AuthUser, language: Language) {
+  const { internalAdapter } = await auth.$context
+  await internalAdapter.updateUser(user.id, { language, updatedAt: new Date() })
 }

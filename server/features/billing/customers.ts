@@ -15,6 +15,7 @@ import type {
 } from '../../../domain/billing'
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
+import { accessFactsKey, cacheFor, invalidate } from '../../plugins/cache'
 import { GatewayError } from '../../plugins/payments'
 import { isSandboxGateway } from '../../plugins/payments-sandbox'
 import { isCountry, isStateOf } from '../reference/public'
@@ -154,6 +155,8 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
         ),
       )
   })
+  // After the commit: a reader that cached the old facts meanwhile is not believed.
+  await invalidate(cacheFor(db), accessFactsKey(userId))
 }
 
 /** The user's customer id at the gateway, made on first need (once, even when asked twice). */

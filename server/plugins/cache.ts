@@ -1,0 +1,152 @@
+import fp from 'fastify-plugin'
+import { Redis } from 'ioredis'
+import { LRUCache } from 'lru-cache'
+import type { Config } from '../config'
+
+/**
+ * A small key-value cache of strings: signed-in sessions (better-auth's secondary storage) and
+ * access facts. In one process it lives in memory; with REDIS_URL every process shares it, so
+ * a sign-out or a payment seen by one is seen by all (docs/decisions/0013-fast-requests.md).
+ */
+export interface KeyValueCache {
+  get(key: string): Promise<string | null>
+  /** `ttlSeconds` absent or 0: kept until deleted (or, in memory, pushed out by newer keys). */
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>
+  delete(key: string): Promise<void>
+  /** Adds one to a counter (created at 1) and returns it. */
+  increment(key: string): Promise<number>
+  close(): Promise<void>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    cache: KeyValueCache
+  }
+}
+
+/** Entries the memory cache keeps before it drops the least recently used. */
+const MEMORY_ENTRIES = 50_000
+
+/**
+ * Keys a dropped entry would make wrong rather than merely slower: a session's list of its
+ * user's sessions is how a sign-out everywhere finds them, and a generation counter is how a
+ * stale copy is told from a fresh one. They are small and never pushed out.
+ */
+const KEPT = /^(auth:active-sessions-|gen:)/
+
+export function memoryCache(): KeyValueCache {
+  const entries = new LRUCache<string, string>({ max: MEMORY_ENTRIES, ttlAutopurge: false })
+  const kept = new Map<string, { value: string; expiresAt: number }>()
+  const sweep = setInterval(() => {
+    const now = Date.now()
+    for (const [key, entry] of kept) if (entry.expiresAt <= now) kept.delete(key)
+  }, 60_000)
+  sweep.unref()
+  return {
+    async get(key) {
+      if (!KEPT.test(key)) return entries.get(key) ?? null
+      const entry = kept.get(key)
+      if (!entry || entry.expiresAt <= Date.now()) return null
+      return entry.value
+    },
+    async set(key, value, ttlSeconds) {
+      if (KEPT.test(key)) {
+        const expiresAt = ttlSeconds ? Date.now() + ttlSeconds * 1000 : Number.POSITIVE_INFINITY
+        kept.set(key, { value, expiresAt })
+        return
+      }
+      entries.set(key, value, ttlSeconds ? { ttl: ttlSeconds * 1000 } : undefined)
+    },
+    async delete(key) {
+      entries.delete(key)
+      kept.delete(key)
+    },
+    async increment(key) {
+      const next = Number((await this.get(key)) ?? 0) + 1
+      await this.set(key, String(next))
+      return next
+    },
+    async close() {
+      clearInterval(sweep)
+      entries.clear()
+      kept.clear()
+    },
+  }
+}
+
+export function redisCache(url: string): KeyValueCache {
+  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 })
+  const name = (key: string) => `harmonize:cache:${key}`
+  return {
+    get: (key) => redis.get(name(key)),
+    async set(key, value, ttlSeconds) {
+      if (ttlSeconds) await redis.set(name(key), value, 'EX', Math.max(1, Math.ceil(ttlSeconds)))
+      else await redis.set(name(key), value)
+    },
+    async delete(key) {
+      await redis.del(name(key))
+    },
+    increment: (key) => redis.incr(name(key)),
+    async close() {
+      await redis.quit()
+    },
+  }
+}
+
+// Services are handed the database, not the app; the cache that belongs with a database is
+// found through it, so a writer that changes access can clear it without new plumbing.
+const cacheOfDatabase = new WeakMap<object, KeyValueCache>()
+
+/** The cache the app keeps beside this database, or null (a service run without the app). */
+export function cacheFor(db: object): KeyValueCache | null {
+  return cacheOfDatabase.get(db) ?? null
+}
+
+export const cachePlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    const cache = config.REDIS_URL ? redisCache(config.REDIS_URL) : memoryCache()
+    app.decorate('cache', cache)
+    cacheOfDatabase.set(app.db, cache)
+    app.addHook('onClose', async () => {
+      cacheOfDatabase.delete(app.db)
+      await cache.close()
+    })
+  },
+  { name: 'cache', dependencies: ['db'] },
+)
+
+/**
+ * Reads a value through the cache with a generation check: a writer bumps the generation after
+ * its change is committed, so a reader that fetched before the change and stores afterwards
+ * stores under the old generation and is never believed.
+ */
+export async function readThrough<T>(
+  cache: KeyValueCache | null,
+  key: string,
+  ttlSeconds: number,
+  load: () => Promise<T>,
+): Promise<T> {
+  if (!cache) return load()
+  const generation = (await cache.get(`gen:${key}`)) ?? '0'
+  const cached = await cache.get(key)
+  if (cached) {
+    const entry = JSON.parse(cached) as { generation: string; value: T }
+    if (entry.generation === generation) return entry.value
+  }
+  const value = await load()
+  await cache.set(key, JSON.stringify({ generation, value }), ttlSeconds)
+  return value
+}
+
+/**
+ * What the access rule knows of a user (codes, plans, payments). Access reads it; billing and
+ * access codes change it, so the key is named here, below both.
+ */
+export const accessFactsKey = (userId: string) => `access:${userId}`
+
+/** Makes every cached copy of `key` stale, in this process and (with Redis) in all others. */
+export async function invalidate(cache: KeyValueCache | null, key: string): Promise<void> {
+  if (!cache) return
+  await cache.increment(`gen:${key}`)
+  await cache.delete(key)
+}
