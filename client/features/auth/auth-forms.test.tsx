@@ -40,7 +40,7 @@ async function signInThroughForm(email: string, password: string) {
   await user.type(field('Email'), email)
   await user.clear(field('Password'))
   await user.type(field('Password'), password)
-  await passHumanCheckIn(document.body, server)
+  await passHumanCheckIn(document.body)
   await user.click(screen.getByRole('button', { name: 'Sign In' }))
 }
 
@@ -78,7 +78,7 @@ describe('sign-in', () => {
     await waitFor(() => expect(snackbar().textContent).toBe(en('validation.humanCheck')))
     expect(snackbar().dataset.severity).toBe('error')
 
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Sign In' }))
     await waitFor(() => expect(snackbar().textContent).toBe(en('auth.incorrectCredentials')))
     expect(snackbar().dataset.severity).toBe('error')
@@ -153,7 +153,7 @@ describe('sign-in', () => {
     await renderApp('/login', { language: 'es' })
     await user.type(await screen.findByLabelText('Correo electrónico'), member.email)
     await user.type(field('Contraseña'), 'Not-The-Password-1!')
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Iniciar sesión' }))
     await waitFor(() =>
       expect(snackbar().textContent).toBe(messageText('auth.incorrectCredentials', 'es')),
@@ -169,7 +169,7 @@ describe('sign-up', () => {
     await user.type(field('Email'), 'not-an-address')
     await user.type(field('Password'), 'weak')
     await user.type(field('Confirm password'), 'other')
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Register Account' }))
 
     await waitFor(() => expect(snackbar().textContent).toBe(en('validation.fullName')))
@@ -190,7 +190,7 @@ describe('sign-up', () => {
     await user.type(field('Confirm password'), 'Sunny-Water-19!')
     const register = screen.getByRole('button', { name: 'Register Account' })
     expect((register as HTMLButtonElement).disabled).toBe(true)
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await waitFor(() => expect((register as HTMLButtonElement).disabled).toBe(false))
     await user.click(register)
 
@@ -207,7 +207,7 @@ describe('sign-up', () => {
     await user.type(field('Email'), uniqueEmail('long-code'))
     await user.type(field('Password'), 'Sunny-Water-19!')
     await user.type(field('Confirm password'), 'Sunny-Water-19!')
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Register Account' }))
 
     await waitFor(() => expect(snackbar().textContent).toBe('This is too long (at most 64).'))
@@ -244,7 +244,7 @@ describe('codes by e-mail', () => {
     const user = userEvent.setup()
     await renderApp('/resend-confirmation-code')
     await user.type(await screen.findByLabelText('Email'), member.email)
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Send Code' }))
 
     await waitFor(() => expect(title().textContent).toBe('Confirm Registration'))
@@ -265,7 +265,7 @@ describe('codes by e-mail', () => {
     await user.type(field('Email'), member.email)
     await user.click(screen.getByRole('button', { name: 'Send Code' }))
     await waitFor(() => expect(snackbar().textContent).toBe(en('validation.humanCheck')))
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Send Code' }))
 
     await waitFor(() => expect(title().textContent).toBe('Reset Password'))
@@ -273,14 +273,14 @@ describe('codes by e-mail', () => {
     const code = await waitForOutboxCode(server.app, member.email)
     await user.type(field('Confirmation code'), wrongCodeFor(code))
     await user.type(field('New password'), 'Renewed-Pass-77?')
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Change' }))
     await waitFor(() => expect(snackbar().textContent).toBe(en('auth.codeInvalid')))
 
     await user.clear(field('Confirmation code'))
     await user.type(field('Confirmation code'), code)
     // The widget was reset after the refused try: a solution counts once.
-    await passHumanCheckIn(document.body, server)
+    await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Change' }))
     await waitFor(() => expect(title().textContent).toBe('Sign In'))
     expect(field('Email').value).toBe(member.email)

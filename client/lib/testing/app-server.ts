@@ -2,7 +2,6 @@ import { createServer } from 'node:net'
 import { waitFor } from '@testing-library/react'
 import type { FastifyInstance } from 'fastify'
 import { buildUser, type UserOptions } from '../../../tests/support/factories'
-import { passHumanCheck } from '../../../tests/support/human-check'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
 
 // Component tests talk to the real app: the server is built on a database of its own and
@@ -84,17 +83,24 @@ export async function signOut(): Promise<void> {
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json' }
 
 /**
- * Passes the human check the way the widget does, at its boundary. happy-dom is not a secure
- * context and runs no workers, so the widget cannot solve its puzzle here; the puzzle is
- * solved in Node against this server's own challenge, and the widget's `statechange` event
- * carries the payload, which the server then verifies as usual.
+ * Passes the human check as a person does: ticks the box and waits until it says Verified. The
+ * challenge comes from this server and the server verifies the payload as usual; only the
+ * worker that searches is stood in for (happy-dom runs none: client/test-setup.ts).
  */
-export async function passHumanCheckIn(container: ParentNode, server: AppServer): Promise<void> {
-  const payload = await passHumanCheck(server.origin)
-  const widget = await waitFor(() => {
-    const found = container.querySelector('altcha-widget')
-    if (!found) throw new Error('the human-check widget has not appeared')
+export async function passHumanCheckIn(container: ParentNode): Promise<void> {
+  const box = await waitFor(() => {
+    const found = container.querySelector<HTMLInputElement>(
+      '[data-testid="human-check"] input[type="checkbox"]',
+    )
+    if (!found) throw new Error('the human check has not appeared')
     return found
   })
-  widget.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'verified', payload } }))
+  box.click()
+  await waitFor(
+    () => {
+      if (!box.checked)
+        throw new Error(`the human check says: ${box.closest('label')?.textContent}`)
+    },
+    { timeout: 20_000 },
+  )
 }
