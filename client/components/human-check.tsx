@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 
 const CHALLENGE_URL = '/api/captcha/challenge'
@@ -80,12 +80,13 @@ export function HumanCheck({ onChange }: { onChange: (payload: string | null) =>
     onChangeRef.current = onChange
   })
 
-  const stop = () => {
+  const stop = useCallback(() => {
     run.current.abort?.abort()
     clearTimeout(run.current.expiry)
     run.current = {}
-  }
-  useEffect(() => stop, [])
+  }, [])
+  // Leaving the page stops the search and the expiry timer.
+  useEffect(() => stop, [stop])
 
   const report = (next: State, payload: string | null = null) => {
     setState(next)
