@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 import type { BetterAuthOptions } from 'better-auth'
 import { betterAuth } from 'better-auth'
@@ -24,6 +25,8 @@ import {
 export const OTP_TTL_SECONDS = CODE_VALID_MINUTES * 60
 export const OTP_ATTEMPTS = 3
 const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60
+/** A session used after this long since its last renewal is renewed for another 30 days. */
+const SESSION_UPDATE_AGE_SECONDS = 24 * 60 * 60
 
 // OWASP's Argon2id row: 19 MiB, two passes, one lane.
 const ARGON2_OPTIONS = {
@@ -82,7 +85,6 @@ declare module 'fastify' {
 /** The user found for a request, kept so that hooks and the handler look it up only once. */
 const resolvedUsers = new WeakMap<FastifyRequest, Promise<AuthUser | null>>()
 
-/** The request's headers as better-auth expects them, with the client IP it cannot see itself. */
 /**
  * Who is asking, as services see it: the client address (for limits) and the headers
  * better-auth reads (its session cookie among them). Services never see the request itself.
@@ -234,7 +236,7 @@ function createAuth(app: FastifyInstance, config: Config) {
     secondaryStorage: sessionStorage(app.cache),
     session: {
       expiresIn: THIRTY_DAYS_SECONDS,
-      updateAge: 24 * 60 * 60,
+      updateAge: SESSION_UPDATE_AGE_SECONDS,
       storeSessionInDatabase: true,
     },
     // Codes stay in the database only: single-use checks and attempt counts need one truth.
@@ -309,6 +311,53 @@ function createAuth(app: FastifyInstance, config: Config) {
 }
 
 /**
+ * The quick way to the signed-in user of a request: the session cookie's signature checked
+ * here (HMAC-SHA256 over the token, as better-auth signs it) and the session read from the
+ * cache better-auth keeps. Anything out of the ordinary (no cached session, one that expires
+ * or is due for its daily renewal, a bad signature) returns null, and better-auth answers in
+ * full. Sign-out and revocation delete the cached session, so they take effect at once.
+ */
+function cachedSessionReader(
+  cache: KeyValueCache,
+  secret: string,
+  cookies: { session: string; dontRemember: string },
+) {
+  const prefix = `${cookies.session}=`
+  const dontRemember = `${cookies.dontRemember}=`
+  return async (cookieHeader: string | undefined): Promise<AuthUser | null> => {
+    if (!cookieHeader) return null
+    const parts = cookieHeader.split(';').map((part) => part.trim())
+    const raw = parts.find((part) => part.startsWith(prefix))?.slice(prefix.length)
+    if (!raw) return null
+    let value: string
+    try {
+      value = decodeURIComponent(raw)
+    } catch {
+      return null
+    }
+    const dot = value.lastIndexOf('.')
+    if (dot < 1) return null
+    const token = value.slice(0, dot)
+    const given = Buffer.from(value.slice(dot + 1), 'base64')
+    const expected = createHmac('sha256', secret).update(token).digest()
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
+    const stored = await cache.get(`auth:${token}`)
+    if (!stored) return null
+    const { session, user } = JSON.parse(stored) as {
+      session: { expiresAt: string }
+      user: Record<string, unknown>
+    }
+    const expiresAt = new Date(session.expiresAt).getTime()
+    const renewalDue = expiresAt - (THIRTY_DAYS_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000
+    const now = Date.now()
+    // A session that ends with the browser is never renewed (better-auth skips it too).
+    const renews = !parts.some((part) => part.startsWith(dontRemember))
+    if (!(expiresAt > now) || (renews && renewalDue <= now)) return null
+    return toAuthUser(user)
+  }
+}
+
+/**
  * Accounts through better-auth (credentials, sessions, one-time codes) on our own database.
  * better-auth's HTTP handler is not mounted: our account routes validate, rate-limit and check
  * the human check first, then call `app.auth.api.*` on the server.
@@ -316,7 +365,14 @@ function createAuth(app: FastifyInstance, config: Config) {
 export const authPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     app.decorate('auth', createAuth(app, config))
+    const { authCookies } = await app.auth.$context
+    const cachedUser = cachedSessionReader(app.cache, app.secrets.authSecret, {
+      session: authCookies.sessionToken.name,
+      dontRemember: authCookies.dontRememberToken.name,
+    })
     const lookUp = async (request: FastifyRequest) => {
+      const cached = await cachedUser(request.headers.cookie)
+      if (cached) return cached
       const session = await app.auth.api.getSession({ headers: authHeaders(request) })
       return session ? toAuthUser(session.user as Record<string, unknown>) : null
     }

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSignedInUser } from '../../tests/support/accounts'
+import { createTestEnvironment, type TestEnvironment } from '../../tests/support/test-app'
+import { createCodes, revokeCode } from '../features/access/public'
+
+// Signed-in sessions and access answers are read from the cache on every request
+// (docs/decisions/0013-fast-requests.md). These are the ways a cached copy could outlive the
+// truth; each must show at once.
+
+let environment: TestEnvironment
+let app: FastifyInstance
+
+beforeAll(async () => {
+  environment = await createTestEnvironment()
+  app = await environment.build()
+})
+
+afterAll(async () => {
+  await app?.close()
+  await environment?.destroy()
+})
+
+const get = (url: string, cookie: string) => app.inject({ method: 'GET', url, headers: { cookie } })
+const put = (url: string, payload: object, cookie: string) =>
+  app.inject({ method: 'PUT', url, payload, headers: { cookie } })
+
+describe('cached sessions', () => {
+  it('refuse a session cookie whose signature is not ours, though the session is cached', async () => {
+    const { cookie } = await createSignedInUser(app)
+    expect((await get('/api/access', cookie)).statusCode).toBe(200)
+    const forged = cookie.replace(
+      /(harmonize\.session_token=[^.;]+\.)([^;]+)/,
+      (_whole, token: string) =>
+        `${token}${encodeURIComponent(Buffer.alloc(32).toString('base64'))}`,
+    )
+    expect(forged).not.toBe(cookie)
+    expect((await get('/api/access', forged)).statusCode).toBe(401)
+  })
+
+  it('show a new language at once to the session that is cached', async () => {
+    const { cookie } = await createSignedInUser(app, { language: 'en' })
+    expect((await get('/api/session', cookie)).json().user.language).toBe('en')
+    expect((await put('/api/account/language', { language: 'es' }, cookie)).statusCode).toBe(200)
+    expect((await get('/api/session', cookie)).json().user.language).toBe('es')
+  })
+
+  it('outlive a restart: the database still knows them when the cache is empty', async () => {
+    const { cookie } = await createSignedInUser(app)
+    expect((await get('/api/access', cookie)).statusCode).toBe(200)
+    await app.close()
+    app = await environment.build()
+    expect((await get('/api/access', cookie)).statusCode).toBe(200)
+    // Signing out after the restart still ends the session everywhere.
+    const out = await app.inject({
+      method: 'POST',
+      url: '/api/account/sign-out',
+      payload: {},
+      headers: { cookie },
+    })
+    expect(out.statusCode).toBe(200)
+    expect((await get('/api/access', cookie)).statusCode).toBe(401)
+  })
+})
+
+describe('cached access', () => {
+  it('follows a redeemed and then a revoked code at once', async () => {
+    const { cookie } = await createSignedInUser(app)
+    expect((await get('/api/access', cookie)).json().hasAccess).toBe(false)
+    const [code] = await createCodes(app.db, 1)
+    const redeemed = await app.inject({
+      method: 'POST',
+      url: '/api/account/access-code',
+      payload: { code },
+      headers: { cookie },
+    })
+    expect(redeemed.json().hasAccess).toBe(true)
+    expect((await get('/api/access', cookie)).json().hasAccess).toBe(true)
+
+    await revokeCode(app.db, code ?? '')
+    expect((await get('/api/access', cookie)).json().hasAccess).toBe(false)
+    const session = await app.inject({
+      method: 'POST',
+      url: '/api/harmonize/sessions',
+      payload: { panelId: '01' },
+      headers: { cookie },
+    })
+    expect(session.statusCode).toBe(402)
+  })
+})
