@@ -8,23 +8,18 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Fastify from 'fastify'
-import { chromium } from 'playwright-core'
 import { billingInvoices } from '../../db/schema/billing'
 import { buildApp } from '../../server/app'
 import { loadConfig } from '../../server/config'
 import { advanceClock } from '../../server/features/billing/public'
-import { CHROMIUM_ARGS, findChromium } from '../../tests/e2e/support/chromium'
 import { buildUser } from '../../tests/support/factories'
+import { freshContext, launchChromium } from './lib/browser'
+import { median } from './lib/stats'
 
 const INVOICES = 100
 const RUNS = 3
 const REQUESTS = 40
 const root = path.resolve(import.meta.dirname, '../..')
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
-}
 
 async function timeRequests(url: string, cookie: string): Promise<number> {
   const times: number[] = []
@@ -99,10 +94,7 @@ try {
     console.log(`  ${label.padEnd(40)} ${median(runs).toFixed(2).padStart(8)} ms`)
   }
 
-  const browser = await chromium.launch({
-    executablePath: await findChromium(),
-    args: CHROMIUM_ARGS,
-  })
+  const browser = await launchChromium()
   const pages: [string, string, string][] = [
     ['404 page, shell only (reference)', '/no-such-page', 'h1'],
     ['/my-account until the plan shows', '/my-account', '[data-testid="plan-status"]'],
@@ -116,10 +108,7 @@ try {
   for (const [label, url, ready] of pages) {
     const runs: number[] = []
     for (let run = 0; run < RUNS; run++) {
-      const context = await browser.newContext({ serviceWorkers: 'block' })
-      await context.addCookies(
-        session.cookies.map(({ name, value }) => ({ name, value, url: address })),
-      )
+      const context = await freshContext(browser, address, session.cookies)
       const page = await context.newPage()
       await page.goto(`${address}${url}`)
       await page.waitForSelector(ready, { timeout: 60_000 })
