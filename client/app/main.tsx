@@ -6,13 +6,16 @@ import { createRoot } from 'react-dom/client'
 import { I18nextProvider } from 'react-i18next'
 import { BrowserRouter } from 'react-router'
 import { HeaderSlotProvider } from '../lib/header-slot'
-import { i18n, i18nReady } from '../lib/i18n'
+import { currentLanguage, i18n, i18nReady } from '../lib/i18n'
 import { NotificationsProvider } from '../lib/notifications'
 import { queryClient } from '../lib/query-client'
-import { AppRoutes } from './routes'
+import { AppRoutes, preloadRoute } from './routes'
 
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element')
+
+// The session, the page's code and its data start now, beside the language's texts.
+preloadRoute(window.location.pathname, currentLanguage())
 
 // The first render waits for the chosen language's texts (one small chunk), so no key is ever
 // shown; if that chunk cannot arrive, the app still starts rather than stay blank.

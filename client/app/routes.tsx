@@ -1,17 +1,38 @@
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react'
-import { Navigate, Route, Routes } from 'react-router'
-import { APP_ROUTES, type AppPath, SIGNED_IN_LANDING_PATH } from '../../domain/routes'
+import { matchPath, Navigate, Route, Routes } from 'react-router'
+import type { Language } from '../../domain/i18n'
+import {
+  APP_ROUTES,
+  type AppPath,
+  matchAppRoute,
+  SIGNED_IN_LANDING_PATH,
+} from '../../domain/routes'
 import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
+import { queryClient } from '../lib/query-client'
+import { sessionQuery } from '../lib/session'
 import { AppLayout } from './layout/app-layout'
 import { NotFoundPage } from './pages/not-found-page'
 import { RouteGuard } from './route-guard'
 
-type Page = LazyExoticComponent<ComponentType> | ComponentType
+type Page = (LazyExoticComponent<ComponentType> | ComponentType) & { preload?: () => void }
 
 // Every page is its own chunk so the first render of /login carries only what it needs.
 
-const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Page =>
-  lazy(() => load().then((module) => ({ default: module[name] })))
+const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Page => {
+  let loading: Promise<{ default: ComponentType }> | undefined
+  const start = () => {
+    loading ??= load().then(
+      (module) => ({ default: module[name] }),
+      (error: unknown) => {
+        // Offline before the chunk was cached: the next try fetches it again.
+        loading = undefined
+        throw error
+      },
+    )
+    return loading
+  }
+  return Object.assign(lazy(start), { preload: () => void start().catch(() => {}) })
+}
 
 const ComingSoon = page(() => import('./pages/coming-soon-page'), 'ComingSoonPage')
 const Logout = page(() => import('./pages/logout-page'), 'LogoutPage')
@@ -105,6 +126,49 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
   '/panel-info/:id': { Page: PanelInfo },
   '/harmonizing-screen/:id': { Page: Harmonizing },
   '/': { redirect: SIGNED_IN_LANDING_PATH },
+}
+
+type Params = Record<string, string | undefined>
+
+/**
+ * The data a page asks for first, fetched before the page's code has arrived: the panel texts,
+ * which anyone may read. Access is left to the page, which asks once the session is known (a
+ * visitor would only be refused, and a member's access can change while the page loads). The
+ * feature's queries come in a chunk of their own, so /login's first render does not carry them.
+ */
+const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) => Promise<void>>> = {
+  '/home': async (_params, language) => {
+    const { panelsQuery } = await import('../features/panels/api')
+    await queryClient.prefetchQuery(panelsQuery(language))
+  },
+  '/panel-info/:id': async ({ id }, language) => {
+    const { panelQuery } = await import('../features/panels/api')
+    if (id) await queryClient.prefetchQuery(panelQuery(id, language))
+  },
+  '/harmonizing-screen/:id': async ({ id }, language) => {
+    const { panelQuery, affirmationsQuery } = await import('../features/panels/api')
+    await Promise.all([
+      id ? queryClient.prefetchQuery(panelQuery(id, language)) : undefined,
+      queryClient.prefetchQuery(affirmationsQuery(language)),
+    ])
+  },
+}
+
+/**
+ * Starts what the page at `pathname` will need, all at once: who is signed in, the page's code
+ * and its first data. Before this, each waited for the one before it (the language's texts, the
+ * session, the code, then the data).
+ */
+export function preloadRoute(pathname: string, language: Language) {
+  void queryClient.prefetchQuery(sessionQuery)
+  const route = matchAppRoute(pathname)
+  if (!route) return
+  const path = route.path as AppPath
+  const { Page, redirect } = PAGES[path] ?? {}
+  if (redirect) return
+  ;(Page ?? ComingSoon).preload?.()
+  const params = matchPath(path, pathname.split(/[?#]/)[0] ?? '/')?.params ?? {}
+  void PAGE_DATA[path]?.(params, language).catch(() => {})
 }
 
 /** Declarative routes: the data router's loaders and actions would cost 19 KB of first render. */

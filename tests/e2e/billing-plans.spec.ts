@@ -137,6 +137,14 @@ test('a failed renewal shows the banner on /home and My Account, and is paid fro
   await expect(cards.getByRole('listitem').filter({ hasText: '0341' })).toContainText('Default')
 
   await advance(member.email, 31)
+  // The bank answers the renewal's charge a moment later, as Stripe's webhook would. Until
+  // then the member still has access, and a page opened meanwhile starts keeping the media
+  // for offline use, which the refusal then interrupts (a 402 in the console).
+  await expect
+    .poll(async () => (await (await page.request.get('/api/billing/plan')).json()).paymentFailed, {
+      timeout: 30_000,
+    })
+    .toBe(true)
   await page.goto('/home')
   const banner = page.getByTestId('payment-failed-banner')
   await expect(banner).toContainText('Sorry, it seems that a payment failed', { timeout: 30_000 })

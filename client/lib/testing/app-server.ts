@@ -3,6 +3,7 @@ import { waitFor } from '@testing-library/react'
 import type { FastifyInstance } from 'fastify'
 import { buildUser, type UserOptions } from '../../../tests/support/factories'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
+import { SolverWorker } from './solver-worker'
 
 // Component tests talk to the real app: the server is built on a database of its own and
 // listens on a free loopback port, and the happy-dom page is placed on that origin, so the
@@ -85,9 +86,11 @@ const jsonHeaders = { 'content-type': 'application/json', accept: 'application/j
 /**
  * Passes the human check as a person does: ticks the box and waits until it says Verified. The
  * challenge comes from this server and the server verifies the payload as usual; only the
- * worker that searches is stood in for (happy-dom runs none: client/test-setup.ts).
+ * worker that searches is stood in for (happy-dom runs none).
  */
 export async function passHumanCheckIn(container: ParentNode): Promise<void> {
+  // happy-dom has no workers; the search runs in Node instead (solver-worker.ts).
+  globalThis.Worker = SolverWorker as unknown as typeof Worker
   const box = await waitFor(() => {
     const found = container.querySelector<HTMLInputElement>(
       '[data-testid="human-check"] input[type="checkbox"]',

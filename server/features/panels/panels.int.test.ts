@@ -27,6 +27,21 @@ describe('panels', () => {
     expect(detail.solfeggioHz).toBeGreaterThan(0)
   })
 
+  it('let browsers keep them for an hour, per language, from one read of the database', async () => {
+    for (const url of ['/api/panels', '/api/panels/07', '/api/affirmations']) {
+      const response = await get(url, undefined, 'es')
+      expect(response.statusCode, url).toBe(200)
+      expect(response.headers['cache-control'], url).toBe('public, max-age=3600')
+      expect(response.headers.vary, url).toContain('accept-language')
+    }
+    // The texts come from memory: both languages still answer, each in its own words.
+    const english = (await get('/api/affirmations')).json().affirmations
+    const spanish = (await get('/api/affirmations', undefined, 'es')).json().affirmations
+    expect(english).toHaveLength(9)
+    expect(spanish).toHaveLength(9)
+    expect(spanish).not.toEqual(english)
+  })
+
   it('answer 404 for an unknown panel', async () => {
     const response = await get('/api/panels/99')
     expect(response.statusCode).toBe(404)

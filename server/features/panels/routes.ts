@@ -9,7 +9,19 @@ import {
 import { requestLanguage } from '../../i18n'
 import { getPanel, listAffirmations, listPanels } from './service'
 
+/**
+ * The texts change only with a new release (the seeds): browsers may keep them for an hour and
+ * then check again. They differ by the Accept-Language they were asked in.
+ */
+const CONTENT_CACHE = 'public, max-age=3600'
+
 export const panelRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode === 200 && request.method === 'GET') {
+      reply.header('cache-control', CONTENT_CACHE).header('vary', 'accept-language')
+    }
+  })
+
   app.get(
     '/panels',
     {
