@@ -151,19 +151,28 @@ export async function buildApp(
   app.decorate('routeCatalog', routeCatalog)
   app.decorate('config', config)
   app.decorate('secrets', loadSecrets(config.dataDir, { authSecret: config.AUTH_SECRET }))
-  app.addHook('onRequest', async (request, reply) => {
+  // The hooks every request passes through take a callback rather than return a promise: at
+  // thousands of requests a second the promises alone showed in the profile.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    done()
   })
-  app.addHook('onResponse', async (request, reply) => {
-    const line = {
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime),
+  const debug = () => app.log.level === 'debug' || app.log.level === 'trace'
+  app.addHook('onResponse', (request, reply, done) => {
+    const failed = reply.statusCode >= 500
+    const slow = reply.elapsedTime > SLOW_REQUEST_MS
+    if (failed || slow || debug()) {
+      const line = {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      }
+      if (failed) request.log.error(line, 'request failed')
+      else if (slow) request.log.warn(line, 'slow request')
+      else request.log.debug(line, 'request')
     }
-    if (reply.statusCode >= 500) request.log.error(line, 'request failed')
-    else if (reply.elapsedTime > SLOW_REQUEST_MS) request.log.warn(line, 'slow request')
-    else request.log.debug(line, 'request')
+    done()
   })
   // While shutting down, answers that were in flight close their keep-alive connection; otherwise
   // the server would wait for the client's idle timeout before it could finish closing.
@@ -171,8 +180,9 @@ export async function buildApp(
   app.addHook('preClose', async () => {
     closing = true
   })
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close')
+    done(null, payload)
   })
   registerErrorHandling(app)
 

@@ -59,14 +59,16 @@ export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<strin
 /** Security headers on every response, and the cross-site refusal for anything that writes. */
 export const securityPlugin = fp<{ config: Config; headers: Record<string, string> }>(
   async (app, { config, headers }) => {
-    app.addHook('onRequest', async (_request, reply) => {
+    app.addHook('onRequest', (_request, reply, done) => {
       reply.headers(headers)
+      done()
     })
     // Cookies are SameSite=Lax and the API takes JSON, but a cross-site form or fetch must not
     // even reach a handler: browsers always send Origin on such requests.
     const ownOrigin = new URL(config.publicUrl).origin
+    const reads = new Set(['GET', 'HEAD', 'OPTIONS'])
     app.addHook('onRequest', async (request, reply) => {
-      if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return
+      if (reads.has(request.method)) return
       const origin = request.headers.origin
       const site = request.headers['sec-fetch-site']
       if ((origin && origin !== ownOrigin) || site === 'cross-site') {
