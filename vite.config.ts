@@ -63,7 +63,9 @@ export default defineConfig({
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
-      includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+      // The precache glob below already lists the icons and the manifest; naming them here
+      // too listed each twice in the service worker.
+      includeManifestIcons: false,
       manifest: {
         name: 'Harmonize',
         short_name: 'Harmonize',
@@ -87,7 +89,7 @@ export default defineConfig({
         ],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         navigateFallback: '/index.html',
         // Server endpoints must never be answered with the cached app page.
         navigateFallbackDenylist: [/^\/api\//, /^\/healthz/, /^\/readyz/, /^\/dev\//],
