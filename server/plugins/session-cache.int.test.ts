@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSignedInUser } from '../../tests/support/accounts'
-import { createTestEnvironment, type TestEnvironment } from '../../tests/support/test-app'
+import {
+  createTestEnvironment,
+  type TestEnvironment,
+  usingPostgres,
+} from '../../tests/support/test-app'
 import { createCodes, revokeCode } from '../features/access/public'
 
 // Signed-in sessions and access answers are read from the cache on every request
@@ -86,5 +90,56 @@ describe('cached access', () => {
       headers: { cookie },
     })
     expect(session.statusCode).toBe(402)
+  })
+})
+
+// Two servers on one PostgreSQL and one Redis (CI's second pass): what one sees, the other does.
+const redisUrl = process.env.TEST_REDIS_URL
+describe.skipIf(!redisUrl || !usingPostgres)('two servers sharing Redis', () => {
+  let shared: TestEnvironment
+  let first: FastifyInstance
+  let second: FastifyInstance
+
+  beforeAll(async () => {
+    shared = await createTestEnvironment({ REDIS_URL: redisUrl ?? '' })
+    first = await shared.build()
+    second = await shared.build()
+  })
+
+  afterAll(async () => {
+    await first?.close()
+    await second?.close()
+    await shared?.destroy()
+  })
+
+  const access = (server: FastifyInstance, cookie: string) =>
+    server.inject({ method: 'GET', url: '/api/access', headers: { cookie } })
+
+  it('a sign-out on one ends the session on the other at once', async () => {
+    const { cookie } = await createSignedInUser(first)
+    expect((await access(first, cookie)).statusCode).toBe(200)
+    expect((await access(second, cookie)).statusCode).toBe(200)
+    const out = await first.inject({
+      method: 'POST',
+      url: '/api/account/sign-out',
+      payload: {},
+      headers: { cookie },
+    })
+    expect(out.statusCode).toBe(200)
+    expect((await access(second, cookie)).statusCode).toBe(401)
+  })
+
+  it('a code revoked through one closes access on the other at once', async () => {
+    const { cookie } = await createSignedInUser(first)
+    const [code] = await createCodes(first.db, 1)
+    await first.inject({
+      method: 'POST',
+      url: '/api/account/access-code',
+      payload: { code },
+      headers: { cookie },
+    })
+    expect((await access(second, cookie)).json().hasAccess).toBe(true)
+    await revokeCode(first.db, code ?? '')
+    expect((await access(second, cookie)).json().hasAccess).toBe(false)
   })
 })
