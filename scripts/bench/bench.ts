@@ -142,6 +142,7 @@ async function benchDatabase(database: Database): Promise<string> {
     const lighthouse = await section('Lighthouse', () => lighthouseRuns(running, subscriber))
     out.push('', `  Lighthouse 12, mobile (default config), median of ${PLAN.lighthouseRuns}`)
     out.push(failed(lighthouse) ? failureLine(lighthouse) : lighthouseTable(lighthouse))
+    if (!failed(lighthouse)) failures += lighthouse.filter((result) => result.error).length
 
     const load = await section('HTTP load', () => httpLoad(running, subscriber))
     out.push(
@@ -213,7 +214,12 @@ async function lighthouseRuns(
       { label: '/panel-info/01', url: `${server.publicUrl}/panel-info/01`, cookieHeader },
     ],
     PLAN.lighthouseRuns,
-    (label, run) => log(`Lighthouse ${label}, run ${run}/${PLAN.lighthouseRuns}`),
+    (label, run, failure) =>
+      log(
+        failure
+          ? `Lighthouse ${label}, run ${run}: ${failure}; trying again`
+          : `Lighthouse ${label}, run ${run}/${PLAN.lighthouseRuns}`,
+      ),
   )
 }
 

@@ -25,15 +25,23 @@ export type Figures = Record<(typeof CATEGORIES)[number] | keyof typeof METRICS,
 export interface LighthouseResult {
   label: string
   /** Each figure is the median of the runs on its own (no run is picked as a whole). */
-  median: Figures
+  median?: Figures
   runs: number
+  /** Why this page has no figures: it failed every try. */
+  error?: string
 }
+
+/**
+ * A run fails now and then on this busy machine with an error that names no fault of the page
+ * (Lighthouse's own advice for NO_NAVSTART and its kin: run it again), so each run gets tries.
+ */
+const TRIES = 3
 
 /** Runs Lighthouse `runs` times on each page, in one Chromium, and keeps each figure's median. */
 export async function runLighthouse(
   pages: LighthousePage[],
   runs: number,
-  onRun?: (label: string, run: number) => void,
+  onRun?: (label: string, run: number, failure?: string) => void,
 ): Promise<LighthouseResult[]> {
   const chrome = await launch({
     chromePath: await findChromium(),
@@ -44,33 +52,24 @@ export async function runLighthouse(
     const results: LighthouseResult[] = []
     for (const page of pages) {
       const all: Figures[] = []
-      for (let run = 0; run < runs; run++) {
-        onRun?.(page.label, run + 1)
-        const result = await lighthouse(page.url, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: [...CATEGORIES],
-          ...(page.cookieHeader ? { extraHeaders: { Cookie: page.cookieHeader } } : {}),
-        })
-        if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`)
-        const { lhr } = result
-        if (lhr.runtimeError) {
-          throw new Error(`Lighthouse on ${page.url}: ${lhr.runtimeError.message}`)
+      try {
+        for (let run = 1; run <= runs; run++) {
+          for (let attempt = 1; ; attempt++) {
+            onRun?.(page.label, run)
+            try {
+              all.push(await runOnce(chrome.port, page))
+              break
+            } catch (error) {
+              const message = error instanceof Error ? error.message : String(error)
+              if (attempt >= TRIES) throw error
+              onRun?.(page.label, run, message)
+            }
+          }
         }
-        // A signed-in page that lands on /login measured the wrong page.
-        const landed = new URL(lhr.finalDisplayedUrl).pathname
-        if (landed !== new URL(page.url).pathname) {
-          throw new Error(`Lighthouse on ${page.url} ended on ${landed}`)
-        }
-        const figures = {} as Figures
-        for (const category of CATEGORIES) {
-          figures[category] = (lhr.categories[category]?.score ?? Number.NaN) * 100
-        }
-        for (const [key, audit] of Object.entries(METRICS) as [keyof typeof METRICS, string][]) {
-          figures[key] = lhr.audits[audit]?.numericValue ?? Number.NaN
-        }
-        all.push(figures)
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        results.push({ label: page.label, runs, error: `${message} (${TRIES} tries)` })
+        continue
       }
       const keys = Object.keys(all[0] ?? {}) as (keyof Figures)[]
       const middle = {} as Figures
@@ -81,4 +80,32 @@ export async function runLighthouse(
   } finally {
     chrome.kill()
   }
+}
+
+async function runOnce(port: number, page: LighthousePage): Promise<Figures> {
+  const result = await lighthouse(page.url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: [...CATEGORIES],
+    ...(page.cookieHeader ? { extraHeaders: { Cookie: page.cookieHeader } } : {}),
+  })
+  if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`)
+  const { lhr } = result
+  if (lhr.runtimeError) {
+    throw new Error(`Lighthouse on ${page.url}: ${lhr.runtimeError.message}`)
+  }
+  // A signed-in page that lands on /login measured the wrong page.
+  const landed = new URL(lhr.finalDisplayedUrl).pathname
+  if (landed !== new URL(page.url).pathname) {
+    throw new Error(`Lighthouse on ${page.url} ended on ${landed}`)
+  }
+  const figures = {} as Figures
+  for (const category of CATEGORIES) {
+    figures[category] = (lhr.categories[category]?.score ?? Number.NaN) * 100
+  }
+  for (const [key, audit] of Object.entries(METRICS) as [keyof typeof METRICS, string][]) {
+    figures[key] = lhr.audits[audit]?.numericValue ?? Number.NaN
+  }
+  return figures
 }

@@ -64,20 +64,26 @@ export function bytesTable(rows: BytesRow[]): string {
 }
 
 export function lighthouseTable(results: LighthouseResult[]): string {
-  return table(
-    ['page', 'perf', 'a11y', 'best pr.', 'SEO', 'FCP', 'LCP', 'TBT', 'CLS'],
-    results.map(({ label, median }) => [
-      label,
-      median.performance.toFixed(0),
-      median.accessibility.toFixed(0),
-      median['best-practices'].toFixed(0),
-      median.seo.toFixed(0),
-      ms(median.fcp),
-      ms(median.lcp),
-      ms(median.tbt),
-      median.cls.toFixed(3),
-    ]),
+  const failures = results.flatMap(({ label, error }) =>
+    error ? [`    ${label}: failed: ${error.split('\n')[0]}`] : [],
   )
+  const rows = table(
+    ['page', 'perf', 'a11y', 'best pr.', 'SEO', 'FCP', 'LCP', 'TBT', 'CLS'],
+    results
+      .flatMap(({ label, median }) => (median ? [{ label, median }] : []))
+      .map(({ label, median }) => [
+        label,
+        median.performance.toFixed(0),
+        median.accessibility.toFixed(0),
+        median['best-practices'].toFixed(0),
+        median.seo.toFixed(0),
+        ms(median.fcp),
+        ms(median.lcp),
+        ms(median.tbt),
+        median.cls.toFixed(3),
+      ]),
+  )
+  return [rows, ...failures].join('\n')
 }
 
 export function loadTable(rows: LoadRow[]): string {
