@@ -268,7 +268,10 @@ describe('Pay Actual Invoice', () => {
       call('POST', `/api/billing/invoices/${invoiceId}/pay`, cookie),
       call('POST', `/api/billing/invoices/${invoiceId}/pay`, cookie),
     ])
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409])
+    expect(
+      answers.map((answer) => answer.statusCode).sort(),
+      answers.map((answer) => answer.body).join(' | '),
+    ).toEqual([200, 409])
     await planWhen(cookie, statusIs('active'))
     const [customer] = await testApp.app.db
       .select({ id: billingCustomers.customerId })
@@ -418,7 +421,10 @@ describe('starting a plan', () => {
       start(cookie, 'subscription'),
       start(cookie, 'subscription'),
     ])
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409])
+    expect(
+      answers.map((answer) => answer.statusCode).sort(),
+      answers.map((answer) => answer.body).join(' | '),
+    ).toEqual([200, 409])
     await planWhen(cookie, statusIs('active'))
     expect(await invoicesOf(cookie)).toHaveLength(1)
   })
