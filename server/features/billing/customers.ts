@@ -328,8 +328,8 @@ export async function updateBillingInfo(
   payer: Payer,
   input: BillingInfoRequest,
 ): Promise<BillingAccount> {
-  if (!isCountry(input.country)) throw new AppError(400, 'billing.countryRequired')
-  if (input.state && !isStateOf(input.country, input.state)) {
+  if (!(await isCountry(input.country))) throw new AppError(400, 'billing.countryRequired')
+  if (input.state && !(await isStateOf(input.country, input.state))) {
     throw new AppError(400, 'billing.stateUnknown')
   }
   const customerId = await customerIdFor(deps, payer)

@@ -1,7 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import path from 'node:path'
 import { asc, eq, gt } from 'drizzle-orm'
-import { fileTypeFromBuffer } from 'file-type'
 import type { Database } from '../../../db/client'
 import { mediaFiles } from '../../../db/schema/harmonize'
 import { panels } from '../../../db/schema/panels'
@@ -53,6 +52,8 @@ export async function addMedia(
   storage: Storage,
   media: NewMedia,
 ): Promise<OperatorMedia> {
+  // Only the operator's CLI adds media, so the sniffer is loaded then rather than at start-up.
+  const { fileTypeFromBuffer } = await import('file-type')
   const sniffed = await fileTypeFromBuffer(media.data)
   // file-type names WAV 'audio/wav' and some M4A files 'audio/x-m4a'; both are what we accept.
   const mime = sniffed?.mime === 'audio/x-m4a' ? 'audio/mp4' : sniffed?.mime

@@ -24,7 +24,7 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const language = request.query.lang ?? requestLanguage(request)
       reply.header('cache-control', 'public, max-age=86400')
-      return { countries: listCountries(language) }
+      return { countries: await listCountries(language) }
     },
   )
 
@@ -41,9 +41,9 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!isCountry(request.params.country)) throw new AppError(404, 'errors.notFound')
+      if (!(await isCountry(request.params.country))) throw new AppError(404, 'errors.notFound')
       reply.header('cache-control', 'public, max-age=86400')
-      return { states: listStates(request.params.country) }
+      return { states: await listStates(request.params.country) }
     },
   )
 }
