@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { mkdirSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres'
@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { packageRoot } from './package-root'
 import * as schema from './schema/index'
 import { type SeedReport, seedReferenceData } from './seed/index'
 
@@ -48,10 +49,7 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
-export const migrationsFolder = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  'migrations',
-)
+export const migrationsFolder = path.join(packageRoot, 'db/migrations')
 
 /** Any number that is ours alone among the advisory locks of a database. */
 const MIGRATION_LOCK = 4_320_783
@@ -160,11 +158,51 @@ function runAll(callbacks: (() => void)[]) {
   }
 }
 
+/**
+ * PostgreSQL's default of 128 MB of shared buffers is all touched at start inside PGlite's
+ * memory, and stays resident. Our database is a few MB, and a page that is not in the buffers is
+ * one read away in the operating system's file cache.
+ */
+const PGLITE_SHARED_BUFFERS = '16MB'
+
+/**
+ * Creates a new PGlite data folder (initdb) in a short-lived process of its own: initdb leaves
+ * about 500 MB resident in the process that runs it, for as long as that process lives.
+ */
+async function initialisePglite(dir: string): Promise<void> {
+  if (existsSync(path.join(dir, 'PG_VERSION'))) return
+  const script = [
+    "const { PGlite } = await import('@electric-sql/pglite')",
+    `const db = await PGlite.create(${JSON.stringify(dir)})`,
+    'await db.close()',
+  ].join('\n')
+  await new Promise<void>((resolve, reject) => {
+    // From the package's folder, so the child finds the same PGlite as this process.
+    const child = spawn(process.execPath, ['--input-type=module', '--eval', script], {
+      cwd: packageRoot,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let errors = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors = (errors + chunk.toString()).slice(-4_000)
+    })
+    child.once('error', reject)
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve()
+      else
+        reject(new Error(`Creating the database in ${dir} failed (${signal ?? code}):\n${errors}`))
+    })
+  })
+}
+
 /** Opens PGlite in a directory (created if missing) or a node-postgres pool. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'pglite') {
     mkdirSync(target.dir, { recursive: true })
-    const client = await PGlite.create(target.dir)
+    await initialisePglite(target.dir)
+    const client = await PGlite.create(target.dir, {
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    })
     const root = drizzlePglite(client, { schema })
     const { db, executeSql, afterCommit } = ambient(
       root as unknown as Database,
