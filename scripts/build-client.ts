@@ -1,38 +1,27 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { inputsHash, isStale, writeStamp } from './build-stamp'
 
 const root = path.resolve(import.meta.dirname, '..')
-const builtIndex = path.join(root, 'dist/client/index.html')
+// Vite empties dist/client, so the stamp lives beside it.
+const stampFile = path.join(root, 'dist/.client-inputs')
 const INPUTS = [
   'client',
   'domain',
   'vite.config.ts',
   'package.json',
-  'package-lock.json',
   'scripts/build-client.ts',
+  'scripts/precompress.ts',
 ]
 
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0
-  const stat = statSync(target)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  let newest = stat.mtimeMs
-  for (const entry of readdirSync(target)) {
-    newest = Math.max(newest, newestMtime(path.join(target, entry)))
-  }
-  return newest
-}
-
-/** True when dist/client is missing or older than any source it is built from. */
+/** True when dist/client is missing or was built from other sources or packages. */
 export function clientNeedsBuild(): boolean {
-  if (!existsSync(builtIndex)) return true
-  const builtAt = statSync(builtIndex).mtimeMs
-  return INPUTS.some((input) => newestMtime(path.join(root, input)) > builtAt)
+  return isStale(stampFile, inputsHash(root, INPUTS))
 }
 
 /** Builds the PWA with Vite in a child process; throws when the build fails. */
 export function buildClient(args: string[] = ['--logLevel', 'warn']) {
+  const hash = inputsHash(root, INPUTS)
   const vite = path.join(root, 'node_modules/vite/bin/vite.js')
   const result = spawnSync(process.execPath, [vite, 'build', ...args], {
     cwd: root,
@@ -42,4 +31,5 @@ export function buildClient(args: string[] = ['--logLevel', 'warn']) {
     env: { ...process.env, NODE_ENV: 'production' },
   })
   if (result.status !== 0) throw new Error('The client build failed (see the output above).')
+  writeStamp(stampFile, hash)
 }

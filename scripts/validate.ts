@@ -37,7 +37,7 @@ const steps: Step[] = [
     counts: () => vitestCounts(path.join(reports, 'vitest.json')),
   },
   {
-    name: 'client build (Vite)',
+    name: 'build (client with Vite, server with esbuild)',
     command: [process.execPath, '--import', 'tsx', 'scripts/build.ts'],
   },
   {

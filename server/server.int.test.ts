@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../db/client'
 import { appMeta } from '../db/schema/meta'
+import { buildServer } from '../scripts/build-server'
 import {
   createTestEnvironment,
   type TestEnvironment,
@@ -28,9 +29,15 @@ interface ServerProcess {
 
 const children: ServerProcess[] = []
 
-/** Starts `server/server.ts` the way an operator does, with the test environment's variables. */
-function startServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+/**
+ * Starts `server/server.ts` the way an operator does, with the test environment's variables
+ * (or, given `args`, Node with those arguments instead).
+ */
+function startServer(
+  env: Record<string, string>,
+  args = ['--import', 'tsx', 'server/server.ts'],
+): ServerProcess {
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -180,5 +187,66 @@ describe('the app, built again on the same data', () => {
     } finally {
       await env.destroy()
     }
+  }, 300_000)
+})
+
+/**
+ * The second half of `npm start` (after `exec`): Node, its flags and the compiled entry, run here
+ * on a bundle built into a folder of this test's own.
+ */
+function compiledServerArgs(entry: string): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: { start: string }
+  }
+  const serve = pkg.scripts.start.split('&& exec ')[1]?.trim().split(/\s+/) ?? []
+  expect(serve[0]).toBe('node')
+  expect(serve.at(-1)).toBe('dist/server/server.mjs')
+  return [...serve.slice(1, -1), entry]
+}
+
+describe('the compiled server that npm start runs', () => {
+  let outDir: string
+  let env: TestEnvironment | undefined
+
+  beforeAll(async () => {
+    // Beside dist/server: the bundle finds node_modules and the migrations from where it lies.
+    mkdirSync(path.join(repoRoot, 'dist'), { recursive: true })
+    outDir = mkdtempSync(path.join(repoRoot, 'dist/test-server-'))
+    await buildServer(outDir)
+  }, 180_000)
+
+  afterEach(async () => {
+    for (const server of children.splice(0)) {
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGKILL')
+        await server.exited
+      }
+    }
+  })
+
+  afterAll(async () => {
+    await env?.destroy()
+    rmSync(outDir, { recursive: true, force: true })
+  })
+
+  it('creates a new database, migrates and seeds it, serves the API and stops on SIGTERM', async () => {
+    // A new PGlite folder, not the tests' template: the first start's initdb runs too.
+    env = await createTestEnvironment(
+      { NODE_ENV: 'production', PORT: '0' },
+      { fromTemplate: false },
+    )
+    const server = startServer(env.env, compiledServerArgs(path.join(outDir, 'server.mjs')))
+    const url = await waitForUrl(server)
+
+    expect((await fetch(`${url}/readyz`)).status).toBe(200)
+    const panels = await fetch(`${url}/api/panels`)
+    expect(panels.status).toBe(200)
+    expect(((await panels.json()) as { panels: unknown[] }).panels).toHaveLength(16)
+    // The country lists are loaded on first use, from node_modules, beside the bundle.
+    const countries = await fetch(`${url}/api/countries`)
+    expect(((await countries.json()) as { countries: unknown[] }).countries).toHaveLength(250)
+
+    expect(await stop(server)).toEqual({ code: 0, signal: null })
+    expect(server.stderr()).toBe('')
   }, 300_000)
 })

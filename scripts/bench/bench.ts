@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildClient, clientNeedsBuild } from '../build-client'
+import { buildServer, serverNeedsBuild } from '../build-server'
 import { type RunningServer, startServer } from './lib/app-server'
 import { launchChromium } from './lib/browser'
 import { type LoadRow, runLoad, startHelloFastify } from './lib/http-load'
@@ -86,14 +87,18 @@ const failed = (result: unknown): result is Error => result instanceof Error
 const failureLine = (error: Error) => `    (failed: ${error.message.split('\n')[0]})`
 
 /**
- * Starts the server with the client built beforehand: `npm start` builds a stale client, and a
- * build inside the start-up would be measured as start-up. (Others edit the client while this
- * runs, so it is checked before each start.)
+ * Starts the server with the client and server built beforehand: `npm start` builds what is
+ * stale, and a build inside the start-up would be measured as start-up. (Others edit the sources
+ * while this runs, so it is checked before each start.)
  */
 async function start(settings: Record<string, string>): Promise<RunningServer> {
   if (clientNeedsBuild()) {
-    log('the client is older than its sources: building it first (not timed)')
+    log('the client was built from other sources: building it first (not timed)')
     buildClient()
+  }
+  if (serverNeedsBuild()) {
+    log('the server was built from other sources: building it first (not timed)')
+    await buildServer()
   }
   return startServer({ CAPTCHA_COST: '1000', ...settings })
 }

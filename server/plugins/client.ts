@@ -1,16 +1,13 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import fp from 'fastify-plugin'
+import { packageRoot } from '../../db/package-root'
 import { matchAppRoute } from '../../domain/routes'
 import { sendError } from '../errors'
 import { requestLanguage, translate } from '../i18n'
 
-export const defaultClientDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../dist/client',
-)
+export const defaultClientDir = path.join(packageRoot, 'dist/client')
 
 const API_PREFIXES = ['/api/', '/api', '/healthz', '/readyz', '/dev/']
 

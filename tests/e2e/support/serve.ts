@@ -1,9 +1,11 @@
-// The end-to-end web server: `npm start` on a throwaway data directory, sending its mail to a
-// real SMTP server run by this harness. Beside it, on a loopback-only harness port, the test
+// The end-to-end web server: the built client and the server's sources (not the compiled bundle
+// `npm start` runs: the factories below need the app in this process) on a throwaway data
+// directory, sending its mail to a real SMTP server run by this harness. Beside it, on a loopback-only harness port, the test
 // factories run on the live app and what the SMTP server received is readable as JSON
 // (tests/e2e/support/harness-server.ts).
 import { mkdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { buildClient, clientNeedsBuild } from '../../../scripts/build-client'
 import { copyPgliteTemplate } from '../../support/pglite-template'
 import { startTestSmtp } from '../../support/smtp'
 import { e2eDataDir } from './data-dir'
@@ -22,7 +24,9 @@ if (!process.env.DATABASE_URL) await copyPgliteTemplate(path.join(dataDir, 'pgda
 const smtp = await startTestSmtp()
 process.env.SMTP_URL = smtp.url
 
-await import('../../../scripts/start')
-// The same module instance scripts/start.ts loaded, so this is the app that serves the tests.
+if (clientNeedsBuild()) {
+  process.stdout.write('Building the app (first start, or the sources changed)…\n')
+  buildClient()
+}
 const { running } = await import('../../../server/server')
 startHarnessServer(harnessPort(), smtp, running)
