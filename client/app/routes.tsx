@@ -8,6 +8,7 @@ import {
   SIGNED_IN_LANDING_PATH,
 } from '../../domain/routes'
 import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
+import { requestEarly } from '../lib/api-client'
 import { queryClient } from '../lib/query-client'
 import { sessionQuery } from '../lib/session'
 import { AppLayout } from './layout/app-layout'
@@ -131,27 +132,41 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
 type Params = Record<string, string | undefined>
 
 /**
- * The data a page asks for first, fetched before the page's code has arrived: the panel texts,
- * which anyone may read. Access is left to the page, which asks once the session is known (a
- * visitor would only be refused, and a member's access can change while the page loads). The
- * feature's queries come in a chunk of their own, so /login's first render does not carry them.
+ * The data a page asks for first, fetched before the page's code has arrived. The panel texts
+ * are the same for everyone: they are asked for at once, beside the session and the code that
+ * reads them. Access is asked for as soon as the session says someone is signed in (a visitor
+ * would only be refused).
  */
 const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) => Promise<void>>> = {
   '/home': async (_params, language) => {
+    requestEarly('/api/panels')
     const { panelsQuery } = await import('../features/panels/api')
-    await queryClient.prefetchQuery(panelsQuery(language))
+    await Promise.all([queryClient.prefetchQuery(panelsQuery(language)), prefetchAccess()])
   },
   '/panel-info/:id': async ({ id }, language) => {
+    if (!id) return
+    requestEarly(`/api/panels/${id}`)
     const { panelQuery } = await import('../features/panels/api')
-    if (id) await queryClient.prefetchQuery(panelQuery(id, language))
+    await queryClient.prefetchQuery(panelQuery(id, language))
   },
   '/harmonizing-screen/:id': async ({ id }, language) => {
+    if (id) requestEarly(`/api/panels/${id}`)
+    requestEarly('/api/affirmations')
     const { panelQuery, affirmationsQuery } = await import('../features/panels/api')
     await Promise.all([
       id ? queryClient.prefetchQuery(panelQuery(id, language)) : undefined,
       queryClient.prefetchQuery(affirmationsQuery(language)),
+      prefetchAccess(),
     ])
   },
+}
+
+async function prefetchAccess() {
+  const [session, { accessQuery }] = await Promise.all([
+    queryClient.fetchQuery(sessionQuery),
+    import('../features/access/public'),
+  ])
+  if (session.user) await queryClient.prefetchQuery(accessQuery)
 }
 
 /**

@@ -48,6 +48,22 @@ export function apiHeaders(init?: HeadersInit): Headers {
   return headers
 }
 
+const early = new Map<string, Promise<Response>>()
+
+/**
+ * Starts a GET of a public endpoint now, before the code that reads it has arrived (it comes a
+ * round trip later, in a chunk of its own); the next `apiRequest` of the same path takes this
+ * answer instead of asking again. Only for answers that are the same for everyone: a copy is
+ * never tied to who was signed in when it was asked for.
+ */
+export function requestEarly(path: string) {
+  if (early.has(path)) return
+  const response = fetch(path, { credentials: 'same-origin', headers: apiHeaders() })
+  // Offline, nobody may come to take the failure: it must not surface as an unhandled one.
+  response.catch(() => {})
+  early.set(path, response)
+}
+
 /**
  * Calls our own API and checks the answer against the shared schema, so a contract drift shows
  * up as an error here instead of as undefined fields somewhere in the UI.
@@ -59,7 +75,9 @@ export async function apiRequest<T extends z.ZodMiniType>(
 ): Promise<z.output<T>> {
   const headers = apiHeaders(init.headers)
   if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json')
-  const response = await fetch(path, { credentials: 'same-origin', ...init, headers })
+  const started = init.method || init.body ? undefined : early.get(path)
+  if (started) early.delete(path)
+  const response = await (started ?? fetch(path, { credentials: 'same-origin', ...init, headers }))
   const body = response.headers.get('content-type')?.includes('application/json')
     ? await response.json()
     : undefined

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   accessResponseSchema,
   codeCheckResponseSchema,
@@ -10,12 +10,14 @@ import { offlineFirstQuery, remember, withOfflineCopy } from '../../lib/offline-
 export const accessQueryKey = ['access'] as const
 
 /** The server's answer to "may this user harmonize?" (the client never decides it alone). */
+export const accessQuery = queryOptions({
+  queryKey: accessQueryKey,
+  queryFn: () => withOfflineCopy('access', () => apiRequest('/api/access', accessResponseSchema)),
+  ...offlineFirstQuery,
+})
+
 export function useAccess() {
-  return useQuery({
-    queryKey: accessQueryKey,
-    queryFn: () => withOfflineCopy('access', () => apiRequest('/api/access', accessResponseSchema)),
-    ...offlineFirstQuery,
-  })
+  return useQuery(accessQuery)
 }
 
 /** Redeems an access code and refreshes the access state everywhere. */
