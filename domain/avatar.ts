@@ -3,11 +3,6 @@ import { textSchema } from './text'
 
 // The member's picture: limits both sides check and the contract of its endpoints.
 
-/** Largest upload the server reads, in bytes; the client checks it before sending. */
-export const AVATAR_MAX_BYTES = 5 * 1024 * 1024
-/** Largest picture we decode: bigger ones cost too much memory for a 512 px result. */
-export const AVATAR_MAX_PIXELS = 40_000_000
-export const AVATAR_MAX_SIDE_PX = 10_000
 /** The stored picture is a square of this side, whatever was uploaded. */
 export const AVATAR_SIZE_PX = 512
 

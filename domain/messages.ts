@@ -99,19 +99,19 @@ export const MESSAGES = {
     en: 'Please sign in to continue.',
     es: 'Inicia sesión para continuar.',
   },
-  'avatar.unsupportedType': {
+  'image.unsupportedType': {
     en: 'Please choose an image file (JPEG, PNG, WebP, GIF or AVIF).',
     es: 'Elige un archivo de imagen (JPEG, PNG, WebP, GIF o AVIF).',
   },
-  'avatar.tooLarge': {
+  'image.tooLarge': {
     en: 'This picture is too large. Please choose one smaller than 5 MB.',
     es: 'Esta foto es demasiado grande. Elige una de menos de 5 MB.',
   },
-  'avatar.tooManyPixels': {
+  'image.tooManyPixels': {
     en: 'This picture is too big to process. Please choose one of at most 40 megapixels and 10,000 pixels per side.',
     es: 'Esta foto es demasiado grande para procesarla. Elige una de 40 megapíxeles como máximo y 10.000 píxeles por lado.',
   },
-  'avatar.unreadable': {
+  'image.unreadable': {
     en: 'This picture could not be read. It may be damaged; please choose another one.',
     es: 'No se pudo leer esta foto. Puede estar dañada; elige otra.',
   },

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { AVATAR_MAX_BYTES } from '../../../domain/avatar'
+import { IMAGE_MAX_BYTES } from '../../../domain/images'
 import { messageText } from '../../../domain/messages'
 import { createAccessCode, uniqueEmail } from '../../../tests/support/factories'
 import { waitForOutboxCode } from '../../../tests/support/outbox'
@@ -150,13 +150,13 @@ describe('picture', () => {
   it('refuses a picture over 5 MB before sending it, and a file that is no picture', async () => {
     await signedInMember(server)
     await openMyAccount()
-    choose(new File([new Uint8Array(AVATAR_MAX_BYTES + 1)], 'huge.png', { type: 'image/png' }))
-    await waitFor(() => expect(snackbar().textContent).toBe(en('avatar.tooLarge')))
+    choose(new File([new Uint8Array(IMAGE_MAX_BYTES + 1)], 'huge.png', { type: 'image/png' }))
+    await waitFor(() => expect(snackbar().textContent).toBe(en('image.tooLarge')))
     expect(snackbar().dataset.severity).toBe('error')
 
     choose(new File(['just some words'], 'notes.png', { type: 'image/png' }))
     // The server looks at the bytes, not at the name or the declared type.
-    await waitFor(() => expect(snackbar().textContent).toBe(en('avatar.unsupportedType')))
+    await waitFor(() => expect(snackbar().textContent).toBe(en('image.unsupportedType')))
     expect(snackbar().dataset.severity).toBe('error')
     expect(screen.queryByTestId('user-avatar-image')).toBeNull()
   })

@@ -1,7 +1,8 @@
 import type { FastifyError } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema } from '../../../domain/api'
-import { AVATAR_MAX_BYTES, avatarQuerySchema, avatarResponseSchema } from '../../../domain/avatar'
+import { avatarQuerySchema, avatarResponseSchema } from '../../../domain/avatar'
+import { IMAGE_MAX_BYTES } from '../../../domain/images'
 import { AppError } from '../../errors'
 import { readAvatar, saveAvatar } from './avatar'
 
@@ -20,7 +21,7 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
     body: string | Buffer,
     done: (error: null, body: Buffer | string) => void,
   ) => done(null, body)
-  const limits = { parseAs: 'buffer', bodyLimit: AVATAR_MAX_BYTES } as const
+  const limits = { parseAs: 'buffer', bodyLimit: IMAGE_MAX_BYTES } as const
   app.addContentTypeParser('application/octet-stream', limits, keepBytes)
   app.addContentTypeParser(/^image\/[\w.+-]+$/, limits, keepBytes)
 
@@ -28,9 +29,9 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
   // we know what the user tried, so they read what to do instead. Anything else goes on to the
   // app's error handler.
   app.setErrorHandler((error: FastifyError) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError(413, 'avatar.tooLarge')
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError(413, 'image.tooLarge')
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      throw new AppError(415, 'avatar.unsupportedType')
+      throw new AppError(415, 'image.unsupportedType')
     }
     throw error
   })
@@ -38,7 +39,7 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/account/avatar',
     {
-      bodyLimit: AVATAR_MAX_BYTES,
+      bodyLimit: IMAGE_MAX_BYTES,
       schema: {
         tags: ['accounts'],
         summary: 'Replace the signed-in user’s picture',
@@ -60,7 +61,7 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await app.requireUser(request)
       const body = request.body
       if (!Buffer.isBuffer(body) || body.length === 0) {
-        throw new AppError(415, 'avatar.unsupportedType')
+        throw new AppError(415, 'image.unsupportedType')
       }
       const { avatarUpdatedAt } = await saveAvatar(app, user, body)
       reply.header('cache-control', 'no-store')

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { users } from '../../../db/schema/auth'
-import { AVATAR_MAX_BYTES, avatarUrl } from '../../../domain/avatar'
+import { avatarUrl } from '../../../domain/avatar'
+import { IMAGE_MAX_BYTES } from '../../../domain/images'
 import { messageText } from '../../../domain/messages'
 import { createSignedInUser } from '../../../tests/support/accounts'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
@@ -164,7 +165,7 @@ describe('member avatar', () => {
       headers: { 'content-type': 'image/png', 'accept-language': 'es', cookie },
     })
     expect(spanish.statusCode).toBe(415)
-    expect(spanish.json().message).toBe(messageText('avatar.unsupportedType', 'es'))
+    expect(spanish.json().message).toBe(messageText('image.unsupportedType', 'es'))
   })
 
   it('refuses a PDF, SVG, an empty body and non-image content types', async () => {
@@ -175,7 +176,7 @@ describe('member avatar', () => {
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
     )
-    const expected = translate('avatar.unsupportedType', 'en')
+    const expected = translate('image.unsupportedType', 'en')
     for (const [payload, type] of [
       [pdf, 'image/png'],
       [pdf, 'application/pdf'],
@@ -203,14 +204,14 @@ describe('member avatar', () => {
 
   it('refuses a body over 5 MB with a clear message', async () => {
     const { cookie } = await createSignedInUser(app)
-    const huge = Buffer.alloc(AVATAR_MAX_BYTES + 1, 0)
+    const huge = Buffer.alloc(IMAGE_MAX_BYTES + 1, 0)
     // A real PNG signature, so only the size can be the reason.
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(huge)
     const response = await upload(cookie, huge)
     expect(response.statusCode).toBe(413)
     expect(response.json()).toMatchObject({
       statusCode: 413,
-      message: translate('avatar.tooLarge', 'en'),
+      message: translate('image.tooLarge', 'en'),
     })
   })
 
@@ -219,7 +220,7 @@ describe('member avatar', () => {
     const wide = await solid(12_000, 10, '#ffffff').png().toBuffer()
     const response = await upload(cookie, wide)
     expect(response.statusCode).toBe(422)
-    expect(response.json().message).toBe(translate('avatar.tooManyPixels', 'en'))
+    expect(response.json().message).toBe(translate('image.tooManyPixels', 'en'))
   })
 
   it('refuses a damaged picture', async () => {
@@ -227,7 +228,7 @@ describe('member avatar', () => {
     const png = await solid(200, 200, '#ff00ff').png().toBuffer()
     const response = await upload(cookie, png.subarray(0, 60))
     expect(response.statusCode).toBe(422)
-    expect(response.json().message).toBe(translate('avatar.unreadable', 'en'))
+    expect(response.json().message).toBe(translate('image.unreadable', 'en'))
   })
 
   it('asks a visitor to sign in on both routes', async () => {

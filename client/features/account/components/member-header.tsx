@@ -4,7 +4,7 @@ import { type ChangeEvent, useEffect, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
-import { AVATAR_MAX_BYTES } from '../../../../domain/avatar'
+import { IMAGE_MAX_BYTES } from '../../../../domain/images'
 import { ApiError } from '../../../lib/api-client'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
@@ -16,7 +16,7 @@ import { UserAvatar } from './user-avatar'
 // The picture is a form of one file: the size limit is checked before anything is sent; the
 // type and the pixels are the server's to judge (it sniffs and decodes what arrives).
 const avatarFormSchema = z.object({
-  file: z.file().check(z.maxSize(AVATAR_MAX_BYTES, { error: 'avatar.tooLarge' })),
+  file: z.file().check(z.maxSize(IMAGE_MAX_BYTES, { error: 'image.tooLarge' })),
 })
 
 /** Upload state: idle, sending (fraction sent, null when unknown) or waiting for the server. */
