@@ -199,6 +199,45 @@ export const MESSAGES = {
     en: 'The requested range is not available in this file.',
     es: 'El rango solicitado no está disponible en este archivo.',
   },
+  'clients.tooLong': { en: 'This text is too long.', es: 'Este texto es demasiado largo.' },
+  'clients.firstNameRequired': { en: 'First Name is required', es: 'El nombre es obligatorio' },
+  'clients.lastNameRequired': { en: 'Last Name is required', es: 'El apellido es obligatorio' },
+  'clients.emailRequired': {
+    en: 'Email is required',
+    es: 'El correo electrónico es obligatorio',
+  },
+  'clients.phoneRequired': {
+    en: 'Phone Number is required',
+    es: 'El número de teléfono es obligatorio',
+  },
+  'clients.phoneInvalid': {
+    en: 'Please enter a valid phone number, with its country code (for example +1 or +34).',
+    es: 'Introduce un número de teléfono válido, con su prefijo de país (por ejemplo +34 o +1).',
+  },
+  'clients.birthDate': {
+    en: 'Please enter a real birth date, not in the future.',
+    es: 'Introduce una fecha de nacimiento real, que no sea futura.',
+  },
+  'clients.affirmationRequired': {
+    en: 'Affirmation is required',
+    es: 'La afirmación es obligatoria',
+  },
+  'clients.photoRequired': {
+    en: 'Please select Aura Image',
+    es: 'Selecciona la imagen para el aura',
+  },
+  'clients.consentRequired': {
+    en: 'Please confirm that your client agreed to their photo and details being kept.',
+    es: 'Confirma que tu cliente aceptó que se guarden su foto y sus datos.',
+  },
+  'clients.notFound': {
+    en: 'This client record was not found.',
+    es: 'No se encontró esta ficha de cliente.',
+  },
+  'clients.photoNotFound': {
+    en: 'This photo was not found. Please choose or capture it again.',
+    es: 'No se encontró esta foto. Elígela o hazla de nuevo.',
+  },
 } as const satisfies Record<string, Record<Language, string>>
 
 export type MessageKey = keyof typeof MESSAGES

@@ -23,6 +23,7 @@ import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
 import { authRoutes } from './features/auth/routes'
 import { billingRoutes } from './features/billing/routes'
+import { clientRoutes } from './features/clients/routes'
 import { mediaRoutes } from './features/harmonize/media-routes'
 import { harmonizeRoutes } from './features/harmonize/routes'
 import { healthRoutes } from './features/health/routes'
@@ -258,6 +259,7 @@ async function registerEverything(
   await app.register(operatorRoutes, { prefix: '/api/operator' })
   await app.register(referenceRoutes, { prefix: '/api' })
   await app.register(billingRoutes, { prefix: '/api' })
+  await app.register(clientRoutes, { prefix: '/api' })
   app.get('/api/docs', { schema: { hide: true }, config: { public: true } }, async () =>
     app.swagger(),
   )

@@ -3,6 +3,7 @@
 export * from './access'
 export * from './auth'
 export * from './billing'
+export * from './clients'
 export * from './harmonize'
 export * from './mail'
 export * from './meta'
