@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isBirthDate, normalisePhone } from './clients'
+import { isBirthDate, normalisePhone, topThree } from './clients'
 
 describe('phone numbers of clients', () => {
   it('are kept in international form, from either form the person typed', () => {
@@ -29,5 +29,12 @@ describe('birth dates', () => {
     expect(isBirthDate('1899-12-31', today)).toBe(false)
     expect(isBirthDate('1990-02-30', today)).toBe(false)
     expect(isBirthDate('23/04/1985', today)).toBe(false)
+  })
+})
+
+describe('the three highest chakra readings', () => {
+  it('are picked highest first, the earlier chakra first among equals', () => {
+    expect(topThree([100, 999, 650, 300, 999, 120, 700])).toEqual([1, 4, 6])
+    expect(topThree([500, 500, 500, 500, 500, 500, 500])).toEqual([0, 1, 2])
   })
 })

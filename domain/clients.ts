@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import { z } from 'zod/mini'
 import { emailSchema } from './auth'
 import type { MessageKey } from './messages'
-import { serialIdSchema, textSchema } from './text'
+import { multilineTextSchema, serialIdSchema, textSchema } from './text'
 
 // A practitioner's client records (spec scans §2 User details and User records, §3 Saved client
 // record, §5 client form messages). Error messages are keys of domain/messages.ts.
@@ -153,3 +153,55 @@ export const recentPhotoResponseSchema = z.object({ photo: z.nullable(clientPhot
 
 /** Where the signed-in user reads their stored photo number `number`. */
 export const clientPhotoUrl = (number: number) => `/api/clients/photos/${number}`
+
+/** The spec's order (scans §3 Chakra reading). */
+export const CHAKRAS = ['crown', 'brow', 'throat', 'heart', 'solar', 'sacral', 'root'] as const
+export type Chakra = (typeof CHAKRAS)[number]
+/** Readings are whole numbers in this range (spec scans §9). */
+export const READING_MIN = 100
+export const READING_MAX = 999
+/** Aura pictures, numbered 1 to this (spec scans §9). */
+export const AURA_PICTURES = 98
+/** A scan list number from here on is highlighted (spec scans §2 Aura scan help). */
+export const DISTURBANCE_THRESHOLD = 650
+export const SIGNATURE_MAX = 500
+
+/**
+ * The positions of the three highest readings, highest first; of equal readings the one that
+ * comes first in the spec's order wins.
+ */
+export function topThree(readings: readonly number[]): number[] {
+  return readings
+    .map((value, index) => ({ value, index }))
+    .sort((a, b) => b.value - a.value || a.index - b.index)
+    .slice(0, 3)
+    .map(({ index }) => index)
+}
+
+export const scanRequestSchema = z.object({
+  /** The personalised energetic signature, when the practitioner added one. */
+  signature: z.nullable(
+    z.pipe(
+      multilineTextSchema().check(
+        z.trim(),
+        z.maxLength(SIGNATURE_MAX, { error: 'clients.tooLong' }),
+      ),
+      z.transform((value: string) => value || null),
+    ),
+  ),
+})
+
+export const clientScanSchema = z.object({
+  id: z.number(),
+  kind: z.enum(['aura', 'chakra']),
+  createdAt: z.string(),
+  signature: z.nullable(z.string()),
+  /** Aura scans: the picture shown, 1–98. */
+  auraPicture: z.nullable(z.number()),
+  /** Chakra scans: seven readings in the order of CHAKRAS. */
+  chakras: z.nullable(z.array(z.number())),
+})
+export type ClientScan = z.infer<typeof clientScanSchema>
+
+export const clientScanResponseSchema = z.object({ scan: clientScanSchema })
+export const clientScansResponseSchema = z.object({ scans: z.array(clientScanSchema) })

@@ -6,8 +6,12 @@ import {
   clientListResponseSchema,
   clientParamsSchema,
   clientRecordSchema,
+  clientScanResponseSchema,
+  clientScansResponseSchema,
+  scanRequestSchema,
 } from '../../../domain/clients'
 import { clientPhotoRoutes } from './photo-routes'
+import { auraScan, chakraScan, clientScanHistory } from './scans'
 import { createClient, deleteClient, getClient, listClients, updateClient } from './service'
 
 const PAID = { paid: true } as const
@@ -113,6 +117,53 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await app.requireUser(request)
       await deleteClient(app, user.id, request.params.id)
       return { ok: true as const }
+    },
+  )
+
+  for (const kind of ['aura', 'chakra'] as const) {
+    app.post(
+      `/clients/:id/scans/${kind}`,
+      {
+        config: PAID,
+        schema: {
+          tags: ['clients'],
+          summary:
+            kind === 'aura'
+              ? 'Scan a client’s aura: one of 98 generated pictures, none repeated until all were shown'
+              : 'Scan a client’s chakras: seven generated numbers from 100 to 999',
+          params: clientParamsSchema,
+          body: scanRequestSchema,
+          response: {
+            200: clientScanResponseSchema,
+            400: apiErrorSchema,
+            404: apiErrorSchema,
+            ...errors,
+          },
+        },
+      },
+      async (request) => {
+        const user = await app.requireUser(request)
+        const scan = kind === 'aura' ? auraScan : chakraScan
+        return { scan: await scan(app.db, user.id, request.params.id, request.body.signature) }
+      },
+    )
+  }
+
+  app.get(
+    '/clients/:id/scans',
+    {
+      config: PAID,
+      schema: {
+        tags: ['clients'],
+        summary: 'A client’s scans, newest first',
+        params: clientParamsSchema,
+        response: { 200: clientScansResponseSchema, 404: apiErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      reply.header('cache-control', 'no-store')
+      return { scans: await clientScanHistory(app.db, user.id, request.params.id) }
     },
   )
 }
