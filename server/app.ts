@@ -23,6 +23,7 @@ import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
 import { authRoutes } from './features/auth/routes'
 import { billingRoutes } from './features/billing/routes'
+import { guideRoutes } from './features/clients/guide-routes'
 import { clientRoutes } from './features/clients/routes'
 import { mediaRoutes } from './features/harmonize/media-routes'
 import { harmonizeRoutes } from './features/harmonize/routes'
@@ -260,6 +261,7 @@ async function registerEverything(
   await app.register(referenceRoutes, { prefix: '/api' })
   await app.register(billingRoutes, { prefix: '/api' })
   await app.register(clientRoutes, { prefix: '/api' })
+  await app.register(guideRoutes, { prefix: '/api' })
   app.get('/api/docs', { schema: { hide: true }, config: { public: true } }, async () =>
     app.swagger(),
   )

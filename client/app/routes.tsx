@@ -8,6 +8,7 @@ import {
   SIGNED_IN_LANDING_PATH,
 } from '../../domain/routes'
 import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
+import { clientTextsReady } from '../features/clients/texts'
 import { requestEarly } from '../lib/api-client'
 import { queryClient } from '../lib/query-client'
 import { sessionQuery } from '../lib/session'
@@ -34,6 +35,13 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   }
   return Object.assign(lazy(start), { preload: () => void start().catch(() => {}) })
 }
+
+/**
+ * A page whose feature keeps its own texts (client/lib/i18n.ts, loadFeatureTexts): the page's
+ * code and its texts arrive together, so it never shows a key.
+ */
+const withTexts = async <M,>(module: Promise<M>, texts: Promise<void>) =>
+  (await Promise.all([module, texts]))[0]
 
 const ComingSoon = page(() => import('./pages/coming-soon-page'), 'ComingSoonPage')
 const Logout = page(() => import('./pages/logout-page'), 'LogoutPage')
@@ -85,6 +93,16 @@ const ModifyBillingInfo = page(
   'ModifyBillingInfoPage',
 )
 
+const UserRecords = page(
+  () => withTexts(import('../features/clients/routes/user-records-page'), clientTextsReady()),
+  'UserRecordsPage',
+)
+
+const UserDetails = page(
+  () => withTexts(import('../features/clients/routes/user-details-page'), clientTextsReady()),
+  'UserDetailsPage',
+)
+
 /** My Account's own pages (spec core §2: sub-paths of /my-account). */
 const MY_ACCOUNT_PAGES: Record<string, Page> = {
   'add-credit-card': AddCreditCard,
@@ -126,6 +144,8 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
   '/home': { Page: Home },
   '/panel-info/:id': { Page: PanelInfo },
   '/harmonizing-screen/:id': { Page: Harmonizing },
+  '/aura-user-record': { Page: UserRecords },
+  '/user-details': { Page: UserDetails },
   '/': { redirect: SIGNED_IN_LANDING_PATH },
 }
 

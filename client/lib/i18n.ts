@@ -72,12 +72,52 @@ function loadCatalogue(wanted: Language): Promise<void> {
 /** Settles when the starting language's texts are there; render nothing before. */
 export const i18nReady: Promise<void> = loadCatalogue(language)
 
+type CatalogueLoaders = Record<Language, () => Promise<{ default: Record<string, unknown> }>>
+
+const featureCatalogues = new Map<CatalogueLoaders, Map<Language, Promise<void>>>()
+
+function loadFeatureCatalogue(loaders: CatalogueLoaders, wanted: Language): Promise<void> {
+  let byLanguage = featureCatalogues.get(loaders)
+  if (!byLanguage) {
+    byLanguage = new Map()
+    featureCatalogues.set(loaders, byLanguage)
+  }
+  let pending = byLanguage.get(wanted)
+  if (!pending) {
+    const languages = byLanguage
+    pending = loaders[wanted]().then(
+      ({ default: catalogue }) => {
+        i18n.addResourceBundle(wanted, 'translation', catalogue, true, true)
+      },
+      (error: unknown) => {
+        languages.delete(wanted)
+        throw error
+      },
+    )
+    byLanguage.set(wanted, pending)
+  }
+  return pending
+}
+
+/**
+ * A feature's own texts (client/features/NAME/locales), a chunk per language: only its pages
+ * show them, so they stay out of the catalogue every first render waits for (the sign-in page's
+ * budget). Settles once the current language's texts are there; a later language switch waits
+ * for the feature's texts in the new language too.
+ */
+export function loadFeatureTexts(loaders: CatalogueLoaders): Promise<void> {
+  return loadFeatureCatalogue(loaders, currentLanguage())
+}
+
 /**
  * Switches the interface language and remembers the choice on this device. The switch happens
  * once the new catalogue has arrived, so no screen ever shows keys in between.
  */
 export async function setLanguage(next: Language): Promise<void> {
-  await loadCatalogue(next)
+  await Promise.all([
+    loadCatalogue(next),
+    ...[...featureCatalogues.keys()].map((loaders) => loadFeatureCatalogue(loaders, next)),
+  ])
   try {
     localStorage.setItem(STORAGE_KEY, next)
   } catch {

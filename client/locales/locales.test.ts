@@ -12,7 +12,24 @@ function flatten(tree: object, prefix = ''): Record<string, string> {
   )
 }
 
-describe('locale catalogues', () => {
+// Features that keep their own texts (client/features/NAME/locales), checked the same way.
+const featureCatalogues = import.meta.glob<{ default: object }>('../features/*/locales/*.json', {
+  eager: true,
+})
+const features = [
+  ...new Set(Object.keys(featureCatalogues).map((file) => file.split('/')[2] ?? '')),
+]
+const catalogue = (feature: string, language: string) =>
+  featureCatalogues[`../features/${feature}/locales/${language}.json`]?.default ?? {}
+
+describe.each([
+  { name: 'the app', en, es },
+  ...features.map((feature) => ({
+    name: feature,
+    en: catalogue(feature, 'en'),
+    es: catalogue(feature, 'es'),
+  })),
+])('locale catalogues of $name', ({ en, es }) => {
   const english = flatten(en)
   const spanish = flatten(es)
 
@@ -30,6 +47,17 @@ describe('locale catalogues', () => {
     const placeholders = (text: string) => (text.match(/{{\s*\w+\s*}}/g) ?? []).sort()
     for (const [key, text] of Object.entries(english)) {
       expect(placeholders(spanish[key] ?? ''), key).toEqual(placeholders(text))
+    }
+  })
+})
+
+describe('feature catalogues', () => {
+  it('exist for the features that keep texts, and never redefine the app’s keys', () => {
+    expect(features).toContain('clients')
+    const appKeys = new Set(Object.keys(en))
+    for (const feature of features) {
+      for (const key of Object.keys(catalogue(feature, 'en')))
+        expect(appKeys.has(key), key).toBe(false)
     }
   })
 })

@@ -18,7 +18,8 @@ declare module 'fastify' {
  */
 export const accessGatePlugin = fp(
   async (app) => {
-    app.addHook('preHandler', async (request) => {
+    // Before the request is validated: without access the answer is 402, whatever was sent.
+    app.addHook('preValidation', async (request) => {
       if (!request.routeOptions.config.paid) return
       const user = await app.requireUser(request)
       if (!(await accessOf(app.db, user.id)).hasAccess) throw new AppError(402, 'access.noPayment')

@@ -154,19 +154,41 @@ describe('the access gate', () => {
       (route) => route.config?.paid && route.method !== 'HEAD',
     )
     expect(paid.map((route) => `${route.method} ${route.url}`).sort()).toEqual([
+      'DELETE /api/clients/:id',
+      'GET /api/clients',
+      'GET /api/clients/:id',
+      'GET /api/clients/:id/scans',
+      'GET /api/clients/photos/:number',
+      'GET /api/clients/photos/recent',
       'GET /api/harmonize/media',
+      'POST /api/clients',
+      'POST /api/clients/:id/scans/aura',
+      'POST /api/clients/:id/scans/chakra',
+      'POST /api/clients/photos',
       'POST /api/harmonize/sessions',
+      'PUT /api/clients/:id',
     ])
     const { cookie } = await createSignedInUser(testApp.app)
     for (const route of paid) {
+      // Even a body the route would refuse: access is checked before it is validated. (The
+      // photo upload reads only images: anything else is refused as unreadable before that.)
+      const upload = route.url === '/api/clients/photos'
       const request = {
-        method: route.method as 'GET' | 'POST',
-        url: route.url,
-        payload: route.method === 'POST' ? { panelId: '01' } : undefined,
+        method: route.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
+        url: route.url.replace(':id', crypto.randomUUID()).replace(':number', '1'),
+        payload: upload
+          ? Buffer.from('not really a picture')
+          : route.method === 'POST' || route.method === 'PUT'
+            ? { panelId: '01' }
+            : undefined,
+        headers: upload ? { 'content-type': 'image/png' } : {},
       }
       const visitor = await testApp.app.inject(request)
       expect(visitor.statusCode, route.url).toBe(401)
-      const member = await testApp.app.inject({ ...request, headers: { cookie } })
+      const member = await testApp.app.inject({
+        ...request,
+        headers: { ...request.headers, cookie },
+      })
       expect(member.statusCode, route.url).toBe(402)
       expect(member.json().message).toBe('Sorry, no payment found yet.')
     }

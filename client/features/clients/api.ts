@@ -1,0 +1,92 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { okResponseSchema } from '../../../domain/api'
+import {
+  type ClientForm,
+  type ClientRecord,
+  clientListResponseSchema,
+  clientPhotoResponseSchema,
+  clientRecordSchema,
+  recentPhotoResponseSchema,
+} from '../../../domain/clients'
+import { apiHeaders, apiRequest } from '../../lib/api-client'
+
+// A practitioner's client records (spec scans §2 User details and User records, §7).
+
+export const clientsQueryKey = ['clients'] as const
+
+/** The user's clients by name, a page at a time, those whose name contains `search`. */
+export function useClientList(search: string) {
+  return useInfiniteQuery({
+    queryKey: [...clientsQueryKey, 'list', search],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const query = new URLSearchParams()
+      if (search) query.set('search', search)
+      if (pageParam) query.set('cursor', pageParam)
+      const suffix = query.size ? `?${query}` : ''
+      return apiRequest(`/api/clients${suffix}`, clientListResponseSchema)
+    },
+    getNextPageParam: (page) => page.nextCursor,
+    // A list the person is looking at is read again when they come back to it, not in between.
+    staleTime: 0,
+  })
+}
+
+/** One saved client, for the form at /user-details#{id}. */
+export function useClient(id: string | null) {
+  return useQuery({
+    queryKey: [...clientsQueryKey, 'record', id],
+    queryFn: () => apiRequest(`/api/clients/${id}`, clientRecordSchema),
+    enabled: Boolean(id),
+  })
+}
+
+/** The photo stored last, offered again for 7 days (spec scans §4, the image cookie). */
+export function useRecentPhoto() {
+  return useQuery({
+    queryKey: [...clientsQueryKey, 'recent-photo'],
+    queryFn: async () =>
+      (await apiRequest('/api/clients/photos/recent', recentPhotoResponseSchema)).photo,
+    staleTime: 0,
+  })
+}
+
+/** Stores a chosen or captured photo; the server re-encodes it and answers its number. */
+export async function uploadClientPhoto(file: Blob) {
+  const headers = apiHeaders({ 'content-type': file.type || 'application/octet-stream' })
+  const { photo } = await apiRequest('/api/clients/photos', clientPhotoResponseSchema, {
+    method: 'POST',
+    body: file,
+    headers,
+  })
+  return photo
+}
+
+/** Saves the form: a new client, or the one being edited. */
+export function useSaveClient() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, form }: { id: string | null; form: ClientForm }) =>
+      apiRequest(id ? `/api/clients/${id}` : '/api/clients', clientRecordSchema, {
+        method: id ? 'PUT' : 'POST',
+        body: JSON.stringify(form),
+      }),
+    onSuccess: (record: ClientRecord) => {
+      queryClient.setQueryData([...clientsQueryKey, 'record', record.id], record)
+      void queryClient.invalidateQueries({ queryKey: [...clientsQueryKey, 'list'] })
+    },
+  })
+}
+
+/** Deletes a client with their photo and scans. */
+export function useDeleteClient() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest(`/api/clients/${id}`, okResponseSchema, { method: 'DELETE' }),
+    onSuccess: (_ok, id) => {
+      queryClient.removeQueries({ queryKey: [...clientsQueryKey, 'record', id] })
+      void queryClient.invalidateQueries({ queryKey: [...clientsQueryKey, 'list'] })
+    },
+  })
+}

@@ -1,0 +1,222 @@
+import { ArrowLeft, Plus, Search, Trash2, UserRound } from 'lucide-react'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useNavigate } from 'react-router'
+import type { ClientSummary } from '../../../../domain/clients'
+import { Button } from '../../../components/ui/button'
+import { Dialog } from '../../../components/ui/dialog'
+import { TextField } from '../../../components/ui/text-field'
+import { useHeaderSlot } from '../../../lib/header-slot'
+import { useNotifications } from '../../../lib/notifications'
+import { useClientList, useDeleteClient } from '../api'
+
+const SEARCH_DELAY_MS = 250
+
+/** What was typed, once the person has paused: one request per pause, not per key. */
+function useSettled(value: string): string {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), SEARCH_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [value])
+  return settled
+}
+
+/**
+ * /aura-user-record: the saved clients with picture and full name, each opening the client form
+ * (spec scans §2 User records); search by name; pages load as the list is scrolled.
+ */
+export function UserRecordsPage() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const [typed, setTyped] = useState('')
+  const search = useSettled(typed.trim())
+  const list = useClientList(search)
+  const clients = useMemo(() => list.data?.pages.flatMap((page) => page.clients) ?? [], [list.data])
+  const [deleting, setDeleting] = useState<ClientSummary | null>(null)
+
+  const actions = useMemo(() => {
+    const style =
+      'flex items-center gap-1 rounded-full px-3 py-1.5 text-sm font-medium hover:bg-white/15'
+    return (
+      <>
+        <button type="button" className={style} onClick={() => navigate('/user-details')}>
+          <ArrowLeft aria-hidden className="size-4" />
+          {t('clients.records.back')}
+        </button>
+        <button type="button" className={style} onClick={() => navigate('/user-details')}>
+          <Plus aria-hidden className="size-4" />
+          {t('clients.records.new')}
+        </button>
+      </>
+    )
+  }, [navigate, t])
+  useHeaderSlot({ actions })
+
+  // The next page comes when the end of the list scrolls into view (the button stays for
+  // keyboards and for browsers that do not report it).
+  const end = useRef<HTMLDivElement>(null)
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list
+  useEffect(() => {
+    const target = end.current
+    if (!target || !hasNextPage || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) {
+        void fetchNextPage()
+      }
+    })
+    observer.observe(target)
+    return () => observer.disconnect()
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage])
+
+  return (
+    <section className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-6">
+      <TextField
+        label={t('clients.records.search')}
+        type="search"
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        adornment={<Search aria-hidden className="size-5 text-slate-400" />}
+        data-testid="client-search"
+      />
+      {list.isPending && (
+        <div
+          role="status"
+          aria-live="polite"
+          className="flex items-center gap-3 py-8 text-slate-600"
+        >
+          <span className="size-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
+          {t('clients.records.loading')}
+        </div>
+      )}
+      {list.isError && (
+        <div role="alert" className="flex flex-col items-start gap-3 text-red-700">
+          {t('common.networkError')}
+          <Button variant="secondary" onClick={() => void list.refetch()}>
+            {t('panels.retry')}
+          </Button>
+        </div>
+      )}
+      {list.isSuccess && clients.length === 0 && (
+        <p
+          className="rounded-2xl bg-white p-6 text-center text-slate-600 shadow-sm ring-1 ring-slate-200"
+          data-testid="records-empty"
+        >
+          {search ? t('clients.records.noMatch', { search }) : t('clients.records.empty')}
+        </p>
+      )}
+      {clients.length > 0 && (
+        <>
+          <p className="sr-only" aria-live="polite">
+            {t('clients.records.count', { count: clients.length })}
+          </p>
+          <ul className="grid gap-3 sm:grid-cols-2" data-testid="client-list">
+            {clients.map((client) => (
+              <ClientCard key={client.id} client={client} onDelete={() => setDeleting(client)} />
+            ))}
+          </ul>
+        </>
+      )}
+      <div ref={end} />
+      {hasNextPage && (
+        <Button
+          variant="secondary"
+          className="self-center"
+          disabled={isFetchingNextPage}
+          onClick={() => void fetchNextPage()}
+        >
+          {t('clients.records.loadMore')}
+        </Button>
+      )}
+      <DeleteClientDialog client={deleting} onClose={() => setDeleting(null)} />
+    </section>
+  )
+}
+
+const fullName = (client: Pick<ClientSummary, 'firstName' | 'lastName'>) =>
+  `${client.firstName} ${client.lastName}`
+
+function ClientCard({ client, onDelete }: { client: ClientSummary; onDelete: () => void }) {
+  const { t } = useTranslation()
+  const name = fullName(client)
+  return (
+    <li
+      className="flex items-center gap-3 rounded-2xl bg-white p-3 shadow-sm ring-1 ring-slate-200"
+      data-testid="client-row"
+    >
+      <Link
+        to={`/user-details#${client.id}`}
+        aria-label={t('clients.records.open', { name })}
+        className="flex min-w-0 flex-1 items-center gap-3 rounded-xl p-1 hover:bg-brand-50"
+      >
+        {client.photoUrl ? (
+          <img
+            src={client.photoUrl}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            className="size-14 shrink-0 rounded-full object-cover ring-1 ring-slate-200"
+          />
+        ) : (
+          <span className="flex size-14 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-500">
+            <UserRound aria-label={t('clients.records.noPhoto')} className="size-7" />
+          </span>
+        )}
+        <span className="truncate text-base font-medium text-slate-900">{name}</span>
+      </Link>
+      <button
+        type="button"
+        onClick={onDelete}
+        aria-label={`${t('clients.records.delete')}: ${name}`}
+        className="rounded-full p-2 text-slate-500 hover:bg-red-50 hover:text-red-700"
+      >
+        <Trash2 aria-hidden className="size-5" />
+      </button>
+    </li>
+  )
+}
+
+function DeleteClientDialog({
+  client,
+  onClose,
+}: {
+  client: ClientSummary | null
+  onClose: () => void
+}) {
+  const { t } = useTranslation()
+  const remove = useDeleteClient()
+  const { notify } = useNotifications()
+  const name = client ? fullName(client) : ''
+  return (
+    <Dialog
+      open={client !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose()
+      }}
+      title={t('clients.records.deleteTitle', { name })}
+      description={t('clients.records.deleteBody')}
+    >
+      <div className="mt-2 flex justify-end gap-3">
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button
+          className="bg-red-700 hover:bg-red-800"
+          disabled={remove.isPending}
+          onClick={() => {
+            if (!client) return
+            remove.mutate(client.id, {
+              onSuccess: () => {
+                notify('success', t('clients.records.deleted', { name }))
+                onClose()
+              },
+              onError: () => notify('error', t('common.networkError')),
+            })
+          }}
+        >
+          {t('clients.records.deleteConfirm')}
+        </Button>
+      </div>
+    </Dialog>
+  )
+}

@@ -1,0 +1,150 @@
+import { expectAccessible } from './support/axe'
+import { CHROMIUM_ARGS } from './support/chromium'
+import { expect, test } from './support/test'
+
+// Client records (issue 11): the client form with a photo from Chromium's fake camera, the
+// records list, reopening, editing and deleting a client.
+
+test.use({
+  memberOptions: { access: true },
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH,
+    // A fake camera that is allowed without asking: Chromium draws a moving test pattern.
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ],
+  },
+})
+
+test('a new client with a captured photo is saved, listed, reopened, edited and deleted', async ({
+  page,
+  member: _,
+}) => {
+  await page.clock.install()
+  await page.goto('/user-details')
+  await expect(page.getByRole('heading', { name: 'New client' })).toBeVisible()
+
+  // Start with nothing filled: the spec's messages, in its order.
+  await page.getByRole('button', { name: 'Start' }).click()
+  for (const message of [
+    'First Name is required',
+    'Last Name is required',
+    'Email is required',
+    'Phone Number is required',
+    'Affirmation is required',
+    'Please select Aura Image',
+  ]) {
+    await expect(page.getByText(message, { exact: true })).toBeVisible()
+  }
+  await page.screenshot({ path: test.info().outputPath('user-details-errors.png'), fullPage: true })
+
+  await page.getByRole('button', { name: 'Analyze Client Image' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Analyze Client Image' })
+  await expect(dialog.getByRole('button', { name: 'Scan' })).toBeDisabled()
+  await dialog.getByRole('button', { name: 'Open Camera' }).click()
+  await expect(dialog.getByTestId('camera-preview')).toBeVisible()
+  await expect
+    .poll(() =>
+      dialog.getByTestId('camera-preview').evaluate((video: HTMLVideoElement) => video.videoWidth),
+    )
+    .toBeGreaterThan(0)
+  await dialog.getByRole('button', { name: 'Capture' }).click()
+  await expect(dialog.getByTestId('photo-preview')).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Open Camera' })).toBeVisible()
+  await expectAccessible(page, 'the photo dialog')
+
+  // Frozen, so only runFor() moves the scan's 6 seconds.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+  await dialog.getByRole('button', { name: 'Scan' }).click()
+  await expect(dialog.getByText('Scanning…').first()).toBeVisible()
+  await page.clock.runFor(5_900)
+  await expect(dialog.getByText('Energy Scan Complete')).toBeHidden()
+  await page.clock.runFor(200)
+  await expect(dialog.getByText('Energy Scan Complete')).toBeVisible()
+  await page.clock.resume()
+  await page.screenshot({ path: test.info().outputPath('photo-dialog.png') })
+  await dialog.getByRole('button', { name: 'Close' }).first().click()
+  await expect(page.getByTestId('form-photo')).toBeVisible()
+  await expect(page.getByText('Please select Aura Image')).toBeHidden()
+
+  await page.getByLabel('First name').fill('Lucía')
+  await page.getByLabel('Last name').fill('Martín')
+  await page.getByLabel('Email').fill('lucia@example.com')
+  await page.getByLabel('Phone number').fill('+34 600 123 456')
+  await page.getByLabel('Birth date (optional)').fill('04/23/1985')
+  await page.getByLabel('Positive affirmation').fill('I am calm and clear.')
+  await page.getByRole('button', { name: 'Start' }).click()
+  await expect(
+    page.getByText('Please confirm that your client agreed to their photo and details being kept.'),
+  ).toBeVisible()
+  await page.getByRole('checkbox').check()
+  await expectAccessible(page, 'the filled client form')
+  await page.screenshot({ path: test.info().outputPath('user-details-filled.png'), fullPage: true })
+  await page.getByRole('button', { name: 'Start' }).click()
+  await expect(page).toHaveURL(/\/aura-scan$/)
+
+  await page.goto('/aura-user-record')
+  const row = page.getByTestId('client-row')
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText('Lucía Martín')
+  await expectAccessible(page, 'the records list')
+  await page.screenshot({ path: test.info().outputPath('user-records.png'), fullPage: true })
+  await row.getByRole('link', { name: 'Open Lucía Martín' }).click()
+  await expect(page).toHaveURL(/\/user-details#[0-9a-f-]{36}$/)
+  await expect(page.getByLabel('Birth date (optional)')).toHaveValue('04/23/1985')
+  await expect(page.getByLabel('Phone number')).toHaveValue('+34600123456')
+  await page.getByLabel('Last name').fill('Martín Ruiz')
+  await page.getByRole('button', { name: 'Start' }).click()
+  await expect(page).toHaveURL(/\/aura-scan$/)
+
+  await page.goto('/aura-user-record')
+  await page.getByTestId('client-search').fill('ruiz')
+  await expect(row).toContainText('Lucía Martín Ruiz')
+  await page.getByTestId('client-search').fill('nobody')
+  await expect(page.getByTestId('records-empty')).toHaveText("No client's name contains “nobody”.")
+  await page.getByTestId('client-search').fill('')
+  await row.getByRole('button', { name: 'Delete: Lucía Martín Ruiz' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Delete Lucía Martín Ruiz?' })
+  await confirm.getByRole('button', { name: 'Delete for good' }).click()
+  await expect(page.getByTestId('records-empty')).toHaveText('No Records found')
+})
+
+test.describe('a refused camera', () => {
+  // The refused text file is answered 415, which the browser logs.
+  test.use({ allowedConsoleErrors: /status of 415/ })
+
+  test('a refused camera says how to allow it, and a photo file still works', async ({
+    page,
+    member: _,
+  }) => {
+    await page.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))
+    })
+    await page.goto('/user-details')
+    await page.getByRole('button', { name: 'Analyze Client Image' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Analyze Client Image' })
+    await dialog.getByRole('button', { name: 'Open Camera' }).click()
+    await expect(dialog.getByRole('alert')).toContainText('The camera was not allowed.')
+
+    await dialog.getByTestId('photo-file').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not a picture'),
+    })
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Please choose an image file (JPEG, PNG, WebP, GIF or AVIF).',
+    )
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    )
+    await dialog
+      .getByTestId('photo-file')
+      .setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: png })
+    await expect(dialog.getByTestId('photo-preview')).toBeVisible()
+    await expect(dialog.getByRole('alert')).toHaveCount(0)
+  })
+})
