@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { okResponseSchema } from '../../../domain/api'
 import {
   type ClientForm,
@@ -14,20 +14,22 @@ import { apiHeaders, apiRequest } from '../../lib/api-client'
 
 export const clientsQueryKey = ['clients'] as const
 
-/** The user's clients by name, a page at a time, those whose name contains `search`. */
-export function useClientList(search: string) {
-  return useInfiniteQuery({
-    queryKey: [...clientsQueryKey, 'list', search],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
+/**
+ * One page of the user's clients by name (those whose name contains `search`), from `cursor`
+ * (null: the first). Pages are separate queries: TanStack's infinite query would add its
+ * observer to every first render, /login's included.
+ */
+export function useClientPage(search: string, cursor: string | null) {
+  return useQuery({
+    queryKey: [...clientsQueryKey, 'list', search, cursor],
+    queryFn: () => {
       const query = new URLSearchParams()
       if (search) query.set('search', search)
-      if (pageParam) query.set('cursor', pageParam)
+      if (cursor) query.set('cursor', cursor)
       const suffix = query.size ? `?${query}` : ''
       return apiRequest(`/api/clients${suffix}`, clientListResponseSchema)
     },
-    getNextPageParam: (page) => page.nextCursor,
-    // A list the person is looking at is read again when they come back to it, not in between.
+    // A list the person is looking at is read again when they come back to it.
     staleTime: 0,
   })
 }

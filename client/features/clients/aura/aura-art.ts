@@ -4,7 +4,7 @@ import { AURA_PICTURES } from '../../../../domain/clients'
 // instead of stored images (PRODUCT.md: zero downloads, our own art). Framework-free so the
 // screen, a test in Node and a throwaway preview script can all use it.
 //
-//   picture number ─┬─ fixed shuffle ── (core, outer) colour pair: unique per picture
+//   picture number ─┬─ fixed shuffle ── (core, outer) colour pair, unique ── style
 //                   └─ mulberry32 ───── layers, outline, texture, rays, rings, speckles
 //                                          │
 //   auraDesign ─────────────────────────── AuraDesign (plain data)
@@ -31,7 +31,8 @@ export type AuraColourName =
 
 /**
  * The aura colours as `#rrggbb`. Soft, luminous tones rather than pure primaries (calm, not
- * garish), tuned so any two are at least ΔE 26 apart in CIELAB: a viewer never confuses them.
+ * garish), tuned so any two are at least ΔE 26 apart in CIELAB (some 11 just-noticeable differences):
+ * side by side, no two are mistaken for each other.
  */
 export const AURA_COLOURS: Readonly<Record<AuraColourName, string>> = {
   red: '#e0525c',
@@ -101,7 +102,7 @@ export interface AuraSpeckles {
   count: number
   /** `#rrggbb`. */
   colour: string
-  /** Radius of the largest speckles on a 720 px wide canvas. */
+  /** Radius of the largest speckles, in pixels of a canvas 720 px on its shorter side. */
   size: number
 }
 
@@ -134,6 +135,7 @@ export interface AuraDesign {
   outer: AuraColourName
   /** Rays, speckles, rings and three-colour blends use it. */
   accent: AuraColourName
+  /** Follows from `core` and `outer` (see {@link auraDesign}). */
   style: AuraStyle
   /** `#rrggbb`: the dark ground around the aura. */
   background: string
@@ -278,10 +280,13 @@ export function auraDesign(picture: number): AuraDesign {
   const accent = pick(COLOUR_NAMES.filter((name) => name !== core && name !== outer))
 
   const bands = style === 'bands'
-  const layerCount = bands ? 5 + Math.floor(random() * 2) : 3 + Math.floor(random() * 3)
-  const blend = bands || (layerCount >= 4 && chance(0.3))
-  // The outermost egg reaches the canvas's sides but leaves its corners to the dark ground.
-  const outerScale = between(1.45, 1.95)
+  const plumed = style === 'plumes'
+  const layerCount = bands || plumed ? 4 + Math.floor(random() * 3) : 3 + Math.floor(random() * 3)
+  // A middle layer in the accent colour: bands show it as a stripe, plumes as a flame.
+  const blend = bands || plumed || (layerCount >= 4 && chance(0.3))
+  // The outermost egg reaches the canvas's sides but leaves its corners to the dark ground;
+  // plumes need more dark ground around them to show their shape.
+  const outerScale = plumed ? between(1.3, 1.55) : between(1.45, 1.95)
   const innerScale = between(1.05, 1.18)
   const layers: AuraLayer[] = []
   for (let index = 0; index < layerCount; index += 1) {
@@ -293,35 +298,40 @@ export function auraDesign(picture: number): AuraDesign {
         ? AURA_COLOURS[accent]
         : mixHex(AURA_COLOURS[outer], AURA_COLOURS[core], depth ** 0.75),
       scale: outerScale + (innerScale - outerScale) * depth ** between(0.7, 1.1),
-      opacity: 0.55 + 0.4 * depth * between(0.8, 1),
+      opacity: 0.42 + 0.5 * depth * between(0.85, 1),
       // Bands are crisp eggs, one inside the other; otherwise the layers melt into each other.
       softness: bands ? between(0.035, 0.05) : between(0.05, 0.11) + 0.08 * (1 - depth),
-      wobble: (1 - depth) ** 0.8,
+      // Plumes are flames of every colour, so even the inner layers follow them there.
+      wobble: plumed ? 1 - 0.85 * depth : (1 - depth) ** 0.8,
       offsetX: depth === 1 ? 0 : between(-0.12, 0.12) * (1 - depth),
       offsetY: depth === 1 ? 0 : between(-0.16, 0.08) * (1 - depth),
     })
   }
 
-  const ripples = [2, 3, 4, 5, 7]
+  // Low harmonics only, and gentle: higher ones turn the egg into a blob, most of all where
+  // bands draw its outline crisply.
+  const ripples = (bands ? [2, 3] : [2, 3, 4, 5])
     .filter(() => chance(0.5))
     .map((harmonic) => ({
       harmonic,
-      amplitude: between(0.02, 0.07) / Math.sqrt(harmonic - 1),
+      amplitude: between(0.015, 0.05) / Math.sqrt(harmonic - 1),
       phase: between(0, Math.PI * 2),
     }))
   const plumes: AuraPlume[] = []
-  const plumeCount = style === 'plumes' ? 1 + Math.floor(random() * 3) : chance(0.2) ? 1 : 0
+  const plumeCount = plumed ? 1 + Math.floor(random() * 3) : chance(0.2) ? 1 : 0
   for (let index = 0; index < plumeCount; index += 1) {
     plumes.push({
       // Mostly upwards and to the sides: auras are drawn rising from the head and shoulders.
       angle: -Math.PI / 2 + between(-1.7, 1.7),
-      width: between(0.25, 0.55),
-      reach: style === 'plumes' ? between(0.3, 0.5) : between(0.1, 0.2),
+      width: plumed ? between(0.28, 0.45) : between(0.25, 0.55),
+      reach: plumed ? between(0.4, 0.65) : between(0.1, 0.2),
     })
   }
 
-  const texture: AuraDesign['texture'] =
-    style === 'mist' ? 'mist' : style === 'streams' ? 'streams' : bands ? 'smooth' : pick(TEXTURES)
+  let texture: AuraDesign['texture'] = pick(TEXTURES)
+  if (style === 'mist' || style === 'streams') texture = style
+  // Streams would hide the outlines that bands and plumes are about.
+  else if (bands || plumed) texture = texture === 'streams' ? 'smooth' : texture
   const textureStrength =
     texture === 'smooth' ? 0 : style === 'mist' || style === 'streams' ? between(0.5, 0.75) : 0.3
   const bgBase = hexToLinear(chance(0.5) ? '#04050b' : '#080510')
@@ -343,8 +353,9 @@ export function auraDesign(picture: number): AuraDesign {
     ripples,
     plumes,
     lean: {
-      angle: between(0, Math.PI * 2),
-      amount: style === 'plumes' ? between(0.2, 0.35) : chance(0.5) ? between(0.1, 0.3) : 0,
+      // Plumes carry the light their way.
+      angle: plumed ? (plumes[0]?.angle ?? 0) : between(0, Math.PI * 2),
+      amount: plumed ? between(0.2, 0.35) : chance(0.5) ? between(0.1, 0.3) : 0,
     },
     texture,
     textureStrength,
@@ -353,10 +364,10 @@ export function auraDesign(picture: number): AuraDesign {
     rays:
       style === 'rays' || chance(0.12)
         ? {
-            count: 8 + Math.floor(random() * 17),
+            count: 6 + Math.floor(random() * 13),
             colour: chance(0.5) ? AURA_COLOURS[accent] : AURA_COLOURS[core],
             strength: style === 'rays' ? between(0.14, 0.22) : between(0.06, 0.1),
-            sharpness: between(5, 20),
+            sharpness: between(4, 12),
             phase: between(0, Math.PI * 2),
             reach: between(0.45, 0.9),
           }
@@ -375,8 +386,8 @@ export function auraDesign(picture: number): AuraDesign {
   }
 }
 
-// Angular resolution of the outline tables: finer than a pixel at the edge of a 960 px canvas
-// would need far more, but the outline only changes slowly with angle.
+// Half a degree per step of the angle tables: outline, lean and beams change slowly with angle,
+// and the field they are used in is at most 320 px across, so finer steps would not show.
 const ANGLE_BINS = 720
 const TAU = Math.PI * 2
 
@@ -436,8 +447,22 @@ function srgbLookup(): Float32Array {
   }
   return srgbTable
 }
-const tableIndex = (value: number) =>
-  Math.min(SRGB_TABLE_SIZE, Math.max(0, Math.round(value * SRGB_TABLE_SIZE)))
+
+/**
+ * atan2 to within 0.0003 radians, a thirtieth of an angle-table step, at a fraction of the cost
+ * of Math.atan2 (it runs once per pixel).
+ */
+function fastAtan2(y: number, x: number): number {
+  const ax = Math.abs(x)
+  const ay = Math.abs(y)
+  if (ax === 0 && ay === 0) return 0
+  const a = ax > ay ? ay / ax : ax / ay
+  const s = a * a
+  let angle = ((-0.0464964749 * s + 0.15931422) * s - 0.327622764) * s * a + a
+  if (ay > ax) angle = Math.PI / 2 - angle
+  if (x < 0) angle = Math.PI - angle
+  return y < 0 ? -angle : angle
+}
 
 /**
  * Paints every smooth part of `design` (ground, glows, texture, rays, rings, rim) into an RGBA
@@ -460,14 +485,14 @@ export function auraGlowPixels(
   const outline = new Float32Array(ANGLE_BINS)
   const lean = new Float32Array(ANGLE_BINS)
   const rays = new Float32Array(ANGLE_BINS)
-  const rayReach = new Float32Array(ANGLE_BINS)
+  const rayFade = new Float32Array(ANGLE_BINS)
   const rayRandom = mulberry32(design.picture ^ 0x1b873593)
   const rayLengths = Array.from(
     { length: design.rays?.count ?? 0 },
     () => 0.55 + 0.45 * rayRandom(),
   )
   for (let bin = 0; bin < ANGLE_BINS; bin += 1) {
-    const angle = (bin / ANGLE_BINS) * TAU - Math.PI
+    const angle = ((bin + 0.5) / ANGLE_BINS) * TAU - Math.PI
     let bulge = 0
     for (const { harmonic, amplitude, phase } of design.ripples) {
       bulge += amplitude * Math.cos(harmonic * angle + phase)
@@ -477,24 +502,48 @@ export function auraGlowPixels(
       bulge += plume.reach * Math.exp(-((apart / plume.width) ** 2))
     }
     outline[bin] = bulge
-    lean[bin] = 1 + design.lean.amount * Math.cos(angle - design.lean.angle)
+    lean[bin] = design.lean.amount * Math.cos(angle - design.lean.angle)
     if (design.rays) {
       const { count, phase, sharpness, reach } = design.rays
-      const turn = (((angle - phase) / TAU) * count + count * 8) % count
+      const turn = ((((angle - phase) / TAU) * count) % count) + count
       const ray = Math.floor(turn + 0.5) % count
-      rays[bin] = (0.5 + 0.5 * Math.cos(TAU * turn)) ** sharpness
-      rayReach[bin] = reach * (rayLengths[ray] as number)
+      rays[bin] = design.rays.strength * (0.5 + 0.5 * Math.cos(TAU * turn)) ** sharpness
+      // Each beam has its own length: a fan of equal beams looks mechanical.
+      rayFade[bin] = 1 / Math.max(0.05, reach * (rayLengths[ray] as number))
     }
   }
 
-  const layers = design.layers.map((layer) => ({
-    ...layer,
-    linear: hexToLinear(layer.colour),
-  }))
-  const ground = hexToLinear(design.background)
-  const core = hexToLinear(AURA_COLOURS[design.core])
-  const accent = hexToLinear(AURA_COLOURS[design.accent])
-  const rayColour = design.rays ? hexToLinear(design.rays.colour) : core
+  // Each layer's numbers side by side in one typed array: the inner loop runs once per layer per
+  // pixel and reads nothing else.
+  const LAYER_STRIDE = 9
+  const layerCount = design.layers.length
+  const layers = new Float64Array(layerCount * LAYER_STRIDE)
+  design.layers.forEach((layer, index) => {
+    const [red, green, blue] = hexToLinear(layer.colour)
+    layers.set(
+      [
+        layer.offsetX,
+        layer.offsetY,
+        1 / layer.scale,
+        layer.wobble,
+        1 / layer.softness,
+        layer.opacity,
+        red,
+        green,
+        blue,
+      ],
+      index * LAYER_STRIDE,
+    )
+  })
+  const taper = design.taper
+  const textureStrength = design.texture === 'smooth' ? 0 : design.textureStrength
+  const streams = design.texture === 'streams'
+  const [groundR, groundG, groundB] = hexToLinear(design.background)
+  const [coreR, coreG, coreB] = hexToLinear(AURA_COLOURS[design.core])
+  const [ringR, ringG, ringB] = hexToLinear(AURA_COLOURS[design.accent])
+  const [rayR, rayG, rayB] = hexToLinear(design.rays?.colour ?? AURA_COLOURS[design.core])
+  const rings = design.rings
+  const rim = design.rim
   const noise = noiseGrid(mulberry32(design.picture ^ 0x68e31da4), 48, 48)
   const table = srgbLookup()
   // Rounding noise under one 8-bit step, so dark gradients do not break into bands.
@@ -506,79 +555,88 @@ export function auraGlowPixels(
     for (let x = 0; x < width; x += 1) {
       const u = (x + 0.5 - cx) / rx
       const distance = Math.sqrt(u * u + v * v)
-      const angle = Math.atan2(v, u)
-      const bin = Math.min(ANGLE_BINS - 1, Math.floor(((angle + Math.PI) / TAU) * ANGLE_BINS))
+      const angle = fastAtan2(v, u)
+      const bin = Math.min(ANGLE_BINS - 1, ((angle + Math.PI) * (ANGLE_BINS / TAU)) | 0)
       // Texture, rays and rings only outside the photo: the middle stays one calm colour.
       const outside = smoothstep(0.95, 1.35, distance)
       // Anything that depends on the angle fades out towards the centre, where the angle jumps:
       // there it would cut the middle into wedges.
-      const lopsided = 1 + ((lean[bin] as number) - 1) * smoothstep(0.5, 1.2, distance)
+      const lopsided = 1 + (lean[bin] as number) * smoothstep(0.5, 1.2, distance)
 
       const vignette = 1 - 0.55 * smoothstep(1.6, 3.2, distance)
-      let r = (ground[0] as number) * vignette
-      let g = (ground[1] as number) * vignette
-      let b = (ground[2] as number) * vignette
+      let r = groundR * vignette
+      let g = groundG * vignette
+      let b = groundB * vignette
 
       let grain = 1
-      if (design.texture === 'mist') {
-        const n = noise(u * 2.2 + 7, v * 2.2 + 7) * 0.65 + noise(u * 5 + 20, v * 5 + 20) * 0.35
-        grain = 1 + design.textureStrength * outside * (n - 0.5) * 2
-      } else if (design.texture === 'streams') {
-        const n =
-          noise(((angle + Math.PI) / TAU) * 48, Math.log(distance + 0.3) * 3) * 0.7 +
-          noise(((angle + Math.PI) / TAU) * 96 + 3, Math.log(distance + 0.3) * 5) * 0.3
-        grain = 1 + design.textureStrength * outside * (n - 0.5) * 2.2
+      if (textureStrength > 0 && outside > 0) {
+        let n: number
+        if (streams) {
+          // Angle across, log-distance out: streaks that run outwards like flames.
+          const around = (angle + Math.PI) / TAU
+          const out = Math.log(distance + 0.3)
+          n = noise(around * 48, out * 3) * 0.7 + noise(around * 96 + 3, out * 5) * 0.3
+        } else {
+          n = noise(u * 2.2 + 7, v * 2.2 + 7) * 0.65 + noise(u * 5 + 20, v * 5 + 20) * 0.35
+        }
+        grain = 1 + textureStrength * outside * (n - 0.5) * 2.1
       }
 
       const bulge = outline[bin] as number
       let ringLight = 0
-      for (const layer of layers) {
-        const du = u - layer.offsetX
-        const dv = v - layer.offsetY
-        const taper = 1 + design.taper * Math.min(1, Math.max(-1, dv / layer.scale))
-        const ex = du / taper
-        const rho = Math.sqrt(ex * ex + dv * dv) / (layer.scale * (1 + bulge * layer.wobble))
-        const z = (rho - 1) / layer.softness
+      for (let at = 0; at < layers.length; at += LAYER_STRIDE) {
+        const du = u - (layers[at] as number)
+        const dv = v - (layers[at + 1] as number)
+        const inverseScale = layers[at + 2] as number
+        // Wider below the middle than above: an egg standing on its broad end.
+        const across = dv * inverseScale
+        const ex = du / (1 + taper * Math.min(1, Math.max(-1, across)))
+        const rho =
+          (Math.sqrt(ex * ex + dv * dv) * inverseScale) / (1 + bulge * (layers[at + 3] as number))
+        const z = (rho - 1) * (layers[at + 4] as number)
         const glow =
           z <= -GLOW_RANGE
             ? 1
             : z >= GLOW_RANGE
               ? 0
               : (glowTable[((z + GLOW_RANGE) * GLOW_STEPS) | 0] as number)
-        const alpha = Math.min(1, layer.opacity * glow * lopsided * grain)
+        let alpha = (layers[at + 5] as number) * glow * lopsided * grain
+        if (alpha > 1) alpha = 1
         if (alpha > 0) {
-          r += (layer.linear[0] - r) * alpha
-          g += (layer.linear[1] - g) * alpha
-          b += (layer.linear[2] - b) * alpha
+          r += ((layers[at + 6] as number) - r) * alpha
+          g += ((layers[at + 7] as number) - g) * alpha
+          b += ((layers[at + 8] as number) - b) * alpha
         }
-        if (design.rings > 0) {
+        if (rings > 0) {
           // A narrow bump on the outline, without the cost of an exp().
-          const edge = 1 - ((rho - 1) * 22) ** 2
-          if (edge > 0) ringLight += edge * edge
+          const edge = (rho - 1) * 22
+          const bump = 1 - edge * edge
+          if (bump > 0) ringLight += bump * bump
         }
       }
 
-      const rimLight = design.rim * Math.exp(-(((distance - 1.05) / 0.22) ** 2))
-      r += core[0] * rimLight
-      g += core[1] * rimLight
-      b += core[2] * rimLight
-      if (design.rings > 0) {
-        const light = design.rings * ringLight * outside
-        r += accent[0] * light
-        g += accent[1] * light
-        b += accent[2] * light
+      // A bright seam of the core colour right around the photo (about exp(-t²), cheaper).
+      const t = (distance - 1.05) / 0.22
+      const rimBump = 1 - (t * t) / 3
+      if (rimBump > 0) {
+        const light = rim * rimBump * rimBump * rimBump
+        r += coreR * light
+        g += coreG * light
+        b += coreB * light
       }
-      if (design.rays) {
-        const beyond = distance - 1
-        const reach = rayReach[bin] as number
+      if (ringLight > 0) {
+        const light = rings * ringLight * outside
+        r += ringR * light
+        g += ringG * light
+        b += ringB * light
+      }
+      const beam = rays[bin] as number
+      if (beam > 0.001 && outside > 0) {
         const light =
-          design.rays.strength *
-          (rays[bin] as number) *
-          outside *
-          Math.exp(-Math.max(0, beyond) / Math.max(0.05, reach))
-        r += rayColour[0] * light
-        g += rayColour[1] * light
-        b += rayColour[2] * light
+          beam * outside * Math.exp(-Math.max(0, distance - 1) * (rayFade[bin] as number))
+        r += rayR * light
+        g += rayG * light
+        b += rayB * light
       }
 
       // Highlights roll off towards white instead of clipping into flat patches.
@@ -586,9 +644,12 @@ export function auraGlowPixels(
       g = g / (1 + g * 0.25)
       b = b / (1 + b * 0.25)
       const jitter = dither() - 0.5
-      pixels[offset] = (table[tableIndex(r)] as number) + jitter
-      pixels[offset + 1] = (table[tableIndex(g)] as number) + jitter
-      pixels[offset + 2] = (table[tableIndex(b)] as number) + jitter
+      pixels[offset] =
+        (table[Math.min(SRGB_TABLE_SIZE, (r * SRGB_TABLE_SIZE) | 0)] as number) + jitter
+      pixels[offset + 1] =
+        (table[Math.min(SRGB_TABLE_SIZE, (g * SRGB_TABLE_SIZE) | 0)] as number) + jitter
+      pixels[offset + 2] =
+        (table[Math.min(SRGB_TABLE_SIZE, (b * SRGB_TABLE_SIZE) | 0)] as number) + jitter
       pixels[offset + 3] = 255
       offset += 4
     }
@@ -668,9 +729,8 @@ function drawSpeckles(
   const spriteContext = sprite.getContext('2d') as
     | OffscreenCanvasRenderingContext2D
     | CanvasRenderingContext2D
-  const [r, g, b] = hexToLinear(speckles.colour).map((channel) =>
-    Math.round(fromLinear(channel) * 255),
-  )
+  const value = Number.parseInt(speckles.colour.slice(1), 16)
+  const [r, g, b] = [value >> 16, (value >> 8) & 255, value & 255]
   const gradient = spriteContext.createRadialGradient(16, 16, 0, 16, 16, 16)
   gradient.addColorStop(0, `rgb(${r} ${g} ${b} / 1)`)
   gradient.addColorStop(0.18, `rgb(${r} ${g} ${b} / 0.8)`)

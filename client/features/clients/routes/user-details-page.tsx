@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { CalendarDays, ScanFace, Sparkles, UsersRound } from 'lucide-react'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import type { z } from 'zod/mini'
@@ -17,6 +17,7 @@ import { useNotifications } from '../../../lib/notifications'
 import { useClient, useRecentPhoto, useSaveClient } from '../api'
 import { formatBirthDate, parseBirthDate } from '../birth-date'
 import { PhotoDialog } from '../components/photo-dialog'
+import { RequireAccess } from '../components/require-access'
 
 type ClientFormValues = z.input<typeof clientFormSchema>
 
@@ -41,10 +42,6 @@ function useHashId(): string | null {
 export function UserDetailsPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const id = useHashId()
-  const client = useClient(id)
-  const recent = useRecentPhoto()
-
   const actions = useMemo(
     () => (
       <button
@@ -59,10 +56,23 @@ export function UserDetailsPage() {
     [navigate, t],
   )
   useHeaderSlot({ actions })
-
-  const waiting = (id && client.isPending) || (!id && recent.isPending)
   return (
     <section className="mx-auto flex w-full max-w-xl flex-col gap-4 px-4 py-6">
+      <RequireAccess>
+        <ClientDetails />
+      </RequireAccess>
+    </section>
+  )
+}
+
+function ClientDetails() {
+  const { t } = useTranslation()
+  const id = useHashId()
+  const client = useClient(id)
+  const recent = useRecentPhoto()
+  const waiting = (id && client.isPending) || (!id && recent.isPending)
+  return (
+    <>
       <h1 className="text-2xl font-semibold text-brand-900">
         {client.data
           ? t('clients.details.editHeading', {
@@ -94,7 +104,7 @@ export function UserDetailsPage() {
           recentPhoto={id ? null : (recent.data ?? null)}
         />
       )}
-    </section>
+    </>
   )
 }
 
@@ -200,17 +210,12 @@ function ClientFormCard({
         error={text(errors.phone?.message)}
         {...form.register('phone')}
       />
-      <Controller
-        control={form.control}
-        name="birthDate"
-        render={({ field }) => (
-          <BirthDateField
-            value={field.value ?? null}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={text(errors.birthDate?.message)}
-          />
-        )}
+      <BirthDateField
+        value={form.watch('birthDate') ?? null}
+        onChange={(value) =>
+          form.setValue('birthDate', value, { shouldValidate: form.formState.isSubmitted })
+        }
+        error={text(errors.birthDate?.message)}
       />
       <TextAreaField
         label={t('clients.details.affirmation')}
@@ -292,12 +297,10 @@ function ClientFormCard({
 function BirthDateField({
   value,
   onChange,
-  onBlur,
   error,
 }: {
   value: string | null
   onChange: (value: string | null) => void
-  onBlur: () => void
   error: string
 }) {
   const { t } = useTranslation()
@@ -329,7 +332,6 @@ function BirthDateField({
         autoComplete="off"
         value={typed}
         onChange={(event) => handleType(event.target.value)}
-        onBlur={onBlur}
         error={error}
       />
       <div className="relative mb-7">

@@ -8,7 +8,8 @@ import { Dialog } from '../../../components/ui/dialog'
 import { TextField } from '../../../components/ui/text-field'
 import { useHeaderSlot } from '../../../lib/header-slot'
 import { useNotifications } from '../../../lib/notifications'
-import { useClientList, useDeleteClient } from '../api'
+import { useClientPage, useDeleteClient } from '../api'
+import { RequireAccess } from '../components/require-access'
 
 const SEARCH_DELAY_MS = 250
 
@@ -24,15 +25,16 @@ function useSettled(value: string): string {
 
 /**
  * /aura-user-record: the saved clients with picture and full name, each opening the client form
- * (spec scans §2 User records); search by name; pages load as the list is scrolled.
+ * (spec scans §2 User records); search by name; the next page loads as the list is scrolled.
  */
 export function UserRecordsPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [typed, setTyped] = useState('')
   const search = useSettled(typed.trim())
-  const list = useClientList(search)
-  const clients = useMemo(() => list.data?.pages.flatMap((page) => page.clients) ?? [], [list.data])
+  // The cursors of the pages shown after the first, for this search.
+  const [more, setMore] = useState<{ search: string; cursors: string[] }>({ search, cursors: [] })
+  const cursors = more.search === search ? more.cursors : []
   const [deleting, setDeleting] = useState<ClientSummary | null>(null)
 
   const actions = useMemo(() => {
@@ -53,83 +55,109 @@ export function UserRecordsPage() {
   }, [navigate, t])
   useHeaderSlot({ actions })
 
-  // The next page comes when the end of the list scrolls into view (the button stays for
-  // keyboards and for browsers that do not report it).
-  const end = useRef<HTMLDivElement>(null)
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list
+  const pages = [null, ...cursors]
+  return (
+    <section className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-6">
+      <RequireAccess>
+        <TextField
+          label={t('clients.records.search')}
+          type="search"
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          adornment={<Search aria-hidden className="size-5 text-slate-400" />}
+          data-testid="client-search"
+        />
+        <ul className="grid gap-3 sm:grid-cols-2" data-testid="client-list">
+          {pages.map((cursor, index) => (
+            <ClientPage
+              key={cursor ?? 'first'}
+              search={search}
+              cursor={cursor}
+              last={index === pages.length - 1}
+              onMore={(next) => setMore({ search, cursors: [...cursors.slice(0, index), next] })}
+              onDelete={setDeleting}
+            />
+          ))}
+        </ul>
+      </RequireAccess>
+      <DeleteClientDialog client={deleting} onClose={() => setDeleting(null)} />
+    </section>
+  )
+}
+
+/**
+ * One page of the list. The first says when there is nothing at all; the last offers the next
+ * page, which also comes by itself when its end scrolls into view.
+ */
+function ClientPage({
+  search,
+  cursor,
+  last,
+  onMore,
+  onDelete,
+}: {
+  search: string
+  cursor: string | null
+  last: boolean
+  onMore: (cursor: string) => void
+  onDelete: (client: ClientSummary) => void
+}) {
+  const { t } = useTranslation()
+  const page = useClientPage(search, cursor)
+  const next = last ? (page.data?.nextCursor ?? null) : null
+  const end = useRef<HTMLLIElement>(null)
   useEffect(() => {
     const target = end.current
-    if (!target || !hasNextPage || typeof IntersectionObserver === 'undefined') return
+    if (!target || !next || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) {
-        void fetchNextPage()
-      }
+      if (entries.some((entry) => entry.isIntersecting)) onMore(next)
     })
     observer.observe(target)
     return () => observer.disconnect()
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage])
+  }, [next, onMore])
 
-  return (
-    <section className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-6">
-      <TextField
-        label={t('clients.records.search')}
-        type="search"
-        value={typed}
-        onChange={(event) => setTyped(event.target.value)}
-        adornment={<Search aria-hidden className="size-5 text-slate-400" />}
-        data-testid="client-search"
-      />
-      {list.isPending && (
-        <div
-          role="status"
-          aria-live="polite"
-          className="flex items-center gap-3 py-8 text-slate-600"
-        >
-          <span className="size-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
-          {t('clients.records.loading')}
-        </div>
-      )}
-      {list.isError && (
-        <div role="alert" className="flex flex-col items-start gap-3 text-red-700">
-          {t('common.networkError')}
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            {t('panels.retry')}
-          </Button>
-        </div>
-      )}
-      {list.isSuccess && clients.length === 0 && (
-        <p
-          className="rounded-2xl bg-white p-6 text-center text-slate-600 shadow-sm ring-1 ring-slate-200"
-          data-testid="records-empty"
-        >
-          {search ? t('clients.records.noMatch', { search }) : t('clients.records.empty')}
-        </p>
-      )}
-      {clients.length > 0 && (
-        <>
-          <p className="sr-only" aria-live="polite">
-            {t('clients.records.count', { count: clients.length })}
-          </p>
-          <ul className="grid gap-3 sm:grid-cols-2" data-testid="client-list">
-            {clients.map((client) => (
-              <ClientCard key={client.id} client={client} onDelete={() => setDeleting(client)} />
-            ))}
-          </ul>
-        </>
-      )}
-      <div ref={end} />
-      {hasNextPage && (
-        <Button
-          variant="secondary"
-          className="self-center"
-          disabled={isFetchingNextPage}
-          onClick={() => void fetchNextPage()}
-        >
-          {t('clients.records.loadMore')}
+  const wide = 'sm:col-span-2'
+  if (page.isPending) {
+    return (
+      <li role="status" className={`${wide} flex items-center gap-3 py-8 text-slate-600`}>
+        <span className="size-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
+        {t('clients.records.loading')}
+      </li>
+    )
+  }
+  if (page.isError) {
+    return (
+      <li role="alert" className={`${wide} flex flex-col items-start gap-3 text-red-700`}>
+        {t('common.networkError')}
+        <Button variant="secondary" onClick={() => void page.refetch()}>
+          {t('panels.retry')}
         </Button>
+      </li>
+    )
+  }
+  if (cursor === null && page.data.clients.length === 0) {
+    return (
+      <li
+        className={`${wide} rounded-2xl bg-white p-6 text-center text-slate-600 shadow-sm ring-1 ring-slate-200`}
+        data-testid="records-empty"
+      >
+        {search ? t('clients.records.noMatch', { search }) : t('clients.records.empty')}
+      </li>
+    )
+  }
+  return (
+    <>
+      {page.data.clients.map((client) => (
+        <ClientCard key={client.id} client={client} onDelete={() => onDelete(client)} />
+      ))}
+      {next && (
+        <li ref={end} className={`${wide} flex justify-center`}>
+          <Button variant="secondary" onClick={() => onMore(next)}>
+            {t('clients.records.loadMore')}
+          </Button>
+        </li>
       )}
-      <DeleteClientDialog client={deleting} onClose={() => setDeleting(null)} />
-    </section>
+    </>
   )
 }
 
