@@ -103,6 +103,23 @@ const UserDetails = page(
   'UserDetailsPage',
 )
 
+const AuraScan = page(
+  () => withTexts(import('../features/clients/routes/scan-start-page'), clientTextsReady()),
+  'AuraScanPage',
+)
+const ChakraScan = page(
+  () => withTexts(import('../features/clients/routes/scan-start-page'), clientTextsReady()),
+  'ChakraScanPage',
+)
+const AuraScreen = page(
+  () => withTexts(import('../features/clients/routes/scan-screen-page'), clientTextsReady()),
+  'AuraScreenPage',
+)
+const ChakraScreen = page(
+  () => withTexts(import('../features/clients/routes/scan-screen-page'), clientTextsReady()),
+  'ChakraScreenPage',
+)
+
 /** My Account's own pages (spec core §2: sub-paths of /my-account). */
 const MY_ACCOUNT_PAGES: Record<string, Page> = {
   'add-credit-card': AddCreditCard,
@@ -146,6 +163,10 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
   '/harmonizing-screen/:id': { Page: Harmonizing },
   '/aura-user-record': { Page: UserRecords },
   '/user-details': { Page: UserDetails },
+  '/aura-scan': { Page: AuraScan },
+  '/aura-screen': { Page: AuraScreen },
+  '/chakra-scan': { Page: ChakraScan },
+  '/chakra-screen': { Page: ChakraScreen },
   '/': { redirect: SIGNED_IN_LANDING_PATH },
 }
 

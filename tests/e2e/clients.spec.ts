@@ -148,3 +148,117 @@ test.describe('a refused camera', () => {
     await expect(dialog.getByRole('alert')).toHaveCount(0)
   })
 })
+
+test('aura and chakra scans of a saved client, with a signature and the guides', async ({
+  page,
+  member: _,
+}) => {
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  )
+  const uploaded = await page.request.post('/api/clients/photos', {
+    data: png,
+    headers: { 'content-type': 'image/png' },
+  })
+  const { photo } = await uploaded.json()
+  const created = await page.request.post('/api/clients', {
+    data: {
+      firstName: 'Bea',
+      lastName: 'Ortiz',
+      email: 'bea@example.com',
+      phone: '+34 600 123 456',
+      birthDate: null,
+      affirmation: 'I am light.',
+      photoNumber: photo.number,
+      consent: true,
+    },
+  })
+  const { id } = await created.json()
+
+  await page.clock.install()
+  await page.goto(`/user-details#${id}`)
+  await page.getByRole('button', { name: 'Start' }).click()
+  await expect(page).toHaveURL(/\/aura-scan$/)
+  const question = page.getByRole('dialog', {
+    name: 'Would you like to add a personalized energetic signature using text?',
+  })
+  await question.getByRole('button', { name: 'Yes' }).click()
+  const entry = page.getByRole('dialog', { name: 'Energetic signature' })
+  await entry.getByRole('textbox').fill('Morning light')
+  await entry.getByRole('button', { name: 'OK' }).click()
+  await page
+    .getByRole('dialog', { name: 'Energy Signature Added' })
+    .getByRole('button', { name: 'OK' })
+    .click()
+  await expect(page.getByTestId('scan-client')).toHaveText('Scan for Bea Ortiz')
+  await expect(page.getByTestId('scan-item')).toHaveCount(16)
+  for (const item of await page.getByTestId('scan-item').all()) {
+    const number = Number((await item.locator('.font-mono').textContent())?.match(/\d+/)?.[0])
+    expect(number).toBeGreaterThanOrEqual(100)
+    expect(number).toBeLessThanOrEqual(999)
+    expect(await item.getAttribute('data-high')).toBe(number >= 650 ? 'true' : null)
+  }
+  await expectAccessible(page, 'the aura scan')
+  await page.screenshot({ path: test.info().outputPath('aura-scan.png'), fullPage: true })
+
+  await page.getByRole('button', { name: 'Aura' }).click()
+  await expect(page).toHaveURL(/\/aura-screen$/)
+  await expect(page.getByText('Scanning...')).toBeVisible()
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+  await page.getByRole('button', { name: 'Scan' }).click()
+  await expect(page.getByRole('dialog', { name: 'EnergyScan in progress' })).toBeVisible()
+  await page.clock.runFor(5_900)
+  await expect(page.getByTestId('aura-picture')).toHaveCount(0)
+  await page.clock.runFor(200)
+  const picture = page.getByTestId('aura-picture')
+  await expect(picture).toBeVisible()
+  await page.clock.resume()
+  const number = Number(await picture.getAttribute('data-picture'))
+  expect(number).toBeGreaterThanOrEqual(1)
+  expect(number).toBeLessThanOrEqual(98)
+  await page.screenshot({ path: test.info().outputPath('aura-screen.png'), fullPage: true })
+
+  const history = await (await page.request.get(`/api/clients/${id}/scans`)).json()
+  expect(history.scans[0]).toMatchObject({
+    kind: 'aura',
+    auraPicture: number,
+    signature: 'Morning light',
+  })
+  const guide = await page.request.get(
+    (await page.getByTestId('scan-guide').getAttribute('href')) ?? '',
+  )
+  expect(guide.headers()['content-type']).toBe('application/pdf')
+  await page.getByRole('button', { name: 'Done' }).click()
+  await expect(page).toHaveURL(/\/home$/)
+
+  await page.goto('/chakra-scan')
+  await page
+    .getByRole('dialog', {
+      name: 'Would you like to add a personalized energetic signature using text?',
+    })
+    .getByRole('button', { name: 'No' })
+    .click()
+  await page.getByRole('button', { name: 'Chakra' }).click()
+  await expect(page).toHaveURL(/\/chakra-screen$/)
+  await expect(page.getByTestId('chakra')).toHaveText([
+    /Crown/,
+    /Brow/,
+    /Throat/,
+    /Heart/,
+    /Solar/,
+    /Sacral/,
+    /Root/,
+  ])
+  await page.getByRole('button', { name: 'Scan' }).click()
+  await page.clock.runFor(6_100)
+  await expect(page.getByRole('button', { name: 'Done' })).toBeVisible()
+  const readings = await page.getByTestId('chakra').locator('.font-mono').allTextContents()
+  const values = readings.map((text) => Number(text.match(/\d+/)?.[0]))
+  for (const value of values) expect(value).toBeGreaterThanOrEqual(100)
+  await expect(page.locator('[data-testid="chakra"][data-high]')).toHaveCount(3)
+  await expectAccessible(page, 'the chakra screen')
+  await page.screenshot({ path: test.info().outputPath('chakra-screen.png'), fullPage: true })
+  const chakraGuide = await page.request.get('/api/guides/chakra')
+  expect(chakraGuide.headers()['content-type']).toBe('application/pdf')
+})

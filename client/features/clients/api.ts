@@ -6,6 +6,8 @@ import {
   clientListResponseSchema,
   clientPhotoResponseSchema,
   clientRecordSchema,
+  clientScanResponseSchema,
+  clientScansResponseSchema,
   recentPhotoResponseSchema,
 } from '../../../domain/clients'
 import { apiHeaders, apiRequest } from '../../lib/api-client'
@@ -90,5 +92,32 @@ export function useDeleteClient() {
       queryClient.removeQueries({ queryKey: [...clientsQueryKey, 'record', id] })
       void queryClient.invalidateQueries({ queryKey: [...clientsQueryKey, 'list'] })
     },
+  })
+}
+
+/** Runs an aura or chakra scan of the client; the server draws the result and keeps it. */
+export function useScan(kind: 'aura' | 'chakra') {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ clientId, signature }: { clientId: string; signature: string | null }) =>
+      (
+        await apiRequest(`/api/clients/${clientId}/scans/${kind}`, clientScanResponseSchema, {
+          method: 'POST',
+          body: JSON.stringify({ signature }),
+        })
+      ).scan,
+    onSuccess: (_scan, { clientId }) => {
+      void queryClient.invalidateQueries({ queryKey: [...clientsQueryKey, 'scans', clientId] })
+    },
+  })
+}
+
+/** The client's scans, newest first. */
+export function useScanHistory(clientId: string | null) {
+  return useQuery({
+    queryKey: [...clientsQueryKey, 'scans', clientId],
+    queryFn: async () =>
+      (await apiRequest(`/api/clients/${clientId}/scans`, clientScansResponseSchema)).scans,
+    enabled: Boolean(clientId),
   })
 }

@@ -5,4 +5,6 @@ export {
   panelsQuery,
   useAffirmations,
   usePanel,
+  usePanels,
 } from './api'
+export { PanelIcon } from './components/panel-icon'

@@ -18,6 +18,7 @@ import { useClient, useRecentPhoto, useSaveClient } from '../api'
 import { formatBirthDate, parseBirthDate } from '../birth-date'
 import { PhotoDialog } from '../components/photo-dialog'
 import { RequireAccess } from '../components/require-access'
+import { writeScanContext } from '../current-client'
 
 type ClientFormValues = z.input<typeof clientFormSchema>
 
@@ -159,11 +160,15 @@ function ClientFormCard({
       { id, form: values },
       {
         onSuccess: (saved) => {
-          notify(
-            'success',
-            t('clients.details.saved', { name: `${saved.firstName} ${saved.lastName}` }),
-          )
-          navigate('/aura-scan', { state: { clientId: saved.id } })
+          const name = `${saved.firstName} ${saved.lastName}`
+          notify('success', t('clients.details.saved', { name }))
+          writeScanContext({
+            clientId: saved.id,
+            name,
+            photoUrl: saved.photo?.url ?? null,
+            signature: null,
+          })
+          navigate('/aura-scan')
         },
       },
     ),
