@@ -261,4 +261,18 @@ test('aura and chakra scans of a saved client, with a signature and the guides',
   await page.screenshot({ path: test.info().outputPath('chakra-screen.png'), fullPage: true })
   const chakraGuide = await page.request.get('/api/guides/chakra')
   expect(chakraGuide.headers()['content-type']).toBe('application/pdf')
+
+  // The client's page keeps the history; two chakra scans make the chart.
+  await page.request.post(`/api/clients/${id}/scans/chakra`, { data: { signature: null } })
+  await page.goto(`/user-details#${id}`)
+  const entries = page.getByTestId('history-entry')
+  await expect(entries).toHaveCount(3)
+  await expect(entries.first()).toContainText('Chakra reading: Crown')
+  // 'No' on the chakra scan's question: no signature, not the aura scan's.
+  await expect(entries.nth(1)).not.toContainText('Morning light')
+  await expect(entries.last()).toContainText(`Aura picture ${number}`)
+  await expect(entries.last()).toContainText('“Morning light”')
+  await expect(page.getByTestId('chakra-chart')).toBeVisible()
+  await expectAccessible(page, 'a client with scans')
+  await page.getByTestId('scan-history').screenshot({ path: test.info().outputPath('history.png') })
 })

@@ -16,15 +16,20 @@ export function SignaturePrompt({ onSignature }: { onSignature: (text: string) =
   const [text, setText] = useState('')
   const fieldId = useId()
   const close = () => setStep('closed')
+  // No (or closing the question) means no signature for this scan, not the last one's.
+  const decline = () => {
+    onSignature('')
+    close()
+  }
   return (
     <>
       <Dialog
         open={step === 'ask'}
-        onOpenChange={(open) => !open && close()}
+        onOpenChange={(open) => !open && decline()}
         title={t('clients.scan.signatureQuestion')}
       >
         <div className="flex justify-end gap-3">
-          <Button variant="secondary" onClick={close}>
+          <Button variant="secondary" onClick={decline}>
             {t('clients.scan.no')}
           </Button>
           <Button onClick={() => setStep('write')}>{t('clients.scan.yes')}</Button>

@@ -18,6 +18,7 @@ import { useClient, useRecentPhoto, useSaveClient } from '../api'
 import { formatBirthDate, parseBirthDate } from '../birth-date'
 import { PhotoDialog } from '../components/photo-dialog'
 import { RequireAccess } from '../components/require-access'
+import { ScanHistory } from '../components/scan-history'
 import { writeScanContext } from '../current-client'
 
 type ClientFormValues = z.input<typeof clientFormSchema>
@@ -105,6 +106,7 @@ function ClientDetails() {
           recentPhoto={id ? null : (recent.data ?? null)}
         />
       )}
+      {id && client.isSuccess && <ScanHistory clientId={id} />}
     </>
   )
 }
