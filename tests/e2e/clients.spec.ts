@@ -105,6 +105,10 @@ test('a new client with a captured photo is saved, listed, reopened, edited and 
   await page.getByTestId('client-search').fill('nobody')
   await expect(page.getByTestId('records-empty')).toHaveText("No client's name contains “nobody”.")
   await page.getByTestId('client-search').fill('')
+  const downloading = page.waitForEvent('download')
+  await row.getByRole('link', { name: 'Export: Lucía Martín Ruiz' }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe('harmonize-client-lucia-martin-ruiz.json')
   await row.getByRole('button', { name: 'Delete: Lucía Martín Ruiz' }).click()
   const confirm = page.getByRole('dialog', { name: 'Delete Lucía Martín Ruiz?' })
   await confirm.getByRole('button', { name: 'Delete for good' }).click()

@@ -323,4 +323,28 @@ describe('client records', () => {
     expect(await testApp.app.storage.get(`aura/${user.id}/${shared}.jpg`)).toBeNull()
     expect((await call('GET', '/api/clients', cookie)).json().clients).toEqual([])
   })
+
+  it('exports a client as one JSON file with the photo and the scans, for the owner only', async () => {
+    const { cookie } = await member()
+    const other = await member()
+    const photoNumber = await storedPhoto(cookie)
+    const { id } = (await call('POST', '/api/clients', cookie, form(photoNumber))).json()
+    await call('POST', `/api/clients/${id}/scans/chakra`, cookie, { signature: 'Calm' })
+
+    const exported = await call('GET', `/api/clients/${id}/export`, cookie)
+    expect(exported.statusCode).toBe(200)
+    expect(exported.headers['content-disposition']).toBe(
+      'attachment; filename="harmonize-client-lucia-martin.json"',
+    )
+    const file = exported.json()
+    expect(file).toMatchObject({
+      format: 'harmonize-client/1',
+      client: { id, firstName: 'Lucía', phone: '+34600123456', birthDate: '1985-04-23' },
+      photo: { contentType: 'image/jpeg' },
+      scans: [{ kind: 'chakra', signature: 'Calm' }],
+    })
+    const photo = Buffer.from(file.photo.base64, 'base64')
+    expect((await sharp(photo).metadata()).format).toBe('jpeg')
+    expect((await call('GET', `/api/clients/${id}/export`, other.cookie)).statusCode).toBe(404)
+  })
 })

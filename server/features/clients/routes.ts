@@ -10,6 +10,7 @@ import {
   clientScansResponseSchema,
   scanRequestSchema,
 } from '../../../domain/clients'
+import { exportClient } from './export'
 import { clientPhotoRoutes } from './photo-routes'
 import { auraScan, chakraScan, clientScanHistory } from './scans'
 import { createClient, deleteClient, getClient, listClients, updateClient } from './service'
@@ -164,6 +165,29 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await app.requireUser(request)
       reply.header('cache-control', 'no-store')
       return { scans: await clientScanHistory(app.db, user.id, request.params.id) }
+    },
+  )
+
+  app.get(
+    '/clients/:id/export',
+    {
+      config: PAID,
+      schema: {
+        tags: ['clients'],
+        summary: 'Everything kept about a client, photo and scans included, as one JSON file',
+        params: clientParamsSchema,
+        response: { 404: apiErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      const { fileName, body } = await exportClient(app, user.id, request.params.id)
+      // Sent as a file, not through the response schemas: they describe only the errors here.
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(body, null, 2) as never)
     },
   )
 }

@@ -157,6 +157,7 @@ describe('the access gate', () => {
       'DELETE /api/clients/:id',
       'GET /api/clients',
       'GET /api/clients/:id',
+      'GET /api/clients/:id/export',
       'GET /api/clients/:id/scans',
       'GET /api/clients/photos/:number',
       'GET /api/clients/photos/recent',

@@ -1,4 +1,4 @@
-import { ArrowLeft, Plus, Search, Trash2, UserRound } from 'lucide-react'
+import { ArrowLeft, Download, Plus, Search, Trash2, UserRound } from 'lucide-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
@@ -192,6 +192,15 @@ function ClientCard({ client, onDelete }: { client: ClientSummary; onDelete: () 
         )}
         <span className="truncate text-base font-medium text-slate-900">{name}</span>
       </Link>
+      <a
+        href={`/api/clients/${client.id}/export`}
+        download
+        aria-label={`${t('clients.records.export')}: ${name}`}
+        title={t('clients.records.exportHint')}
+        className="rounded-full p-2 text-slate-500 hover:bg-brand-50 hover:text-brand-700"
+      >
+        <Download aria-hidden className="size-5" />
+      </a>
       <button
         type="button"
         onClick={onDelete}
