@@ -55,7 +55,7 @@ describe('the records list', () => {
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull()
     expect(
       within(rows()[0] as HTMLElement)
-        .getByRole('link')
+        .getByRole('link', { name: /^Open / })
         .getAttribute('href'),
     ).toMatch(/^\/user-details#[0-9a-f-]{36}$/)
 
