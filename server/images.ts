@@ -1,5 +1,6 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
 import type { FormatEnum, Metadata } from 'sharp'
-import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE_PX } from '../domain/images'
+import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE_PX } from '../domain/images'
 import { AppError } from './errors'
 
 /**
@@ -80,4 +81,35 @@ export async function processImage(bytes: Buffer, output: ImageOutput): Promise<
     }
     throw new AppError(422, 'image.unreadable')
   }
+}
+
+/**
+ * Makes an encapsulated route plugin read request bodies as raw image bytes (image/* or
+ * application/octet-stream, up to IMAGE_MAX_BYTES) and nothing else; JSON and every other parser
+ * stay available to the rest of the API. Fastify's own refusals of such a body speak of sizes
+ * and media types in general terms; here we know a picture was meant, so they say what to do.
+ */
+export function acceptImageBodies(app: FastifyInstance) {
+  app.removeAllContentTypeParsers()
+  const keepBytes = (
+    _request: unknown,
+    body: string | Buffer,
+    done: (error: null, body: Buffer | string) => void,
+  ) => done(null, body)
+  const limits = { parseAs: 'buffer', bodyLimit: IMAGE_MAX_BYTES } as const
+  app.addContentTypeParser('application/octet-stream', limits, keepBytes)
+  app.addContentTypeParser(/^image\/[\w.+-]+$/, limits, keepBytes)
+  app.setErrorHandler((error: FastifyError) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError(413, 'image.tooLarge')
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      throw new AppError(415, 'image.unsupportedType')
+    }
+    throw error
+  })
+}
+
+/** The body an image route received, or 415 when it holds no bytes. */
+export function imageBody(body: unknown): Buffer {
+  if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError(415, 'image.unsupportedType')
+  return body
 }

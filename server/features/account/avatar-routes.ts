@@ -1,9 +1,9 @@
-import type { FastifyError } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema } from '../../../domain/api'
 import { avatarQuerySchema, avatarResponseSchema } from '../../../domain/avatar'
 import { IMAGE_MAX_BYTES } from '../../../domain/images'
 import { AppError } from '../../errors'
+import { acceptImageBodies, imageBody } from '../../images'
 import { readAvatar, saveAvatar } from './avatar'
 
 const IMMUTABLE = 'private, max-age=31536000, immutable'
@@ -14,27 +14,7 @@ const REVALIDATE = 'private, no-cache'
  * plugin keeps its own content-type parsers: only images and octet-streams, up to 5 MB.
  */
 export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Encapsulated: JSON, text and every other parser stay available to the rest of the API.
-  app.removeAllContentTypeParsers()
-  const keepBytes = (
-    _request: unknown,
-    body: string | Buffer,
-    done: (error: null, body: Buffer | string) => void,
-  ) => done(null, body)
-  const limits = { parseAs: 'buffer', bodyLimit: IMAGE_MAX_BYTES } as const
-  app.addContentTypeParser('application/octet-stream', limits, keepBytes)
-  app.addContentTypeParser(/^image\/[\w.+-]+$/, limits, keepBytes)
-
-  // Fastify's own refusals of the body say "too large" or "unsupported" in general terms; here
-  // we know what the user tried, so they read what to do instead. Anything else goes on to the
-  // app's error handler.
-  app.setErrorHandler((error: FastifyError) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError(413, 'image.tooLarge')
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      throw new AppError(415, 'image.unsupportedType')
-    }
-    throw error
-  })
+  acceptImageBodies(app)
 
   app.put(
     '/account/avatar',
@@ -59,10 +39,7 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = await app.requireUser(request)
-      const body = request.body
-      if (!Buffer.isBuffer(body) || body.length === 0) {
-        throw new AppError(415, 'image.unsupportedType')
-      }
+      const body = imageBody(request.body)
       const { avatarUpdatedAt } = await saveAvatar(app, user, body)
       reply.header('cache-control', 'no-store')
       return { avatarUpdatedAt: avatarUpdatedAt.toISOString() }

@@ -1,4 +1,3 @@
-import type { FastifyError } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema } from '../../../domain/api'
 import {
@@ -7,7 +6,7 @@ import {
   recentPhotoResponseSchema,
 } from '../../../domain/clients'
 import { IMAGE_MAX_BYTES } from '../../../domain/images'
-import { AppError } from '../../errors'
+import { acceptImageBodies, imageBody } from '../../images'
 import { readClientPhoto, recentClientPhoto, storeClientPhoto } from './service'
 
 const PAID = { paid: true } as const
@@ -17,23 +16,7 @@ const PAID = { paid: true } as const
  * upload is the raw image bytes, so this plugin keeps its own content-type parsers.
  */
 export const clientPhotoRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Encapsulated: JSON and every other parser stay available to the rest of the API.
-  app.removeAllContentTypeParsers()
-  const keepBytes = (
-    _request: unknown,
-    body: string | Buffer,
-    done: (error: null, body: Buffer | string) => void,
-  ) => done(null, body)
-  const limits = { parseAs: 'buffer', bodyLimit: IMAGE_MAX_BYTES } as const
-  app.addContentTypeParser('application/octet-stream', limits, keepBytes)
-  app.addContentTypeParser(/^image\/[\w.+-]+$/, limits, keepBytes)
-  app.setErrorHandler((error: FastifyError) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError(413, 'image.tooLarge')
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      throw new AppError(415, 'image.unsupportedType')
-    }
-    throw error
-  })
+  acceptImageBodies(app)
 
   app.post(
     '/clients/photos',
@@ -60,10 +43,7 @@ export const clientPhotoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = await app.requireUser(request)
-      const body = request.body
-      if (!Buffer.isBuffer(body) || body.length === 0) {
-        throw new AppError(415, 'image.unsupportedType')
-      }
+      const body = imageBody(request.body)
       reply.header('cache-control', 'no-store')
       return { photo: await storeClientPhoto(app, user.id, body) }
     },

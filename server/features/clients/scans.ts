@@ -30,6 +30,12 @@ function presentScan(scan: ScanRow): ClientScan {
   }
 }
 
+async function saveScan(db: Database, values: typeof clientScans.$inferInsert) {
+  const [scan] = await db.insert(clientScans).values(values).returning()
+  if (!scan) throw new Error('scan insert returned no row')
+  return presentScan(scan)
+}
+
 /** The user's own client, locked until the transaction ends; anyone else's is "not found". */
 async function lockedClient(db: Database, userId: string, clientId: string) {
   const [record] = await db
@@ -62,12 +68,7 @@ export async function auraScan(
       .update(clientRecords)
       .set({ auraPicturesLeft: left.filter((_, index) => index !== picked) })
       .where(eq(clientRecords.id, clientId))
-    const [scan] = await db
-      .insert(clientScans)
-      .values({ clientId, kind: 'aura', signature, auraPicture })
-      .returning()
-    if (!scan) throw new Error('scan insert returned no row')
-    return presentScan(scan)
+    return saveScan(db, { clientId, kind: 'aura', signature, auraPicture })
   })
 }
 
@@ -81,12 +82,7 @@ export async function chakraScan(
   return db.transaction(async () => {
     await lockedClient(db, userId, clientId)
     const chakras = CHAKRAS.map(() => randomInt(READING_MIN, READING_MAX + 1))
-    const [scan] = await db
-      .insert(clientScans)
-      .values({ clientId, kind: 'chakra', signature, chakras })
-      .returning()
-    if (!scan) throw new Error('scan insert returned no row')
-    return presentScan(scan)
+    return saveScan(db, { clientId, kind: 'chakra', signature, chakras })
   })
 }
 
