@@ -333,8 +333,10 @@ test.describe('session visuals', () => {
     page,
   }) => {
     test.slow()
-    // A large canvas, so that software WebGL is slow enough to need adapting.
-    await openVisuals(page, 1280, 720)
+    // A large canvas, so that software WebGL is slow enough to need adapting. (At 1280×720 the
+    // 'flow' style, made faster, drew frames of 20-35 ms in CI: on both sides of the policy's
+    // line, which failed this test once.)
+    await openVisuals(page, 1920, 1080)
     await page.evaluate((palette) => {
       const loop: Loop = { frames: [], run: 0, runMs: 0, judgeable: false, lowestScale: 1 }
       ;(window as unknown as { loop: Loop }).loop = loop
@@ -377,8 +379,9 @@ test.describe('session visuals', () => {
     expect(frames.every((ms) => ms > 0)).toBe(true)
     expect(meanDifference(before, after), 'the picture moves in real time').toBeGreaterThan(0.1)
     const median = [...frames].sort((a, b) => a - b)[frames.length >> 1] ?? 0
-    // How fast this machine is, is not the test's to decide; the policy is: slow frames must
-    // cost resolution, fast ones must not.
+    // How fast this machine is, is not the test's to decide; the policy is: slow frames (a
+    // window's median over 1000/45 ms, adaptive-resolution.ts) must cost resolution, fast ones
+    // (under its 18 ms) must not. Between the two it may go either way.
     if (median > 30) {
       // Until the resolution drops, or the renderer has had a stretch of slow frames to judge,
       // or (on a machine so loaded that frames keep stalling) 60 frames have gone by.
@@ -405,8 +408,13 @@ test.describe('session visuals', () => {
           description: `frames kept stalling (median ${median.toFixed(0)} ms): nothing to judge`,
         })
       }
-    } else {
+    } else if (median < 18) {
       expect(await page.evaluate(() => window.renderer.scale)).toBe(1)
+    } else {
+      test.info().annotations.push({
+        type: 'note',
+        description: `median frame ${median.toFixed(0)} ms: neither clearly slow nor fast`,
+      })
     }
     await page.evaluate(() => window.renderer.destroy())
   })
