@@ -1,16 +1,10 @@
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
 import type { InvoiceLine } from '../../../domain/billing-plans'
+import { type ReadPdf, readPdf } from '../../../tests/support/pdf-text'
 import { type InvoiceDocument, renderInvoicePdf, type Seller } from './invoice-pdf'
 
 // The PDFs are read back with pdf.js, the reader Firefox uses, so these tests see the text a
 // customer or an accountant would see (or copy), not PDFKit's internals.
-
-const require = createRequire(import.meta.url)
-const standardFontDataUrl = `${pathToFileURL(join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')).href}/`
 
 const seller: Seller = {
   name: 'Harmonize',
@@ -61,55 +55,6 @@ function buildInvoice(overrides: Partial<InvoiceDocument> = {}): InvoiceDocument
     },
     language: 'en',
     ...overrides,
-  }
-}
-
-interface ReadPdf {
-  pages: number
-  /** Each page's text, one string per printed line (items on the same baseline, left to right). */
-  lines: string[][]
-  text: string
-  info: Record<string, unknown>
-}
-
-async function readPdf(buffer: Buffer): Promise<ReadPdf> {
-  const pdf = await getDocument({
-    data: new Uint8Array(buffer),
-    standardFontDataUrl,
-    verbosity: 0,
-  }).promise
-  const lines: string[][] = []
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const page = await pdf.getPage(number)
-    const content = await page.getTextContent()
-    const rows = new Map<number, { x: number; str: string }[]>()
-    for (const item of content.items) {
-      if (!('str' in item) || item.str.trim() === '') continue
-      const y = Math.round(item.transform[5])
-      const row = rows.get(y) ?? []
-      row.push({ x: item.transform[4], str: item.str })
-      rows.set(y, row)
-    }
-    lines.push(
-      [...rows.entries()]
-        .sort(([a], [b]) => b - a)
-        .map(([, row]) =>
-          row
-            .sort((a, b) => a.x - b.x)
-            .map((item) => item.str)
-            .join(' ')
-            .replace(/\s+/g, ' ')
-            .trim(),
-        ),
-    )
-  }
-  const { info } = await pdf.getMetadata()
-  await pdf.destroy()
-  return {
-    pages: pdf.numPages,
-    lines,
-    text: lines.flat().join('\n'),
-    info: info as Record<string, unknown>,
   }
 }
 

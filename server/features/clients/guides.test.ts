@@ -1,71 +1,10 @@
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
 import { LANGUAGES, type Language } from '../../../domain/i18n'
+import { normaliseSpace, readPdf } from '../../../tests/support/pdf-text'
 import { GUIDES, type Guide, guideFileName, guideText, renderGuidePdf } from './guides'
 
 // The guides are read back with pdf.js, the reader Firefox uses, so these tests see the text a
 // practitioner would see (or copy), not PDFKit's internals.
-
-const require = createRequire(import.meta.url)
-const standardFontDataUrl = `${pathToFileURL(join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')).href}/`
-
-interface ReadPdf {
-  pages: number
-  /** Each page's text, one string per printed line (items on the same baseline, left to right). */
-  lines: string[][]
-  /** All lines joined by spaces: wrapped paragraphs read as written. */
-  flow: string
-  info: Record<string, unknown>
-}
-
-async function readPdf(buffer: Buffer): Promise<ReadPdf> {
-  const pdf = await getDocument({
-    data: new Uint8Array(buffer),
-    standardFontDataUrl,
-    verbosity: 0,
-  }).promise
-  const lines: string[][] = []
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const page = await pdf.getPage(number)
-    const content = await page.getTextContent()
-    const rows = new Map<number, { x: number; str: string }[]>()
-    for (const item of content.items) {
-      if (!('str' in item) || item.str.trim() === '') continue
-      const y = Math.round(item.transform[5])
-      const row = rows.get(y) ?? []
-      row.push({ x: item.transform[4], str: item.str })
-      rows.set(y, row)
-    }
-    lines.push(
-      [...rows.entries()]
-        .sort(([a], [b]) => b - a)
-        .map(([, row]) =>
-          normalise(
-            row
-              .sort((a, b) => a.x - b.x)
-              .map((item) => item.str)
-              .join(' '),
-          ),
-        ),
-    )
-  }
-  const { info } = await pdf.getMetadata()
-  await pdf.destroy()
-  return {
-    pages: pdf.numPages,
-    lines,
-    flow: lines.flat().join(' '),
-    info: info as Record<string, unknown>,
-  }
-}
-
-/** One space for any run of white space, the tray names' no-break spaces included. */
-function normalise(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
-}
 
 const read = (guide: Guide, language: Language) =>
   renderGuidePdf(guide, language).then((pdf) => readPdf(pdf))
@@ -82,7 +21,7 @@ function allTexts(guide: Guide, language: Language): string[] {
       else texts.push(...block.items)
     }
   }
-  return texts.map(normalise)
+  return texts.map(normaliseSpace)
 }
 
 /** Fails unless `parts` occur in `text` in this order. */
@@ -233,7 +172,7 @@ describe('the scan guides', () => {
         .sections.flatMap((section) => section.blocks)
         .find((block) => block.kind === 'pairs')
       const rows = (table?.kind === 'pairs' ? table.items : []).map(([name, place]) =>
-        normalise(`${name} ${place}`),
+        normaliseSpace(`${name} ${place}`),
       )
       expect(rows.map((row) => row.split(' ')[0])).toEqual(
         CHAKRA_NAMES[language].map((name) => name.split(' ')[0]),
