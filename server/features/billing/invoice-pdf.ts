@@ -1,7 +1,23 @@
-import type PDFKit from 'pdfkit'
 import { formatAmount } from '../../../domain/billing'
 import type { InvoiceAddress, InvoiceLine } from '../../../domain/billing-plans'
 import type { Language } from '../../../domain/i18n'
+import {
+  BOLD,
+  BOTTOM_MARGIN,
+  BRAND,
+  CONTENT_WIDTH,
+  collectPdf,
+  HAIRLINE,
+  INK,
+  MARGIN,
+  MUTED,
+  type PdfDoc,
+  pageBottom,
+  REGULAR,
+  RIGHT,
+  rule,
+  type TextStyle,
+} from '../../pdf'
 
 // The invoice as a PDF (spec core §3 "Invoice", §9: dates yyyy-mm-dd, amounts as the amount
 // plus the upper-cased currency, status upper-cased). Drawn with PDFKit's built-in Helvetica so
@@ -92,26 +108,12 @@ const TEXTS: Record<Language, InvoiceTexts> = {
   },
 }
 
-const BRAND = '#1e4f8f'
-const INK = '#1f2933'
-const MUTED = '#616e7c'
-const HAIRLINE = '#d9e2ec'
 const STATUS_COLOURS: Record<InvoiceStatus, string> = {
   paid: '#1f7a4d',
   open: '#b26a00',
   void: MUTED,
   uncollectible: '#b42318',
 }
-
-const REGULAR = 'Helvetica'
-const BOLD = 'Helvetica-Bold'
-
-// A4 in points. The bottom margin leaves room for the footer, which is drawn inside it.
-const PAGE_WIDTH = 595.28
-const MARGIN = 50
-const BOTTOM_MARGIN = 58
-const RIGHT = PAGE_WIDTH - MARGIN
-const CONTENT_WIDTH = RIGHT - MARGIN
 
 // The lines table: description, period, amount (right-aligned so the decimal points line up).
 const DESCRIPTION_X = MARGIN
@@ -132,16 +134,6 @@ const SELLER_SIZE = 16
 const TITLE_SIZE = 26
 // Helvetica's ascender, in ems (its font metrics say 718/1000).
 const HELVETICA_ASCENT = 0.718
-
-type Doc = InstanceType<typeof PDFKit>
-
-interface TextStyle {
-  font?: string
-  size?: number
-  color?: string
-  width?: number
-  align?: 'left' | 'right' | 'center'
-}
 
 /**
  * Renders an invoice as an A4 PDF in the invoice's language; long invoices flow onto more
@@ -166,7 +158,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, seller: Seller)
       CreationDate: invoice.createdAt,
     },
   })
-  const done = collect(doc)
+  const done = collectPdf(doc)
 
   let y = drawHeader(doc, invoice, seller, texts)
   y = drawBillTo(doc, invoice, texts, y)
@@ -178,17 +170,8 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, seller: Seller)
   return done
 }
 
-function collect(doc: Doc): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
-    doc.on('error', reject)
-  })
-}
-
 /** Seller on the left, title and invoice details on the right; returns the y below both. */
-function drawHeader(doc: Doc, invoice: InvoiceDocument, seller: Seller, texts: InvoiceTexts) {
+function drawHeader(doc: PdfDoc, invoice: InvoiceDocument, seller: Seller, texts: InvoiceTexts) {
   const sellerWidth = SIDE_X - MARGIN - 20
   let left = MARGIN
   left += put(doc, seller.name, MARGIN, left, {
@@ -227,7 +210,7 @@ function drawHeader(doc: Doc, invoice: InvoiceDocument, seller: Seller, texts: I
 }
 
 /** The customer on the left and the status stamp facing it; returns the y below both. */
-function drawBillTo(doc: Doc, invoice: InvoiceDocument, texts: InvoiceTexts, top: number) {
+function drawBillTo(doc: PdfDoc, invoice: InvoiceDocument, texts: InvoiceTexts, top: number) {
   const width = SIDE_X - MARGIN - 20
   let y = top
   y += put(doc, texts.billTo, MARGIN, y, { font: BOLD, size: 9, color: BRAND, width }) + 4
@@ -265,7 +248,7 @@ function countryName(code: string, language: Language): string {
 }
 
 /** An outlined status label, right-aligned; returns its bottom. */
-function drawStamp(doc: Doc, status: InvoiceStatus, texts: InvoiceTexts, top: number) {
+function drawStamp(doc: PdfDoc, status: InvoiceStatus, texts: InvoiceTexts, top: number) {
   const label = texts.status[status]
   const colour = STATUS_COLOURS[status]
   const size = 13
@@ -282,7 +265,7 @@ function drawStamp(doc: Doc, status: InvoiceStatus, texts: InvoiceTexts, top: nu
 }
 
 /** The lines table, continued on new pages as needed; returns the y below the last row. */
-function drawLines(doc: Doc, invoice: InvoiceDocument, texts: InvoiceTexts, top: number) {
+function drawLines(doc: PdfDoc, invoice: InvoiceDocument, texts: InvoiceTexts, top: number) {
   let y = drawTableHeader(doc, texts, top)
   const amountStyle: TextStyle = { size: 9.5, width: AMOUNT_WIDTH, align: 'right' }
   for (const line of invoice.lines) {
@@ -311,7 +294,7 @@ function drawLines(doc: Doc, invoice: InvoiceDocument, texts: InvoiceTexts, top:
   return y
 }
 
-function drawTableHeader(doc: Doc, texts: InvoiceTexts, top: number): number {
+function drawTableHeader(doc: PdfDoc, texts: InvoiceTexts, top: number): number {
   const style: TextStyle = { font: BOLD, size: 9, color: BRAND }
   put(doc, texts.description, DESCRIPTION_X, top, { ...style, width: DESCRIPTION_WIDTH })
   put(doc, texts.period, PERIOD_X, top, { ...style, width: PERIOD_WIDTH })
@@ -328,7 +311,7 @@ function periodText(line: InvoiceLine): string | null {
 }
 
 /** Subtotal, total, amount paid and amount due, kept together on one page. */
-function drawTotals(doc: Doc, invoice: InvoiceDocument, texts: InvoiceTexts, top: number) {
+function drawTotals(doc: PdfDoc, invoice: InvoiceDocument, texts: InvoiceTexts, top: number) {
   const blockHeight = 4 * 18 + 12
   let y = top + 12
   if (y + blockHeight > pageBottom(doc)) {
@@ -363,7 +346,7 @@ function amountDue(invoice: InvoiceDocument): number {
   return Math.max(0, invoice.total - invoice.amountPaid)
 }
 
-function drawFooters(doc: Doc, seller: Seller, texts: InvoiceTexts) {
+function drawFooters(doc: PdfDoc, seller: Seller, texts: InvoiceTexts) {
   const range = doc.bufferedPageRange()
   for (let index = range.start; index < range.start + range.count; index++) {
     doc.switchToPage(index)
@@ -388,7 +371,7 @@ function drawFooters(doc: Doc, seller: Seller, texts: InvoiceTexts) {
 }
 
 /** A label on the left of the right-hand column and its value right-aligned; returns its height. */
-function sideRow(doc: Doc, label: string, value: string, y: number, style: TextStyle): number {
+function sideRow(doc: PdfDoc, label: string, value: string, y: number, style: TextStyle): number {
   const labelHeight = put(doc, label, SIDE_X, y, {
     ...style,
     color: style.color ?? MUTED,
@@ -402,18 +385,13 @@ function sideRow(doc: Doc, label: string, value: string, y: number, style: TextS
   return Math.max(labelHeight, valueHeight)
 }
 
-function sideRule(doc: Doc, y: number, colour: string, width: number) {
+function sideRule(doc: PdfDoc, y: number, colour: string, width: number) {
   doc.save().moveTo(SIDE_X, y).lineTo(RIGHT, y).lineWidth(width).strokeColor(colour).stroke()
   doc.restore()
 }
 
-function rule(doc: Doc, y: number, colour: string, width: number) {
-  doc.save().moveTo(MARGIN, y).lineTo(RIGHT, y).lineWidth(width).strokeColor(colour).stroke()
-  doc.restore()
-}
-
 /** Writes text at an absolute position and returns the height it took. */
-function put(doc: Doc, text: string, x: number, y: number, style: TextStyle = {}): number {
+function put(doc: PdfDoc, text: string, x: number, y: number, style: TextStyle = {}): number {
   const safe = winAnsi(text)
   const width = style.width ?? CONTENT_WIDTH
   const options = { width, align: style.align ?? 'left' }
@@ -424,10 +402,6 @@ function put(doc: Doc, text: string, x: number, y: number, style: TextStyle = {}
   const height = doc.heightOfString(safe, options)
   doc.text(safe, x, y, options)
   return height
-}
-
-function pageBottom(doc: Doc): number {
-  return doc.page.height - doc.page.margins.bottom
 }
 
 function money(cents: number, invoice: InvoiceDocument): string {

@@ -1,6 +1,22 @@
-import type PDFKit from 'pdfkit'
 import { AURA_PICTURES, DISTURBANCE_THRESHOLD, SIGNATURE_MAX } from '../../../domain/clients'
 import type { Language } from '../../../domain/i18n'
+import {
+  BOLD,
+  BOTTOM_MARGIN,
+  BRAND,
+  CONTENT_WIDTH,
+  collectPdf,
+  HAIRLINE,
+  INK,
+  MARGIN,
+  MUTED,
+  type PdfDoc,
+  pageBottom,
+  REGULAR,
+  RIGHT,
+  rule,
+  type TextStyle,
+} from '../../pdf'
 
 // The guides the '?' button opens on the aura and chakra screens (spec scans §2 Aura screen,
 // Chakra screen), written by us in both languages (PRODUCT.md "Writing content"). They follow
@@ -495,21 +511,7 @@ const BRAND_NAME = 'Harmonize'
 // The guides' edition: their creation date, so the same text always gives the same bytes.
 const EDITION = new Date('2026-03-01T00:00:00.000Z')
 
-const BRAND = '#1e4f8f'
-const INK = '#1f2933'
-const MUTED = '#616e7c'
-const HAIRLINE = '#d9e2ec'
 const NOTICE_FILL = '#eef3fa'
-
-const REGULAR = 'Helvetica'
-const BOLD = 'Helvetica-Bold'
-
-// A4 in points. The bottom margin leaves room for the footer, which is drawn inside it.
-const MARGIN = 50
-const BOTTOM_MARGIN = 58
-const PAGE_WIDTH = 595.28
-const RIGHT = PAGE_WIDTH - MARGIN
-const CONTENT_WIDTH = RIGHT - MARGIN
 
 const BODY_SIZE = 10.5
 const LINE_GAP = 2.5
@@ -521,17 +523,6 @@ const SECTION_GAP = 16
 const PAIR_NAME_WIDTH = 90
 const PAIR_GAP = 5
 const NOTICE_PADDING = 12
-
-type Doc = InstanceType<typeof PDFKit>
-
-interface TextStyle {
-  font?: string
-  size?: number
-  color?: string
-  width?: number
-  align?: 'left' | 'right' | 'center'
-  lineGap?: number
-}
 
 const BODY: TextStyle = { size: BODY_SIZE, lineGap: LINE_GAP }
 
@@ -573,7 +564,7 @@ async function drawGuide(texts: GuideText, language: Language): Promise<Buffer> 
       CreationDate: EDITION,
     },
   })
-  const done = collect(doc)
+  const done = collectPdf(doc)
 
   let y = drawHeader(doc, texts)
   y += put(doc, texts.intro, MARGIN, y, BODY) + SECTION_GAP - 4
@@ -585,17 +576,8 @@ async function drawGuide(texts: GuideText, language: Language): Promise<Buffer> 
   return done
 }
 
-function collect(doc: Doc): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
-    doc.on('error', reject)
-  })
-}
-
 /** The brand, the title and the subtitle over a rule; returns the y below it. */
-function drawHeader(doc: Doc, texts: GuideText): number {
+function drawHeader(doc: PdfDoc, texts: GuideText): number {
   let y = MARGIN
   y += put(doc, BRAND_NAME, MARGIN, y, { font: BOLD, size: 11, color: BRAND }) + 6
   y += put(doc, texts.title, MARGIN, y, { font: BOLD, size: 24, color: BRAND }) + 4
@@ -605,7 +587,7 @@ function drawHeader(doc: Doc, texts: GuideText): number {
 }
 
 /** The boxed note on the readings; returns its bottom. */
-function drawNotice(doc: Doc, note: GuideText['notice'], top: number): number {
+function drawNotice(doc: PdfDoc, note: GuideText['notice'], top: number): number {
   const width = CONTENT_WIDTH - 2 * NOTICE_PADDING
   const headingStyle: TextStyle = { font: BOLD, size: 11, color: BRAND, width }
   const textStyle: TextStyle = { ...BODY, width }
@@ -631,7 +613,7 @@ function drawNotice(doc: Doc, note: GuideText['notice'], top: number): number {
  * A heading and its blocks. A section that fits on a page is kept on one; a longer one breaks
  * between blocks only, with the heading kept with the first. Returns the y below the section.
  */
-function drawSection(doc: Doc, section: GuideSection, top: number): number {
+function drawSection(doc: PdfDoc, section: GuideSection, top: number): number {
   const headingStyle: TextStyle = { font: BOLD, size: 13, color: BRAND }
   const headingHeight = measure(doc, section.heading, headingStyle) + 6
   const heights = section.blocks.map((block) => drawBlock(doc, block, 0, false))
@@ -656,7 +638,7 @@ function drawSection(doc: Doc, section: GuideSection, top: number): number {
 }
 
 /** Draws a block at `top` (or only measures it, when `draw` is false); returns its height. */
-function drawBlock(doc: Doc, block: GuideBlock, top: number, draw: boolean): number {
+function drawBlock(doc: PdfDoc, block: GuideBlock, top: number, draw: boolean): number {
   const write = (text: string, x: number, y: number, style: TextStyle) =>
     draw ? put(doc, text, x, y, style) : measure(doc, text, style)
   const itemStyle: TextStyle = { ...BODY, width: CONTENT_WIDTH - INDENT }
@@ -694,7 +676,7 @@ function drawBlock(doc: Doc, block: GuideBlock, top: number, draw: boolean): num
   }
 }
 
-function drawFooters(doc: Doc, texts: GuideText) {
+function drawFooters(doc: PdfDoc, texts: GuideText) {
   const range = doc.bufferedPageRange()
   for (let index = range.start; index < range.start + range.count; index++) {
     doc.switchToPage(index)
@@ -711,11 +693,6 @@ function drawFooters(doc: Doc, texts: GuideText) {
   }
 }
 
-function rule(doc: Doc, y: number, colour: string, width: number, left = MARGIN) {
-  doc.save().moveTo(left, y).lineTo(RIGHT, y).lineWidth(width).strokeColor(colour).stroke()
-  doc.restore()
-}
-
 function textOptions(style: TextStyle) {
   return {
     width: style.width ?? CONTENT_WIDTH,
@@ -725,20 +702,16 @@ function textOptions(style: TextStyle) {
 }
 
 /** The height text would take, without drawing it. */
-function measure(doc: Doc, text: string, style: TextStyle): number {
+function measure(doc: PdfDoc, text: string, style: TextStyle): number {
   doc.font(style.font ?? REGULAR).fontSize(style.size ?? 10)
   return doc.heightOfString(text, textOptions(style))
 }
 
 /** Writes text at an absolute position and returns the height it took. */
-function put(doc: Doc, text: string, x: number, y: number, style: TextStyle = {}): number {
+function put(doc: PdfDoc, text: string, x: number, y: number, style: TextStyle = {}): number {
   const options = textOptions(style)
   const height = measure(doc, text, style)
   doc.fillColor(style.color ?? INK)
   doc.text(text, x, y, options)
   return height
-}
-
-function pageBottom(doc: Doc): number {
-  return doc.page.height - doc.page.margins.bottom
 }
