@@ -67,10 +67,7 @@ export async function readClientPhoto(
   userId: string,
   number: number,
 ): Promise<{ data: Buffer; contentType: string }> {
-  const [photo] = await app.db
-    .select()
-    .from(clientPhotos)
-    .where(and(eq(clientPhotos.userId, userId), eq(clientPhotos.number, number)))
+  const photo = await photoOf(app.db, userId, number)
   const stored = photo ? await app.storage.get(photo.storageKey) : null
   if (!stored) throw new AppError(404, 'clients.photoNotFound')
   return { data: stored.data, contentType: stored.contentType }
@@ -96,11 +93,9 @@ export async function recentClientPhoto(
   return photo ? presentPhoto(photo) : null
 }
 
+/** The user's photo `number`, which a record is about to show; 422 when there is none. */
 async function ownPhoto(db: Database, userId: string, number: number) {
-  const [photo] = await db
-    .select()
-    .from(clientPhotos)
-    .where(and(eq(clientPhotos.userId, userId), eq(clientPhotos.number, number)))
+  const photo = await photoOf(db, userId, number)
   if (!photo) throw new AppError(422, 'clients.photoNotFound')
   return photo
 }
