@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NoAccessNotice, useAccess } from '../../access/public'
+import { Loading } from './loading'
 
 /**
  * Client records and scans are part of the paid product (PRODUCT.md): without access the page
@@ -9,14 +10,7 @@ import { NoAccessNotice, useAccess } from '../../access/public'
 export function RequireAccess({ children }: { children: ReactNode }) {
   const { t } = useTranslation()
   const access = useAccess()
-  if (access.isPending) {
-    return (
-      <div role="status" className="flex items-center gap-3 py-6 text-slate-600">
-        <span className="size-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
-        {t('app.loading')}
-      </div>
-    )
-  }
+  if (access.isPending) return <Loading text={t('app.loading')} />
   if (!access.data?.hasAccess) return <NoAccessNotice />
   return children
 }

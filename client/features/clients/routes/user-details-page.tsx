@@ -16,6 +16,7 @@ import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { useClient, useRecentPhoto, useSaveClient } from '../api'
 import { formatBirthDate, parseBirthDate } from '../birth-date'
+import { Loading } from '../components/loading'
 import { PhotoDialog } from '../components/photo-dialog'
 import { RequireAccess } from '../components/require-access'
 import { ScanHistory } from '../components/scan-history'
@@ -86,12 +87,7 @@ function ClientDetails() {
         <Sparkles aria-hidden className="mt-0.5 size-4 shrink-0 text-brand-500" />
         {t('clients.details.generated')}
       </p>
-      {waiting && (
-        <div role="status" className="flex items-center gap-3 py-6 text-slate-600">
-          <span className="size-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
-          {t('clients.details.loading')}
-        </div>
-      )}
+      {waiting && <Loading text={t('clients.details.loading')} />}
       {id && client.isError && (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-red-800 ring-1 ring-red-200">
           {t('clients.details.notFound')}

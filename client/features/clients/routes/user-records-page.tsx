@@ -9,6 +9,7 @@ import { TextField } from '../../../components/ui/text-field'
 import { useHeaderSlot } from '../../../lib/header-slot'
 import { useNotifications } from '../../../lib/notifications'
 import { useClientPage, useDeleteClient } from '../api'
+import { Loading } from '../components/loading'
 import { RequireAccess } from '../components/require-access'
 
 const SEARCH_DELAY_MS = 250
@@ -119,9 +120,8 @@ function ClientPage({
   const wide = 'sm:col-span-2'
   if (page.isPending) {
     return (
-      <li role="status" className={`${wide} flex items-center gap-3 py-8 text-slate-600`}>
-        <span className="size-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
-        {t('clients.records.loading')}
+      <li className={wide}>
+        <Loading text={t('clients.records.loading')} />
       </li>
     )
   }
