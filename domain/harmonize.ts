@@ -1,4 +1,5 @@
 import { z } from 'zod/mini'
+import { HARMONIZE_DURATION_MS } from './constants'
 import { panelDetailSchema } from './panels'
 import { serialIdSchema } from './text'
 
@@ -87,3 +88,45 @@ export const operatorMediaSchema = z.object({
   createdAt: z.string(),
 })
 export type OperatorMedia = z.infer<typeof operatorMediaSchema>
+
+/**
+ * Session lengths, in minutes, a practitioner can give a tray of the aura scan (a 'Balance Rx' or
+ * 'Multi Layer Rx'); 3 is the ritual's own length.
+ */
+export const RX_MINUTES = [3, 5, 10, 15, 20, 30] as const
+
+/** Most panels one session layers: the whole scan list of 16. */
+export const RX_MAX_PANELS = 16
+
+/** A tray's session: its panels (the first leads: its visuals and name) and its length. */
+export interface Rx {
+  panelIds: string[]
+  minutes: number
+}
+
+const PANEL_ID = /^\d{2}$/
+
+/** Where a tray's session runs: the first panel's harmonizing screen, the rest in the query. */
+export function rxPath({ panelIds, minutes }: Rx): string {
+  const [lead, ...layered] = panelIds
+  const query = new URLSearchParams({ minutes: String(minutes) })
+  if (layered.length) query.set('with', layered.join(','))
+  return `/harmonizing-screen/${lead}?${query}`
+}
+
+/**
+ * The session a harmonizing screen's query asks for: its length (3:00 unless a known tray length
+ * is given) and the panels layered with `leadId` (unknown, repeated or surplus ids left out).
+ * A hand-edited address therefore still runs a sensible session instead of failing.
+ */
+export function parseRx(leadId: string, search: string): { durationMs: number; layered: string[] } {
+  const query = new URLSearchParams(search)
+  const minutes = Number(query.get('minutes'))
+  const known = (RX_MINUTES as readonly number[]).includes(minutes)
+  const layered = [
+    ...new Set((query.get('with') ?? '').split(',').filter((id) => PANEL_ID.test(id))),
+  ]
+    .filter((id) => id !== leadId)
+    .slice(0, RX_MAX_PANELS - 1)
+  return { durationMs: known ? minutes * 60_000 : HARMONIZE_DURATION_MS, layered }
+}

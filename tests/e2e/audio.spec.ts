@@ -45,6 +45,8 @@ const SILENT: Partial<HarmonizeVolumes> = { backing: 0, solfeggio: 0, schumann: 
 
 interface Scenario {
   solfeggioHz: number
+  /** Further panels' tones (a Multi Layer Rx). */
+  layeredHz?: number[]
   binaural: boolean
   volumes?: Partial<HarmonizeVolumes>
   seconds: number
@@ -113,6 +115,7 @@ async function render(page: Page, scenario: Scenario): Promise<Rendered> {
       }
       const graph = window.HarmonizeAudio.createHarmonizeGraph(context, {
         solfeggioHz: scenario.solfeggioHz,
+        layeredHz: scenario.layeredHz,
         binaural: scenario.binaural,
         volumes: scenario.volumes,
         backing,
@@ -233,6 +236,31 @@ test.describe('audio engine rendered offline', () => {
       }
     })
   }
+
+  test('a Multi Layer Rx sounds every panel’s exact tone, together no louder than one', async ({
+    page,
+  }) => {
+    const solfeggioOnly = { backing: 0, schumann: 0 }
+    const scenario = { binaural: false, volumes: solfeggioOnly, seconds: 9, stopAt: null }
+    const single = await render(page, { ...scenario, solfeggioHz: 528 })
+    const layered = await render(page, { ...scenario, solfeggioHz: 528, layeredHz: [396, 639] })
+    // Two panels sharing a tone: it sounds once, at the level of one.
+    const shared = await render(page, { ...scenario, solfeggioHz: 528, layeredHz: [528] })
+    const spec = steadySpectrum(layered.left)
+    const levels = [396, 528, 639].map((hz) => {
+      const peak = peakNear(spec, hz, 3)
+      expect(Math.abs(peak.hz - hz)).toBeLessThan(0.5)
+      return peak.amplitude
+    })
+    // Equal shares: the three tones within 0.5 dB of each other.
+    expect(decibels(Math.max(...levels), Math.min(...levels))).toBeLessThan(0.5)
+    const steady = (channel: Float32Array) => maxAbs(channel, seconds(FADE_IN), channel.length)
+    expect(steady(layered.left)).toBeLessThanOrEqual(steady(single.left) * 1.001)
+    expect(steady(layered.left)).toBeGreaterThan(steady(single.left) * 0.5)
+    expect(steady(shared.left)).toBeCloseTo(steady(single.left), 4)
+    note('single tone peak', steady(single.left).toFixed(4))
+    note('three layered tones peak', steady(layered.left).toFixed(4))
+  })
 
   test('the backing pad alone: a steady 432 Hz pedal under chords tuned to A = 432 Hz', async ({
     page,

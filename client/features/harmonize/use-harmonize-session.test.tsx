@@ -200,6 +200,37 @@ describe('useHarmonizeSession', () => {
     expect(await recordedSessions()).toEqual([])
   })
 
+  it('a tray session runs for its own time and records every layered panel, completed together', async () => {
+    await signedInMember(server, { access: true })
+    const [lead, second, third] = await Promise.all(['03', '09', '12'].map(loadPanel))
+    if (!lead || !second || !third) throw new Error('panels missing')
+    fakeClock()
+    const { result } = renderSession({ panel: lead, layered: [second, third], durationMs: 600_000 })
+    expect(result.current.remaining).toBe(600_000)
+    await act(() => result.current.start())
+    expect(result.current.phase).toBe('playing')
+    const panelIds = async () => (await recordedSessions()).map(({ panelId }) => panelId).sort()
+    expect(await panelIds()).toEqual(['03', '09', '12'])
+    // The ingredients of every panel take turns, the first panel's first.
+    const shown = new Set<string>()
+    const allIngredients = [lead, second, third].flatMap(({ ingredients }) => ingredients)
+    for (let step = 0; step < allIngredients.length; step++) {
+      shown.add(result.current.ingredient)
+      await advance(4_000)
+    }
+    expect(shown).toEqual(new Set(allIngredients))
+    // 3:00 is not the end of a 10-minute tray.
+    await advance(HARMONIZE_DURATION_MS)
+    expect(result.current.phase).toBe('playing')
+    await advance(600_000)
+    expect(result.current.phase).toBe('complete')
+    await vi.waitFor(async () => {
+      const sessions = await recordedSessions()
+      expect(sessions).toHaveLength(3)
+      for (const session of sessions) expect(session.completedAt).not.toBeNull()
+    })
+  })
+
   it('starts nothing when the server refuses: without access it says why', async () => {
     await signedInMember(server)
     const panel = await loadPanel('01')

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import {
   AFFIRMATION_ROTATION_MS,
   HARMONIZE_DURATION_MS,
   INGREDIENT_ROTATION_MS,
 } from '../../../domain/constants'
 import type { SessionContent } from '../../../domain/harmonize'
-import type { PanelDetail } from '../../../domain/panels'
+import type { PanelDetail, PanelSummary } from '../../../domain/panels'
 import { isNetworkFailure } from '../../lib/offline-cache'
 import { completeSession, startSession } from './api'
 import type { HarmonizePlayerState } from './audio/player'
@@ -21,6 +21,13 @@ export type SessionPhase = 'idle' | 'starting' | 'playing' | 'paused' | 'complet
 export interface HarmonizeSessionOptions {
   /** The panel being harmonized; nothing starts before it is known. */
   panel: PanelDetail | undefined
+  /**
+   * Panels sounding with it (a 'Multi Layer Rx' from the aura scan): each is recorded as a
+   * session of its own, started and completed with the first.
+   */
+  layered?: readonly PanelSummary[]
+  /** How long the session runs; the ritual's 3:00 unless a tray asks for another time. */
+  durationMs?: number
   /** Words kept from earlier, for a session started without network. */
   offlineAffirmations?: string[]
   /**
@@ -28,13 +35,13 @@ export interface HarmonizeSessionOptions {
    * screen's controls): the timer follows it, since stopping one stops the other (spec core §4).
    */
   soundStatus?: HarmonizePlayerState['status']
-  /** Called once the 3:00 are over (the page stops the sound). */
+  /** Called once the time is over (the page stops the sound). */
   onComplete?: () => void
 }
 
 export interface HarmonizeSession {
   phase: SessionPhase
-  /** Milliseconds left of the 3:00, and spent so far. */
+  /** Milliseconds left of the session, and spent so far. */
   remaining: number
   elapsed: number
   /** The recorded session (id 0 when it started offline and was not recorded). */
@@ -50,7 +57,7 @@ export interface HarmonizeSession {
    */
   start(soundReady?: Promise<unknown>): Promise<void>
   pause(): void
-  /** Back to a fresh 3:00, so the next start records a new session. */
+  /** Back to the full time, so the next start records a new session. */
   again(): void
 }
 
@@ -75,26 +82,44 @@ async function startOnlineOrOffline(
   }
 }
 
+/**
+ * Records the layered panels' sessions beside the first one's. Their words join the rotation;
+ * one that cannot be recorded (offline, or its panel gone) still sounds, it only misses the
+ * history.
+ */
+async function startLayered(layered: readonly PanelSummary[]): Promise<SessionContent[]> {
+  const started = await Promise.all(
+    layered.map((panel) => startSession(panel.id).catch(() => null)),
+  )
+  return started.filter((content): content is SessionContent => content !== null)
+}
+
 const pick = <T>(items: readonly T[], elapsed: number, everyMs: number): T | undefined =>
   items.length ? items[Math.floor(elapsed / everyMs) % items.length] : undefined
 
+const NO_LAYERS: readonly PanelSummary[] = []
+
 /**
- * A harmonizing session's life: a pausable 3-minute countdown (spec core §4), what it asks the
+ * A harmonizing session's life: a pausable countdown (3 minutes, spec core §4, or a tray's time), what it asks the
  * server (start once, complete at the end), and the words rotating meanwhile. The picture and
  * the sound are the page's; they follow `phase`.
  */
 export function useHarmonizeSession({
   panel,
+  layered = NO_LAYERS,
+  durationMs = HARMONIZE_DURATION_MS,
   offlineAffirmations,
   soundStatus,
   onComplete,
 }: HarmonizeSessionOptions): HarmonizeSession {
   const queryClient = useQueryClient()
   const [content, setContent] = useState<SessionContent | null>(null)
+  const [layeredContent, setLayeredContent] = useState<SessionContent[]>([])
   const [starting, setStarting] = useState(false)
   const [complete, setComplete] = useState(false)
   // Read by callbacks that must not change identity with every answer.
   const contentRef = useRef<SessionContent | null>(null)
+  const layeredRef = useRef<SessionContent[]>([])
   const startingRef = useRef(false)
   const onCompleteRef = useRef(onComplete)
   onCompleteRef.current = onComplete
@@ -102,16 +127,18 @@ export function useHarmonizeSession({
   const handleDone = useCallback(() => {
     setComplete(true)
     onCompleteRef.current?.()
-    const sessionId = contentRef.current?.sessionId
     // An offline session (id 0) was never recorded, so there is nothing to complete.
-    if (!sessionId) return
-    completeSession(sessionId)
+    const sessionIds = [contentRef.current, ...layeredRef.current]
+      .map((recorded) => recorded?.sessionId)
+      .filter((id): id is number => Boolean(id))
+    if (!sessionIds.length) return
+    Promise.all(sessionIds.map((id) => completeSession(id)))
       .then(() => queryClient.invalidateQueries({ queryKey: ['harmonize', 'sessions'] }))
       .catch(() => {
         // The session ran; only its 'Completed' mark in the history is lost.
       })
   }, [queryClient])
-  const countdown = useCountdown(HARMONIZE_DURATION_MS, handleDone)
+  const countdown = useCountdown(durationMs, handleDone)
   const { running, start: runTimer, pause: pauseTimer, reset: resetTimer } = countdown
 
   const start = useCallback(
@@ -122,8 +149,12 @@ export function useHarmonizeSession({
       try {
         if (!contentRef.current) {
           const recorded = await startOnlineOrOffline(panel, offlineAffirmations)
+          // Without network the first session was not recorded: the others would fail alike.
+          const others = recorded.sessionId && layered.length ? await startLayered(layered) : []
           contentRef.current = recorded
+          layeredRef.current = others
           setContent(recorded)
+          setLayeredContent(others)
         }
         await soundReady
         runTimer()
@@ -132,13 +163,15 @@ export function useHarmonizeSession({
         setStarting(false)
       }
     },
-    [panel, offlineAffirmations, running, complete, runTimer],
+    [panel, layered, offlineAffirmations, running, complete, runTimer],
   )
 
   const again = useCallback(() => {
     resetTimer()
     contentRef.current = null
+    layeredRef.current = []
     setContent(null)
+    setLayeredContent([])
     setComplete(false)
   }, [resetTimer])
 
@@ -159,7 +192,13 @@ export function useHarmonizeSession({
           ? 'paused'
           : 'idle'
   const shown = running || countdown.elapsed > 0
-  const ingredients = content?.panel.ingredients ?? panel?.ingredients ?? []
+  const ingredients = useMemo(
+    () => [
+      ...(content?.panel.ingredients ?? panel?.ingredients ?? []),
+      ...layeredContent.flatMap((recorded) => recorded.panel.ingredients),
+    ],
+    [content, panel, layeredContent],
+  )
   return {
     phase,
     remaining: countdown.remaining,

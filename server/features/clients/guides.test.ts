@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { LANGUAGES, type Language } from '../../../domain/i18n'
 import { normaliseSpace, readPdf } from '../../../tests/support/pdf-text'
-import { GUIDES, type Guide, guideFileName, guideText, renderGuidePdf } from './guides'
+import { GUIDES, type Guide, guideFileName, guideText, renderGuidePdf, UI } from './guides'
 
 // The guides are read back with pdf.js, the reader Firefox uses, so these tests see the text a
 // practitioner would see (or copy), not PDFKit's internals.
@@ -190,6 +191,23 @@ describe('the scan guides', () => {
     expect(spanish.flow).not.toMatch(/\b(Crown|Brow|Throat|Heart|Sacral|Root)\b/)
     for (const word of ['Página', 'Pulsa', 'Antes de empezar', 'al azar', 'cliente']) {
       expect(english.flow).not.toContain(word)
+    }
+  })
+
+  it('names every button as the screens do, in each language', () => {
+    for (const language of LANGUAGES) {
+      const screenTexts = new Set<string>()
+      const collect = (value: unknown) => {
+        if (typeof value === 'string') screenTexts.add(value.replace(/\.\.\.$/, '…'))
+        else if (value && typeof value === 'object') Object.values(value).forEach(collect)
+      }
+      for (const catalogue of ['client/locales', 'client/features/clients/locales']) {
+        collect(JSON.parse(readFileSync(`${catalogue}/${language}.json`, 'utf8')))
+      }
+      const labels = Object.values(UI[language]).map((label) =>
+        label.replace(/^‘|’$/g, '').replaceAll('\u00a0', ' '),
+      )
+      expect(labels.filter((label) => !screenTexts.has(label))).toEqual([])
     }
   })
 

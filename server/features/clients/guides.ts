@@ -55,7 +55,7 @@ export interface GuideText {
 
 // The labels the screens show (spec scans §2), in one place per language so the guides can be
 // kept in step with the screens' translations. The tray names keep their words on one line.
-const UI = {
+export const UI = {
   en: {
     analyze: '‘Analyze Client Image’',
     records: '‘User Records’',
@@ -85,7 +85,7 @@ const UI = {
     chakra: '‘Chakras’',
     scan: '‘Escanear’',
     scanning: '‘Escaneando…’',
-    inProgress: '‘Escaneo energético en curso’',
+    inProgress: '‘Escaneo de energía en curso’',
     done: '‘Listo’',
   },
 } as const satisfies Record<Language, Record<string, string>>

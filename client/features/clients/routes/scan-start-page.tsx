@@ -8,6 +8,16 @@ import { Dialog } from '../../../components/ui/dialog'
 import { PanelIcon, usePanels } from '../../panels/public'
 import { RequireAccess } from '../components/require-access'
 import { NoScanClient, ScanClientLine, useScanClient } from '../components/scan-client'
+import {
+  dragPanel,
+  EMPTY_TRAYS,
+  TRAY_KINDS,
+  Tray,
+  TrayButtons,
+  type TrayKind,
+  type Trays,
+  toggleInTray,
+} from '../components/scan-trays'
 import { SignaturePrompt } from '../components/signature-prompt'
 
 /** A number for each panel, drawn for this visit (spec scans §2: generated, 100 to 999). */
@@ -51,11 +61,17 @@ function ScanStart({ kind }: { kind: 'aura' | 'chakra' }) {
   )
 }
 
-/** The 16 panels, each with its number for this client; 650 and above highlighted. */
+/**
+ * The 16 panels, each with its number for this client (650 and above highlighted), and the two
+ * trays they are dragged or moved to for a harmonizing session.
+ */
 function PanelNumbers() {
   const { t } = useTranslation()
   const panels = usePanels()
   const [helpOpen, setHelpOpen] = useState(false)
+  const [trays, setTrays] = useState<Trays>(EMPTY_TRAYS)
+  const handleToggle = (kind: TrayKind, panelId: string) =>
+    setTrays((current) => toggleInTray(current, kind, panelId))
   const numbers = useMemo(
     () => new Map((panels.data ?? []).map((panel) => [panel.id, drawNumber()])),
     [panels.data],
@@ -71,7 +87,7 @@ function PanelNumbers() {
           {t('clients.scan.help')}
         </Button>
       </div>
-      <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="scan-list">
+      <ul className="grid gap-2 sm:grid-cols-2" data-testid="scan-list">
         {(panels.data ?? []).map((panel) => {
           const number = numbers.get(panel.id) ?? READING_MIN
           const high = number >= DISTURBANCE_THRESHOLD
@@ -80,7 +96,9 @@ function PanelNumbers() {
               key={panel.id}
               data-testid="scan-item"
               data-high={high || undefined}
-              className={`flex items-center gap-2 rounded-xl p-3 ring-1 ${
+              draggable
+              onDragStart={(event) => dragPanel(event, panel.id)}
+              className={`flex cursor-grab items-center gap-2 rounded-xl p-3 ring-1 active:cursor-grabbing ${
                 high ? 'bg-amber-50 ring-amber-300' : 'bg-white ring-slate-200'
               }`}
             >
@@ -92,13 +110,27 @@ function PanelNumbers() {
                 {number}
                 {high && <span className="sr-only"> ({t('clients.scan.highlighted')})</span>}
               </span>
+              <TrayButtons panel={panel} trays={trays} onToggle={handleToggle} />
             </li>
           )
         })}
       </ul>
+      <div className="grid gap-3 md:grid-cols-2">
+        {TRAY_KINDS.map((kind) => (
+          <Tray
+            key={kind}
+            kind={kind}
+            panels={panels.data ?? []}
+            trays={trays}
+            onChange={setTrays}
+            onToggle={handleToggle}
+          />
+        ))}
+      </div>
       <Dialog open={helpOpen} onOpenChange={setHelpOpen} title={t('clients.scan.helpTitle')}>
         <div className="flex flex-col gap-3 text-slate-700">
           <p>{t('clients.scan.helpNumbers')}</p>
+          <p>{t('clients.scan.helpTrays')}</p>
         </div>
       </Dialog>
     </section>

@@ -14,7 +14,7 @@ import {
 //   pad: 11 notes × (exact sine + detuned voice),
 //        4 chords crossfaded by 0.025 Hz LFOs ──┐
 //   A4 pedal 432 Hz ─────────────────────────────┴─ low-pass ── backing ──┐
-//   Solfeggio sine ──────────────────────────────────────────── solfeggio ─┼─ master ─ fade ─ out
+//   Solfeggio sine (+ layered tones) ─────────────────────────── solfeggio ─┼─ master ─ fade ─ out
 //   216 Hz │ 223.83 Hz → merger (binaural) ──┐                             │
 //   216 Hz × (0.6 + 0.4 sin 7.83 Hz) (AM) ───┴──────────────── schumann ──┘
 
@@ -73,6 +73,11 @@ const MIN_FADE_SECONDS = 0.05
 export interface HarmonizeGraphOptions {
   /** The panel's Solfeggio tone in Hz (one of SOLFEGGIO_HZ in the app). */
   solfeggioHz: number
+  /**
+   * Further panels' tones sounding with it (a Multi Layer Rx session). They share the Solfeggio
+   * layer's level with the first tone, so layering never makes the mix louder or clip.
+   */
+  layeredHz?: readonly number[]
   /** true: binaural pair 216 / 223.83 Hz; false: 216 Hz amplitude-modulated at 7.83 Hz. */
   binaural: boolean
   /** Initial volumes, 0–1 each; missing layers are at 1. */
@@ -95,7 +100,10 @@ export interface HarmonizeNodes {
   schumann: GainNode
   /** The pad's low-pass; absent when an external backing source replaces the pad. */
   padFilter: BiquadFilterNode | null
+  /** The first panel's tone. */
   solfeggioOscillator: OscillatorNode
+  /** Every tone of the Solfeggio layer, the first panel's first. */
+  toneOscillators: OscillatorNode[]
   /** 216 Hz: the left ear in binaural mode, the modulated carrier in AM mode. */
   carrier: OscillatorNode
   /** 223.83 Hz: the right ear in binaural mode. */
@@ -138,8 +146,12 @@ export function createHarmonizeGraph(
   options: HarmonizeGraphOptions,
 ): HarmonizeGraph {
   const { solfeggioHz } = options
-  if (!Number.isFinite(solfeggioHz) || solfeggioHz <= 0 || solfeggioHz >= context.sampleRate / 2) {
-    throw new RangeError(`solfeggioHz must be between 0 and ${context.sampleRate / 2} Hz`)
+  // Two panels may share a tone: it sounds once, not twice as loud.
+  const tones = [...new Set([solfeggioHz, ...(options.layeredHz ?? [])])]
+  for (const hz of tones) {
+    if (!Number.isFinite(hz) || hz <= 0 || hz >= context.sampleRate / 2) {
+      throw new RangeError(`solfeggioHz must be between 0 and ${context.sampleRate / 2} Hz`)
+    }
   }
   const fadeIn = Math.max(options.fadeInSeconds ?? FADE_IN_SECONDS, MIN_FADE_SECONDS)
   const fadeOut = Math.max(options.fadeOutSeconds ?? FADE_OUT_SECONDS, MIN_FADE_SECONDS)
@@ -188,9 +200,16 @@ export function createHarmonizeGraph(
     buildPad(context, padFilter, oscillator, gain)
   }
 
-  // (b) Solfeggio: one pure sine at exactly the panel's frequency.
-  const solfeggioOscillator = oscillator(solfeggioHz)
-  solfeggioOscillator.connect(solfeggio)
+  // (b) Solfeggio: one pure sine at exactly the panel's frequency, or one per layered panel,
+  // each at an equal share of the layer so their peaks together stay at one tone's level.
+  const toneShare = tones.length > 1 ? gain(1 / tones.length) : null
+  if (toneShare) toneShare.connect(solfeggio)
+  const toneOscillators = tones.map((hz) => {
+    const node = oscillator(hz)
+    node.connect(toneShare ?? solfeggio)
+    return node
+  })
+  const [solfeggioOscillator] = toneOscillators as [OscillatorNode, ...OscillatorNode[]]
 
   // (c) Schumann. Both modes are built and crossfaded, so switching never restarts a source.
   const carrier = oscillator(SCHUMANN_CARRIER_HZ)
@@ -234,6 +253,7 @@ export function createHarmonizeGraph(
       schumann,
       padFilter,
       solfeggioOscillator,
+      toneOscillators,
       carrier,
       beatCarrier,
       schumannLfo,

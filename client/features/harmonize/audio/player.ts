@@ -18,6 +18,8 @@ export interface HarmonizePlayerOptions {
   title: string
   /** The panel's Solfeggio tone in Hz. */
   solfeggioHz: number
+  /** Further panels' tones layered with it (a Multi Layer Rx session). */
+  layeredHz?: readonly number[]
   /** Binaural beats need headphones; off (amplitude modulation, fine on speakers) by default. */
   binaural?: boolean
   volumes?: Partial<HarmonizeVolumes>
@@ -201,6 +203,7 @@ export function createHarmonizePlayer(options: HarmonizePlayerOptions): Harmoniz
         const useTrack = backingSource && backingElement && !backingElement.paused && !backingFailed
         const graph = createHarmonizeGraph(audio, {
           solfeggioHz: options.solfeggioHz,
+          layeredHz: options.layeredHz,
           binaural,
           volumes,
           destination: bus,

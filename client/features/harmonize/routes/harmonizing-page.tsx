@@ -1,10 +1,11 @@
 import { useCallback, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNavigate, useParams } from 'react-router'
+import { useLocation, useNavigate, useParams } from 'react-router'
+import { parseRx } from '../../../../domain/harmonize'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
 import { useHeaderSlot } from '../../../lib/header-slot'
 import { NoAccessNotice, useAccess } from '../../access/public'
-import { useAffirmations, usePanel } from '../../panels/public'
+import { useAffirmations, usePanel, usePanels } from '../../panels/public'
 import { Countdown } from '../components/countdown'
 import { SessionComplete } from '../components/session-complete'
 import { SessionStage } from '../components/session-stage'
@@ -15,23 +16,46 @@ import { useMediaSources } from '../use-media-sources'
 import { useSessionPlayer } from '../use-session-player'
 
 /**
- * /harmonizing-screen/{id}: the session (fractal visuals, the sound, a 3:00 countdown and the
- * panel's words), or why it cannot run (no access, panel not available).
+ * The session a tray of the aura scan asked for in the query (`?minutes=10&with=03,07`): its
+ * length and the panels layered with this one, in the tray's order. Ids no panel has are left out.
+ */
+function useRx(id: string) {
+  const { search } = useLocation()
+  const { durationMs, layered } = parseRx(id, search)
+  const panels = usePanels()
+  const key = layered.join(',')
+  const layeredPanels = useMemo(
+    () =>
+      key
+        ? key.split(',').flatMap((layeredId) => panels.data?.find((p) => p.id === layeredId) ?? [])
+        : [],
+    [key, panels.data],
+  )
+  return { durationMs, layered: layeredPanels, search, pending: Boolean(key) && panels.isPending }
+}
+
+/**
+ * /harmonizing-screen/{id}: the session (fractal visuals, the sound, a 3:00 countdown — or a
+ * tray's time and layered panels — and the panels' words), or why it cannot run (no access,
+ * panel not available).
  */
 export function HarmonizingPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const { id = '' } = useParams()
   const panel = usePanel(id)
+  const rx = useRx(id)
   const access = useAccess()
   useKeepForOffline(access.data?.hasAccess)
   // Loaded now, so a session started later without network still has its words.
   const affirmations = useAffirmations()
   // Uploaded media, when there are any (saved copies first); null while that is being worked out.
   const sources = useMediaSources(id, access.data?.hasAccess)
-  const { player, state: sound } = useSessionPlayer(panel.data, sources)
+  const { player, state: sound } = useSessionPlayer(panel.data, sources, rx.layered)
   const session = useHarmonizeSession({
     panel: panel.data,
+    layered: rx.layered,
+    durationMs: rx.durationMs,
     offlineAffirmations: affirmations.data,
     soundStatus: sound.status,
     onComplete: useCallback(() => void player?.stop(), [player]),
@@ -41,14 +65,14 @@ export function HarmonizingPage() {
   const { remaining } = session
   useHeaderSlot({
     title: t('titles.harmonizing'),
-    subtitle: panel.data?.name,
+    subtitle: panel.data && [panel.data, ...rx.layered].map(({ name }) => name).join(' + '),
     actions: useMemo(
       () => (fullScreen ? undefined : <Countdown remaining={remaining} className="bg-white/15" />),
       [fullScreen, remaining],
     ),
   })
 
-  if (panel.isPending || access.isPending) return <FullScreenSpinner />
+  if (panel.isPending || access.isPending || rx.pending) return <FullScreenSpinner />
   if (panel.isError) {
     return (
       <section className="mx-auto max-w-md px-6 py-16 text-center">
@@ -68,7 +92,7 @@ export function HarmonizingPage() {
       <SessionComplete
         onAgain={() => {
           session.again()
-          navigate(`/harmonizing-screen/${id}#harmonizing`, { replace: true })
+          navigate(`/harmonizing-screen/${id}${rx.search}#harmonizing`, { replace: true })
         }}
       />
     )

@@ -1,0 +1,111 @@
+import { expect, test } from './support/test'
+
+// The aura scan, its trays and the aura and chakra screens on a phone, in Spanish (issue 11).
+
+test.use({ memberOptions: { access: true } })
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+const noOverflow = async (page: import('@playwright/test').Page) =>
+  expect(
+    await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    ),
+  ).toBe(0)
+
+test('on a phone, in Spanish: the scan with its trays, the aura screen and the chakra screen', async ({
+  page,
+  member: _,
+}) => {
+  const uploaded = await page.request.post('/api/clients/photos', {
+    data: PNG,
+    headers: { 'content-type': 'image/png' },
+  })
+  const { photo } = await uploaded.json()
+  const created = await page.request.post('/api/clients', {
+    data: {
+      firstName: 'Lucía',
+      lastName: 'Ramos',
+      email: 'lucia@example.com',
+      phone: '+34 600 123 456',
+      birthDate: null,
+      affirmation: 'Estoy en paz.',
+      photoNumber: photo.number,
+      consent: true,
+    },
+  })
+  const { id } = await created.json()
+  await page.clock.install()
+  await page.goto(`/user-details#${id}`)
+  await page.getByTestId('language-select').selectOption('es')
+  await page.getByRole('button', { name: 'Comenzar' }).click()
+  await expect(page).toHaveURL(/\/aura-scan$/)
+  await page
+    .getByRole('dialog', {
+      name: '¿Quieres añadir una firma energética personalizada con un texto?',
+    })
+    .getByRole('button', { name: 'No', exact: true })
+    .click()
+  await expect(page.getByTestId('scan-client')).toHaveText('Escaneo para Lucía Ramos')
+  await expect(page.getByTestId('scan-item')).toHaveCount(16)
+
+  await page.getByRole('button', { name: 'Ayuda' }).click()
+  await expect(page.getByRole('dialog', { name: 'Cómo leer el escaneo' })).toContainText(
+    'pulsa EMPEZAR',
+  )
+  await page.keyboard.press('Escape')
+
+  // Touch: the panel's own buttons put it in a tray.
+  const names = await page.getByTestId('scan-item').locator('span.flex-1').allTextContents()
+  const [first = '', second = ''] = names
+  await page.getByRole('button', { name: `${first} en Multi Layer Rx` }).tap()
+  await page.getByRole('button', { name: `${second} en Multi Layer Rx` }).tap()
+  const multi = page.getByTestId('tray-multi')
+  await expect(multi.getByTestId('tray-item')).toHaveText([first, second])
+  await multi.getByLabel('Tiempo').selectOption('5')
+  await noOverflow(page)
+  await page.screenshot({ path: test.info().outputPath('bandejas.png'), fullPage: true })
+  await multi.getByRole('button', { name: 'EMPEZAR' }).tap()
+  await expect(page).toHaveURL(/\/harmonizing-screen\/\d{2}\?minutes=5&with=\d{2}$/)
+  await expect(page.getByTestId('countdown')).toHaveText('5:00')
+  await expect(page.getByTestId('header-subtitle')).toHaveText(`${first} + ${second}`)
+  await page.goBack()
+
+  await page.getByRole('dialog').getByRole('button', { name: 'No', exact: true }).click()
+  await page.getByRole('button', { name: 'Aura', exact: true }).tap()
+  await expect(page).toHaveURL(/\/aura-screen$/)
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+  await page.getByRole('button', { name: 'Escanear' }).tap()
+  await expect(page.getByRole('dialog', { name: 'Escaneo de energía en curso' })).toBeVisible()
+  await page.clock.runFor(6_100)
+  await expect(page.getByTestId('aura-picture')).toBeVisible()
+  await page.clock.resume()
+  await noOverflow(page)
+  await page.screenshot({ path: test.info().outputPath('pantalla-aura.png'), fullPage: true })
+  await page.getByRole('button', { name: 'Listo' }).tap()
+  await expect(page).toHaveURL(/\/home$/)
+
+  await page.goto('/chakra-scan')
+  await page.getByRole('dialog').getByRole('button', { name: 'No', exact: true }).tap()
+  await page.getByRole('button', { name: 'Chakras', exact: true }).tap()
+  await expect(page).toHaveURL(/\/chakra-screen$/)
+  await expect(page.getByTestId('chakra')).toHaveText([
+    /Corona/,
+    /Entrecejo/,
+    /Garganta/,
+    /Corazón/,
+    /Plexo solar/,
+    /Sacro/,
+    /Raíz/,
+  ])
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+  await page.getByRole('button', { name: 'Escanear' }).tap()
+  await page.clock.runFor(6_100)
+  await page.clock.resume()
+  await expect(page.locator('[data-testid="chakra"][data-high]')).toHaveCount(3)
+  await noOverflow(page)
+  await page.screenshot({ path: test.info().outputPath('pantalla-chakras.png'), fullPage: true })
+})
