@@ -106,6 +106,12 @@ test('on a phone, in Spanish: the scan with its trays, the aura screen and the c
   await page.clock.runFor(6_100)
   await page.clock.resume()
   await expect(page.locator('[data-testid="chakra"][data-high]')).toHaveCount(3)
+  // The '?' guide follows the app's language, not the browser's (English here).
+  const guide = await page.request.get(
+    (await page.getByTestId('scan-guide').getAttribute('href')) ?? '',
+  )
+  expect(guide.headers()['content-type']).toBe('application/pdf')
+  expect(guide.headers()['content-disposition']).toContain('harmonize-guia-escaneo-chakras.pdf')
   await noOverflow(page)
   await page.screenshot({ path: test.info().outputPath('pantalla-chakras.png'), fullPage: true })
 })

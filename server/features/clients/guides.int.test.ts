@@ -61,6 +61,18 @@ describe('scan guides', () => {
     expect(english.rawPayload.equals(chakra.rawPayload)).toBe(false)
   })
 
+  it('follows the language chosen in the app over the browser’s', async () => {
+    const cookie = await memberCookie()
+    const chosen = await get('/api/guides/aura?lang=es', cookie, 'en-US,en;q=0.9')
+    expect(chosen.statusCode).toBe(200)
+    expect(chosen.headers['content-disposition']).toBe(
+      'inline; filename="harmonize-guia-escaneo-aura.pdf"',
+    )
+    expect(chosen.rawPayload.toString('latin1')).toContain('/Lang (es)')
+    const unknown = await get('/api/guides/aura?lang=fr', cookie)
+    expect(unknown.statusCode).toBe(400)
+  })
+
   it('refuses a guide that does not exist with 400', async () => {
     const cookie = await memberCookie()
     const response = await get('/api/guides/nope', cookie)

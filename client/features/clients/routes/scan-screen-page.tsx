@@ -16,6 +16,7 @@ import { useNavigate } from 'react-router'
 import { CHAKRAS, type ClientScan, topThree } from '../../../../domain/clients'
 import { Button } from '../../../components/ui/button'
 import { Dialog } from '../../../components/ui/dialog'
+import { currentLanguage } from '../../../lib/i18n'
 import { useScan } from '../api'
 import { AURA_PHOTO_OVAL, drawAura } from '../aura/aura-art'
 import { SCAN_MS } from '../components/photo-dialog'
@@ -86,7 +87,7 @@ function ScanScreenContent({ kind }: { kind: 'aura' | 'chakra' }) {
           <ScanClientLine context={context} />
         </div>
         <a
-          href={`/api/guides/${kind}`}
+          href={`/api/guides/${kind}?lang=${currentLanguage()}`}
           target="_blank"
           rel="noopener"
           aria-label={t('clients.scan.guide')}
