@@ -15,7 +15,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           root: '.',
-          include: ['{domain,server,db,client,scripts}/**/*.test.ts'],
+          // tests/content: checks over the texts of every part (medical-claims.test.ts).
+          include: ['{domain,server,db,client,scripts}/**/*.test.ts', 'tests/content/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
           setupFiles: ['tests/support/fail-on-console-error.ts'],

@@ -199,6 +199,26 @@ export const MESSAGES = {
     en: 'The requested range is not available in this file.',
     es: 'El rango solicitado no está disponible en este archivo.',
   },
+  'support.subjectRequired': {
+    en: 'Please write a subject',
+    es: 'Por favor, escribe un asunto',
+  },
+  'support.bodyRequired': {
+    en: 'Please write your message',
+    es: 'Por favor, escribe tu mensaje',
+  },
+  'support.subjectTooLong': {
+    en: 'The subject can be up to 150 characters long.',
+    es: 'El asunto puede tener como máximo 150 caracteres.',
+  },
+  'support.bodyTooLong': {
+    en: 'The message can be up to 5000 characters long.',
+    es: 'El mensaje puede tener como máximo 5000 caracteres.',
+  },
+  'support.tooManyMails': {
+    en: 'You have sent 5 messages in the last hour, the most we accept. Please wait a while before sending another; we answer every message within 24 hours.',
+    es: 'Has enviado 5 mensajes en la última hora, el máximo que aceptamos. Espera un rato antes de enviar otro; respondemos a todos los mensajes en menos de 24 horas.',
+  },
   'clients.tooLong': { en: 'This text is too long.', es: 'Este texto es demasiado largo.' },
   'clients.firstNameRequired': { en: 'First Name is required', es: 'El nombre es obligatorio' },
   'clients.lastNameRequired': { en: 'Last Name is required', es: 'El apellido es obligatorio' },

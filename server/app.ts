@@ -28,9 +28,11 @@ import { clientRoutes } from './features/clients/routes'
 import { mediaRoutes } from './features/harmonize/media-routes'
 import { harmonizeRoutes } from './features/harmonize/routes'
 import { healthRoutes } from './features/health/routes'
+import { infoRoutes } from './features/info/routes'
 import { operatorRoutes } from './features/operator/routes'
 import { panelRoutes } from './features/panels/routes'
 import { referenceRoutes } from './features/reference/routes'
+import { supportRoutes } from './features/support/routes'
 import { requestLanguage, translate } from './i18n'
 import { authPlugin } from './plugins/auth'
 import { cachePlugin } from './plugins/cache'
@@ -262,6 +264,8 @@ async function registerEverything(
   await app.register(billingRoutes, { prefix: '/api' })
   await app.register(clientRoutes, { prefix: '/api' })
   await app.register(guideRoutes, { prefix: '/api' })
+  await app.register(infoRoutes, { prefix: '/api' })
+  await app.register(supportRoutes, { prefix: '/api' })
   app.get('/api/docs', { schema: { hide: true }, config: { public: true } }, async () =>
     app.swagger(),
   )

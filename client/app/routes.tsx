@@ -9,6 +9,8 @@ import {
 } from '../../domain/routes'
 import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
 import { clientTextsReady } from '../features/clients/texts'
+import { infoTextsReady } from '../features/info/texts'
+import { supportTextsReady } from '../features/support/texts'
 import { requestEarly } from '../lib/api-client'
 import { queryClient } from '../lib/query-client'
 import { sessionQuery } from '../lib/session'
@@ -120,6 +122,30 @@ const ChakraScreen = page(
   'ChakraScreenPage',
 )
 
+const Support = page(
+  () => withTexts(import('../features/support/routes/support-page'), supportTextsReady()),
+  'SupportPage',
+)
+const SendMail = page(
+  () => withTexts(import('../features/support/routes/send-mail-page'), supportTextsReady()),
+  'SendMailPage',
+)
+const MailSent = page(
+  () => withTexts(import('../features/support/routes/mail-sent-page'), supportTextsReady()),
+  'MailSentPage',
+)
+
+// The information pages share one chunk (client/features/info/pages.ts) and their texts.
+const infoPages = () => withTexts(import('../features/info/pages'), infoTextsReady())
+const About = page(infoPages, 'AboutPage')
+const Solfeggio = page(infoPages, 'SolfeggioPage')
+const Disclaimer = page(infoPages, 'DisclaimerPage')
+const Messages = page(infoPages, 'MessagesPage')
+const PrivacyPolicy = page(infoPages, 'PrivacyPolicyPage')
+const TermsOfUse = page(infoPages, 'TermsOfUsePage')
+const HowTo = page(infoPages, 'HowToPage')
+const Help = page(infoPages, 'HelpPage')
+
 /** My Account's own pages (spec core §2: sub-paths of /my-account). */
 const MY_ACCOUNT_PAGES: Record<string, Page> = {
   'add-credit-card': AddCreditCard,
@@ -167,6 +193,17 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
   '/aura-screen': { Page: AuraScreen },
   '/chakra-scan': { Page: ChakraScan },
   '/chakra-screen': { Page: ChakraScreen },
+  '/about': { Page: About },
+  '/solfeggio-frequencies': { Page: Solfeggio },
+  '/disclaimer': { Page: Disclaimer },
+  '/messages': { Page: Messages },
+  '/privacy-policy': { Page: PrivacyPolicy },
+  '/terms-of-use': { Page: TermsOfUse },
+  '/how-to': { Page: HowTo },
+  '/help': { Page: Help },
+  '/support': { Page: Support },
+  '/send-mail': { Page: SendMail },
+  '/mail-sent': { Page: MailSent },
   '/': { redirect: SIGNED_IN_LANDING_PATH },
 }
 

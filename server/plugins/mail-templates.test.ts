@@ -7,6 +7,7 @@ import {
   codeEmail,
   passwordChangedEmail,
   type RenderedEmail,
+  supportCopyEmail,
 } from './mail-templates'
 
 const PURPOSES: CodePurpose[] = ['sign-up', 'reset-password', 'change-email']
@@ -26,6 +27,16 @@ function allEmails(name: string | null = 'Eve'): { label: string; email: Rendere
     {
       label: `password changed ${language}`,
       email: passwordChangedEmail({ language, name, supportEmail: 'support@example.com' }),
+    },
+    {
+      label: `support copy ${language}`,
+      email: supportCopyEmail({
+        language,
+        name,
+        subject: 'My invoice',
+        body: 'Where do I find it?\n\nThanks',
+        replyHours: 24,
+      }),
     },
   ])
 }

@@ -16,7 +16,11 @@ export const CODE_VALID_MINUTES = 10
 const PRODUCT = 'Harmonize'
 
 // One list of blocks renders both bodies, so the text and HTML versions cannot drift apart.
-type Block = { kind: 'paragraph'; text: string } | { kind: 'code'; code: string }
+type Block =
+  | { kind: 'paragraph'; text: string }
+  | { kind: 'code'; code: string }
+  // What a person wrote, line breaks kept.
+  | { kind: 'quote'; text: string }
 
 interface Letter {
   language: Language
@@ -192,12 +196,93 @@ export function invoiceEmail(input: {
   return render({ language, subject: lines.subject, name, blocks: lines.paragraphs.map(paragraph) })
 }
 
+/**
+ * What a member wrote through /send-mail, for the support team (spec scans §3 Support mail): the
+ * member's subject as it is, and their text after their name, e-mail address, language and
+ * account id, so whoever answers knows who it is and in which language to reply. Staff read it
+ * in English.
+ */
+export function supportRequestEmail(input: {
+  subject: string
+  body: string
+  member: { id: string; name: string; email: string; language: Language }
+}): RenderedEmail {
+  const { subject, body, member } = input
+  const facts = [
+    `Name: ${member.name.trim() || '(no name)'}`,
+    `E-mail: ${member.email}`,
+    `Language: ${member.language}`,
+    `Account: ${member.id}`,
+  ]
+  const text = `${facts.join('\n')}\n\n${body}\n`
+  const html = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<title>${escapeHtml(subject)}</title>`,
+    '</head>',
+    `<body style="font-family: ${FONT}; font-size: 15px; line-height: 1.5; color: #2b2540;">`,
+    `<p style="${P_STYLE}">${facts.map(escapeHtml).join('<br>')}</p>`,
+    `<div style="white-space: pre-wrap; overflow-wrap: anywhere;">${escapeHtml(body)}</div>`,
+    '</body>',
+    '</html>',
+  ].join('\n')
+  return { subject, text, html }
+}
+
+/**
+ * The member's own copy of what they sent to support, in their language: that it arrived, when
+ * to expect the answer, and their words. Replies to it reach the support team.
+ */
+export function supportCopyEmail(input: {
+  language: Language
+  name?: string | null
+  subject: string
+  body: string
+  replyHours: number
+}): RenderedEmail {
+  const { language, name, subject, body, replyHours } = input
+  const lines =
+    language === 'es'
+      ? {
+          subject: `Hemos recibido tu mensaje: ${subject}`,
+          before: [
+            `Gracias por escribirnos. Tu mensaje ya está con el equipo de soporte de ${PRODUCT}, que te responderá en menos de ${replyHours} horas por correo a esta dirección.`,
+            'Esta es una copia de lo que nos enviaste:',
+          ],
+          quote: `Asunto: ${subject}\n\n${body}`,
+          after: 'Si quieres añadir algo, responde a este correo.',
+        }
+      : {
+          subject: `We received your message: ${subject}`,
+          before: [
+            `Thank you for writing to us. Your message is with the ${PRODUCT} support team, who will answer within ${replyHours} hours by e-mail to this address.`,
+            'Here is a copy of what you sent:',
+          ],
+          quote: `Subject: ${subject}\n\n${body}`,
+          after: 'To add anything, reply to this e-mail.',
+        }
+  return render({
+    language,
+    subject: lines.subject,
+    name,
+    blocks: [
+      ...lines.before.map(paragraph),
+      { kind: 'quote', text: lines.quote },
+      paragraph(lines.after),
+    ],
+  })
+}
+
 function render(letter: Letter): RenderedEmail {
   const { greeting, signOff } = COMMON[letter.language]
   const opening = greeting(letter.name)
   const text = [
     opening,
-    ...letter.blocks.map((block) => (block.kind === 'code' ? block.code : block.text)),
+    ...letter.blocks.map((block) =>
+      block.kind === 'code' ? block.code : block.kind === 'quote' ? quoted(block.text) : block.text,
+    ),
     signOff.join('\n'),
   ].join('\n\n')
   return { subject: letter.subject, text: `${text}\n`, html: renderHtml(letter, opening, signOff) }
@@ -221,12 +306,35 @@ const CODE_STYLE = [
   'border-radius: 8px',
 ].join('; ')
 
+// pre-wrap keeps the writer's line breaks without <br>s built from their text.
+const QUOTE_STYLE = [
+  'margin: 0 0 16px 0',
+  'padding: 12px 16px',
+  'white-space: pre-wrap',
+  'overflow-wrap: anywhere',
+  'background-color: #f6f4fb',
+  'border-left: 4px solid #d9d0f2',
+].join('; ')
+
+/**
+ * Plain-text quoting by indentation rather than "> ": the words stay exactly those of the HTML
+ * version, and a reply quoting the message does not stack markers on markers.
+ */
+function quoted(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? `    ${line}` : ''))
+    .join('\n')
+}
+
 function renderHtml(letter: Letter, opening: string, signOff: readonly string[]): string {
   const lang = escapeHtml(letter.language)
   const blocks = letter.blocks.map((block) =>
     block.kind === 'code'
       ? `<p style="margin: 0;"><span style="${CODE_STYLE}">${escapeHtml(block.code)}</span></p>`
-      : `<p style="${P_STYLE}">${escapeHtml(block.text)}</p>`,
+      : block.kind === 'quote'
+        ? `<div style="${QUOTE_STYLE}">${escapeHtml(block.text)}</div>`
+        : `<p style="${P_STYLE}">${escapeHtml(block.text)}</p>`,
   )
   return [
     '<!doctype html>',

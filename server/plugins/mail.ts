@@ -20,6 +20,8 @@ export interface MailMessage {
   subject: string
   text: string
   html: string
+  /** Where answers go instead of MAIL_FROM, e.g. the member who wrote to support. */
+  replyTo?: { name: string; address: string }
   /** Files sent with it, such as an invoice's PDF (content in base64). */
   attachments?: MailAttachment[]
 }
@@ -165,6 +167,7 @@ function smtpDelivery(
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
         attachments: message.attachments?.map((file) => ({
           filename: file.filename,
           contentType: file.contentType,

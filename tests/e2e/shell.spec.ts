@@ -180,8 +180,8 @@ test.describe('for a member', () => {
   })
 
   test('a page still to come says so', async ({ page, member: _ }) => {
-    await page.goto('/support')
-    await expect(page.getByTestId('header-title')).toHaveText('Support')
+    await page.goto('/harmonized-complete')
+    await expect(page.getByTestId('header-title')).toHaveText('Harmonizing Screen')
     await expect(page.getByText('This page is coming soon.')).toBeVisible()
     await expectAccessible(page)
   })
