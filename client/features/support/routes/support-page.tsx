@@ -7,7 +7,7 @@ import {
   ShieldCheck,
   UserRound,
 } from 'lucide-react'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { ChangePasswordDialog } from '../../account/public'
@@ -70,7 +70,9 @@ export function SupportPage() {
           {t('support.help.sendEmail')}
         </Link>
       </div>
-      <ChangePasswordDialog open={passwordOpen} onOpenChange={setPasswordOpen} />
+      <Suspense fallback={null}>
+        <ChangePasswordDialog open={passwordOpen} onOpenChange={setPasswordOpen} />
+      </Suspense>
     </section>
   )
 }
