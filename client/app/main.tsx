@@ -45,5 +45,5 @@ void i18nReady
 // The service worker precaches the app shell so it opens offline after one visit.
 // Loaded after the first render: the registration code is not needed to show the page.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }))
+  void import('../lib/pwa-register').then(({ startPwa }) => startPwa())
 }

@@ -1,23 +1,12 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { lazy, Suspense, useRef, useState } from 'react'
 import { Outlet } from 'react-router'
 import { Snackbar } from '../../components/ui/snackbar'
-import { useNotifications } from '../../lib/notifications'
+import { useOfflineNotice } from '../../lib/network-status'
+import { PwaBanners } from '../banners/pwa-banners'
 import { Header } from './header'
 
 // The drawer's code loads the first time it opens: the first render does not need it.
 const SideMenu = lazy(() => import('./side-menu').then((m) => ({ default: m.SideMenu })))
-
-/** Tells the user when the network drops (spec: info notice 'Sorry, it seems that you are offline'). */
-function useOfflineNotice() {
-  const { t } = useTranslation()
-  const { notify } = useNotifications()
-  useEffect(() => {
-    const handleOffline = () => notify('info', t('network.offline'))
-    window.addEventListener('offline', handleOffline)
-    return () => window.removeEventListener('offline', handleOffline)
-  }, [notify, t])
-}
 
 export function AppLayout() {
   const [menuOpen, setMenuOpen] = useState(false)
@@ -40,6 +29,7 @@ export function AppLayout() {
         <Outlet />
       </main>
       <Snackbar />
+      <PwaBanners />
     </div>
   )
 }

@@ -1,0 +1,33 @@
+import { useEffect, useSyncExternalStore } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNotifications } from './notifications'
+
+function subscribe(listener: () => void) {
+  window.addEventListener('online', listener)
+  window.addEventListener('offline', listener)
+  return () => {
+    window.removeEventListener('online', listener)
+    window.removeEventListener('offline', listener)
+  }
+}
+
+/** Whether the browser has a network, kept current by its online and offline events. */
+export function useOnline(): boolean {
+  return useSyncExternalStore(subscribe, () => navigator.onLine)
+}
+
+/**
+ * The offline notice (spec: info 'Sorry, it seems that you are offline'): shown when the network
+ * drops and when the app starts without one, taken away as soon as the network is back, since it
+ * would then be wrong. Meanwhile the app runs from the service worker's cache.
+ */
+export function useOfflineNotice(): void {
+  const online = useOnline()
+  const { t } = useTranslation()
+  const { notify, dismiss } = useNotifications()
+  useEffect(() => {
+    if (online) return
+    const id = notify('info', t('network.offline'))
+    return () => dismiss(id)
+  }, [online, notify, dismiss, t])
+}
