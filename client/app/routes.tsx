@@ -45,7 +45,6 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 const withTexts = async <M,>(module: Promise<M>, texts: Promise<void>) =>
   (await Promise.all([module, texts]))[0]
 
-const ComingSoon = page(() => import('./pages/coming-soon-page'), 'ComingSoonPage')
 const Logout = page(() => import('./pages/logout-page'), 'LogoutPage')
 const Login = page(() => import('../features/auth/routes/login-page'), 'LoginPage')
 const Signup = page(() => import('../features/auth/routes/signup-page'), 'SignupPage')
@@ -65,6 +64,10 @@ const ResetPassword = page(
 const ResendCode = page(() => import('../features/auth/routes/resend-code-page'), 'ResendCodePage')
 const Home = page(() => import('../features/panels/routes/home-page'), 'HomePage')
 const PanelInfo = page(() => import('../features/panels/routes/panel-info-page'), 'PanelInfoPage')
+const HarmonizedComplete = page(
+  () => import('../features/harmonize/routes/harmonized-complete-page'),
+  'HarmonizedCompletePage',
+)
 const Harmonizing = page(
   () => import('../features/harmonize/routes/harmonizing-page'),
   'HarmonizingPage',
@@ -168,8 +171,11 @@ function MyAccountArea() {
   )
 }
 
-/** Pages that are built; every other path of the route table shows "coming soon" for now. */
-const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
+/** The page of every path of the route table (domain/routes.ts), or where it leads. */
+const PAGES: Record<
+  AppPath,
+  { Page: Page; redirect?: never } | { redirect: string; Page?: never }
+> = {
   '/login': { Page: Login },
   '/signup': { Page: Signup },
   '/signup/:code': { Page: Signup },
@@ -187,6 +193,7 @@ const PAGES: Partial<Record<AppPath, { Page?: Page; redirect?: string }>> = {
   '/home': { Page: Home },
   '/panel-info/:id': { Page: PanelInfo },
   '/harmonizing-screen/:id': { Page: Harmonizing },
+  '/harmonized-complete': { Page: HarmonizedComplete },
   '/aura-user-record': { Page: UserRecords },
   '/user-details': { Page: UserDetails },
   '/aura-scan': { Page: AuraScan },
@@ -257,9 +264,9 @@ export function preloadRoute(pathname: string, language: Language) {
   const route = matchAppRoute(pathname)
   if (!route) return
   const path = route.path as AppPath
-  const { Page, redirect } = PAGES[path] ?? {}
-  if (redirect) return
-  ;(Page ?? ComingSoon).preload?.()
+  const { Page } = PAGES[path]
+  if (!Page) return
+  Page.preload?.()
   const params = matchPath(path, pathname.split(/[?#]/)[0] ?? '/')?.params ?? {}
   void PAGE_DATA[path]?.(params, language).catch(() => {})
 }
@@ -270,7 +277,7 @@ export function AppRoutes() {
     <Routes>
       <Route element={<AppLayout />}>
         {APP_ROUTES.map(({ path, access }) => {
-          const { Page = ComingSoon, redirect } = PAGES[path] ?? {}
+          const { Page, redirect } = PAGES[path]
           return (
             <Route
               key={path}
@@ -278,7 +285,7 @@ export function AppRoutes() {
               element={
                 <RouteGuard access={access}>
                   <Suspense fallback={<FullScreenSpinner />}>
-                    {redirect ? <Navigate to={redirect} replace /> : <Page />}
+                    {Page ? <Page /> : <Navigate to={redirect} replace />}
                   </Suspense>
                 </RouteGuard>
               }

@@ -73,6 +73,20 @@ test.describe(() => {
 test.describe('with access', () => {
   test.use({ memberOptions: { access: true } })
 
+  test('/harmonized-complete: Harmonize Again goes back to the latest session’s panel', async ({
+    page,
+    member: _,
+  }) => {
+    const started = await page.request.post('/api/harmonize/sessions', {
+      data: { panelId: '05' },
+    })
+    expect(started.ok()).toBe(true)
+    await page.goto('/harmonized-complete')
+    await page.getByRole('button', { name: 'Harmonize Again' }).click()
+    await expect(page).toHaveURL(/\/harmonizing-screen\/05#harmonizing$/)
+    await expect(page.getByTestId('countdown')).toHaveText('3:00')
+  })
+
   test('a session runs for 3:00 with rotating words, completes, and can start again', async ({
     page,
     member: _,

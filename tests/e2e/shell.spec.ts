@@ -179,11 +179,18 @@ test.describe('for a member', () => {
     await expect(menu).toBeHidden()
   })
 
-  test('a page still to come says so', async ({ page, member: _ }) => {
+  test('/harmonized-complete at its own address: again goes to the latest panel, or home', async ({
+    page,
+    member: _,
+  }) => {
     await page.goto('/harmonized-complete')
     await expect(page.getByTestId('header-title')).toHaveText('Harmonizing Screen')
-    await expect(page.getByText('This page is coming soon.')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Complete' })).toBeVisible()
+    await expect(page.getByText('Your water is ready to drink')).toBeVisible()
     await expectAccessible(page)
+    // No session yet: there is no panel to go back to.
+    await page.getByRole('button', { name: 'Harmonize Again' }).click()
+    await expect(page).toHaveURL(/\/home$/)
   })
 })
 
