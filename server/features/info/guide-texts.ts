@@ -1,36 +1,11 @@
 import type { Language } from '../../../domain/i18n'
 import type { InfoGuide } from '../../../domain/info'
+import type { GuideText } from '../../pdf-guide'
 import { CODE_VALID_MINUTES } from '../../plugins/mail-templates'
 
 // The 'Sign Up Guide' and 'Trouble Shooting' documents of the How-To page (spec scans §2
 // How-To), written by us in both languages (PRODUCT.md "Writing content"): warm, plain, short
 // sentences, and no health claims (tests/content/medical-claims.test.ts reads them too).
-
-/** One piece of a section, kept together on one page. */
-export type GuideBlock =
-  | { kind: 'paragraph'; text: string }
-  | { kind: 'steps'; items: string[] }
-  | { kind: 'bullets'; items: string[] }
-  /** Two columns: a name in bold and a short description. */
-  | { kind: 'pairs'; items: [string, string][] }
-
-export interface GuideSection {
-  heading: string
-  blocks: GuideBlock[]
-}
-
-/** Everything printed in one guide, in one language. */
-export interface GuideText {
-  title: string
-  subtitle: string
-  /** The name the browser offers when the guide is saved (ASCII: it goes in a header). */
-  fileName: string
-  intro: string
-  /** The boxed note near the top. */
-  notice: { heading: string; text: string }
-  sections: GuideSection[]
-  page: (page: number, pages: number) => string
-}
 
 // The labels the screens show, quoted as the person will see them, in one place per language
 // so the guides can be kept in step with the screens' translations.
