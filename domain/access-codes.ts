@@ -1,5 +1,6 @@
 import { z } from 'zod/mini'
 import { paymentFlowSchema } from './access'
+import { sessionUserSchema } from './auth'
 import { textSchema } from './text'
 
 /** Readable codes: no 0/O or 1/I/L to mistype. Format `HZ-XXXX-XXXX`. */
@@ -29,6 +30,12 @@ export const accessResponseSchema = z.object({
   flow: paymentFlowSchema,
 })
 export type AccessResponse = z.infer<typeof accessResponseSchema>
+
+/** GET /api/session as the server answers it: a member's access comes with the session. */
+export const sessionAnswerSchema = z.object({
+  user: z.nullable(sessionUserSchema),
+  access: z.optional(accessResponseSchema),
+})
 
 export const operatorCodeSchema = z.object({
   code: z.string(),

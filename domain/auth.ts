@@ -86,6 +86,14 @@ export const sessionUserSchema = z.object({
 })
 export type SessionUser = z.infer<typeof sessionUserSchema>
 
-/** What the client learns about who is signed in; `user` is null for a visitor. */
-export const sessionResponseSchema = z.object({ user: z.nullable(sessionUserSchema) })
+/**
+ * What the client learns about who is signed in; `user` is null for a visitor. For a member the
+ * answer also brings their access (`sessionAnswerSchema` in domain/access-codes.ts), so a page
+ * that needs both waits one round trip, not two. It is left unchecked here, where /login's first
+ * render would carry its schema, and checked where it is used.
+ */
+export const sessionResponseSchema = z.object({
+  user: z.nullable(sessionUserSchema),
+  access: z.optional(z.unknown()),
+})
 export type SessionResponse = z.infer<typeof sessionResponseSchema>

@@ -247,11 +247,13 @@ const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) =>
 }
 
 async function prefetchAccess() {
-  const [session, { accessQuery }] = await Promise.all([
+  const [session, { accessQuery, seedAccess }] = await Promise.all([
     queryClient.fetchQuery(sessionQuery),
     import('../features/access/public'),
   ])
-  if (session.user) await queryClient.prefetchQuery(accessQuery)
+  // A member's access comes with the session's answer; asked for only when it did not.
+  if (!session.user || seedAccess(queryClient, session.access)) return
+  await queryClient.prefetchQuery(accessQuery)
 }
 
 /**

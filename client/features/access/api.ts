@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   accessResponseSchema,
   codeCheckResponseSchema,
@@ -18,6 +18,19 @@ export const accessQuery = queryOptions({
 
 export function useAccess() {
   return useQuery(accessQuery)
+}
+
+/**
+ * Takes the access that came with the session's answer (GET /api/session), so a page that needs
+ * both waits one round trip instead of two. False when there was none, or it does not match the
+ * contract: the access query then asks for itself.
+ */
+export function seedAccess(queryClient: QueryClient, answer: unknown): boolean {
+  const access = accessResponseSchema.safeParse(answer)
+  if (!access.success) return false
+  queryClient.setQueryData(accessQueryKey, access.data)
+  remember('access', access.data)
+  return true
 }
 
 /** Redeems an access code and refreshes the access state everywhere. */

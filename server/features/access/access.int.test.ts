@@ -44,3 +44,42 @@ describe('checking an invitation code before signing up', () => {
     expect((await check('HZ-3333-3333', '203.0.113.78')).statusCode).toBe(200)
   })
 })
+
+describe('the session answer', () => {
+  const session = async (cookie?: string) =>
+    (
+      await testApp.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: cookie ? { cookie } : {},
+      })
+    ).json()
+
+  it('brings a member’s access with it, the same as /api/access, and follows its changes', async () => {
+    const { cookie } = await createSignedInUser(testApp.app)
+    const before = await session(cookie)
+    expect(before.user).not.toBeNull()
+    expect(before.access).toMatchObject({ hasAccess: false })
+    const access = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/access',
+      headers: { cookie },
+    })
+    expect(before.access).toEqual(access.json())
+
+    const [code] = await createCodes(testApp.app.db, 1)
+    await testApp.app.inject({
+      method: 'POST',
+      url: '/api/account/access-code',
+      headers: { cookie },
+      payload: { code },
+    })
+    expect((await session(cookie)).access).toMatchObject({ hasAccess: true })
+    await revokeCode(testApp.app.db, code ?? '')
+    expect((await session(cookie)).access).toMatchObject({ hasAccess: false })
+  })
+
+  it('tells a visitor nothing about access', async () => {
+    expect(await session()).toEqual({ user: null })
+  })
+})

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { sessionAnswerSchema } from '../../../domain/access-codes'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
 import {
   confirmSignUpRequestSchema,
@@ -10,6 +11,7 @@ import {
 } from '../../../domain/auth'
 import { requestLanguage } from '../../i18n'
 import { callerOf, forwardCookies } from '../../plugins/auth'
+import { accessOf } from '../access/public'
 import { presentSessionUser } from './presenter'
 import * as auth from './service'
 
@@ -33,13 +35,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true },
       schema: {
         tags: ['accounts'],
-        summary: 'The signed-in user, or null for a visitor',
-        response: { 200: sessionResponseSchema },
+        summary: 'The signed-in user and their access, or null for a visitor',
+        response: { 200: sessionAnswerSchema },
       },
     },
     async (request) => {
       const user = await app.getUser(request)
-      return { user: user ? presentSessionUser(user) : null }
+      if (!user) return { user: null }
+      // Cached until it changes (features/access), so the answer costs no query in the usual case.
+      return { user: presentSessionUser(user), access: await accessOf(app.db, user.id) }
     },
   )
 
