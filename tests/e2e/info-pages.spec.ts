@@ -159,7 +159,7 @@ async function openFromMenu(page: Page, language: 'en' | 'es', entry: string) {
 async function expectInfoPage(page: Page, info: InfoPage) {
   await expect(page).toHaveURL(new RegExp(`${info.path}$`))
   const article = page.getByTestId(info.testId)
-  await expect(article.getByRole('heading', { level: 2 })).toHaveText(info.heading)
+  await expect(article.getByRole('heading', { level: 1 })).toHaveText(info.heading)
   await expect(page.getByTestId('header-title')).toHaveText(info.title)
 }
 
@@ -249,7 +249,7 @@ test.describe('for a member', () => {
       await page.goto('/how-to')
       if (language === 'es') {
         await page.getByLabel('Choose language').selectOption({ label: 'Español' })
-        await expect(page.getByTestId('how-to-page').getByRole('heading', { level: 2 })).toHaveText(
+        await expect(page.getByTestId('how-to-page').getByRole('heading', { level: 1 })).toHaveText(
           'Cómo se usa Harmonize',
         )
       }

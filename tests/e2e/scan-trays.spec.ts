@@ -80,6 +80,8 @@ test('keyboard and mouse fill the trays; START runs a Multi Layer Rx for its tim
   await page.getByRole('button', { name: `Remove ${fourth} from Multi Layer Rx` }).focus()
   await page.keyboard.press('Enter')
   await expect(multi.getByTestId('tray-item')).toHaveText([third, fifth])
+  // The keyboard stays in the tray, not thrown back to the top of the page.
+  await expect(multi.getByRole('heading', { name: 'Multi Layer Rx' })).toBeFocused()
   // Dropping a panel the tray holds already changes nothing.
   await page.getByTestId('scan-item').nth(2).dragTo(multi)
   await expect(multi.getByTestId('tray-item')).toHaveText([third, fifth])
@@ -117,6 +119,14 @@ test('keyboard and mouse fill the trays; START runs a Multi Layer Rx for its tim
         .sort()
     })
     .toEqual([leadId, layeredId].sort())
+
+  // The completion screen at its own address brings the same tray session back.
+  const trayUrl = new URL(page.url())
+  trayUrl.hash = 'harmonizing'
+  await page.goto('/harmonized-complete')
+  await page.getByRole('button', { name: 'Harmonize Again' }).click()
+  await expect(page).toHaveURL(trayUrl.href)
+  await expect(page.getByTestId('countdown')).toHaveText('10:00')
 })
 
 test('a Balance Rx runs its one panel for the ritual’s 3:00 unless another time is chosen', async ({

@@ -60,37 +60,43 @@ export function Banners() {
 
   const showUpdate = update !== null && closed.update !== update.version
   const showInstall = (installPrompt !== null || installFromSafari) && closed.install !== build
+  const count = Number(showUpdate) + Number(showInstall)
   return (
-    // Always there once loaded, empty when both are closed: it lies over the page's bottom edge
-    // and lets clicks through to it.
-    <div
-      data-testid="banners"
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-30 flex flex-col items-center gap-2 p-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]"
-    >
-      {showUpdate && (
-        <Banner
-          testId="update-banner"
-          icon={<RefreshCw aria-hidden className="size-5" />}
-          text={t('banners.update')}
-          action={{ label: t('banners.updateAction'), onClick: update.apply }}
-          closeLabel={t('banners.closeUpdate')}
-          onClose={() => handleClose('update', update.version)}
-        />
-      )}
-      {showInstall && (
-        <Banner
-          testId="install-banner"
-          icon={<Download aria-hidden className="size-5" />}
-          // Chromium's prompt first: an iPad can offer one too, in a browser that has it.
-          text={installPrompt ? t('banners.install') : t('banners.installFromSafari')}
-          action={
-            installPrompt ? { label: t('banners.installAction'), onClick: handleInstall } : null
-          }
-          closeLabel={t('banners.closeInstall')}
-          onClose={() => handleClose('install', build)}
-        />
-      )}
-    </div>
+    <>
+      {/* Room below the page, as tall as the banners over it, so its last buttons can still be
+          scrolled clear of them. */}
+      {count > 0 && <div aria-hidden className={count > 1 ? 'h-44 sm:h-32' : 'h-24 sm:h-20'} />}
+      {/* Always there once loaded, empty when both are closed: it lies over the page's bottom
+          edge and lets clicks through to it. */}
+      <div
+        data-testid="banners"
+        className="pointer-events-none fixed inset-x-0 bottom-0 z-30 flex flex-col items-center gap-2 p-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]"
+      >
+        {showUpdate && (
+          <Banner
+            testId="update-banner"
+            icon={<RefreshCw aria-hidden className="size-5" />}
+            text={t('banners.update')}
+            action={{ label: t('banners.updateAction'), onClick: update.apply }}
+            closeLabel={t('banners.closeUpdate')}
+            onClose={() => handleClose('update', update.version)}
+          />
+        )}
+        {showInstall && (
+          <Banner
+            testId="install-banner"
+            icon={<Download aria-hidden className="size-5" />}
+            // Chromium's prompt first: an iPad can offer one too, in a browser that has it.
+            text={installPrompt ? t('banners.install') : t('banners.installFromSafari')}
+            action={
+              installPrompt ? { label: t('banners.installAction'), onClick: handleInstall } : null
+            }
+            closeLabel={t('banners.closeInstall')}
+            onClose={() => handleClose('install', build)}
+          />
+        )}
+      </div>
+    </>
   )
 }
 

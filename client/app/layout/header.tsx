@@ -25,6 +25,7 @@ export function Header({
   const routeTitle = useRouteTitle()
   const page = useHeaderContent()
   const title = page.title ?? routeTitle
+  const TitleTag = title ? 'h1' : 'div'
   const paying = usePaymentInProgress()
   return (
     // A phone has room for a short title only: a long one ('Harmonizing Screen' beside the
@@ -42,12 +43,13 @@ export function Header({
         <Menu aria-hidden className="size-6" />
       </button>
       <div className="min-w-0 flex-1">
-        <h1
+        {/* A blank title (spec core §2) is no heading: the page's own h1 names it then. */}
+        <TitleTag
           className="text-[0.9375rem] leading-[1.125rem] font-semibold text-balance [overflow-wrap:anywhere] sm:text-lg sm:leading-tight"
           data-testid="header-title"
         >
           {title}
-        </h1>
+        </TitleTag>
         {page.subtitle && (
           <p
             className="text-xs leading-[0.875rem] text-brand-100 [overflow-wrap:anywhere]"

@@ -1,5 +1,5 @@
 import { Layers, Play, Scale, X } from 'lucide-react'
-import { type DragEvent, useState } from 'react'
+import { type DragEvent, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { RX_MAX_PANELS, RX_MINUTES, rxPath } from '../../../../domain/harmonize'
@@ -90,18 +90,19 @@ export function Tray({
   kind,
   panels,
   trays,
-  onChange,
+  onMinutes,
   onToggle,
 }: {
   kind: TrayKind
   panels: readonly PanelSummary[]
   trays: Trays
-  onChange: (trays: Trays) => void
+  onMinutes: (kind: TrayKind, minutes: number) => void
   onToggle: (kind: TrayKind, panelId: string) => void
 }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [over, setOver] = useState(false)
+  const headingRef = useRef<HTMLHeadingElement>(null)
   const held = trays.panels[kind].flatMap((id) => panels.find((panel) => panel.id === id) ?? [])
   const name = t(`clients.rx.${kind}`)
   const headingId = `tray-${kind}`
@@ -125,7 +126,10 @@ export function Tray({
       aria-labelledby={headingId}
       data-testid={`tray-${kind}`}
       onDragOver={handleDragOver}
-      onDragLeave={() => setOver(false)}
+      onDragLeave={(event) => {
+        // Moving over the tray's own children is not leaving it.
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOver(false)
+      }}
       onDrop={handleDrop}
       className={`flex flex-col gap-3 rounded-2xl border-2 border-dashed p-4 transition-colors ${
         over ? 'border-brand-500 bg-brand-50' : 'border-slate-300 bg-white'
@@ -137,7 +141,12 @@ export function Tray({
         ) : (
           <Layers aria-hidden className="size-5 text-brand-700" />
         )}
-        <h3 id={headingId} className="font-semibold text-brand-900">
+        <h3
+          id={headingId}
+          ref={headingRef}
+          tabIndex={-1}
+          className="font-semibold text-brand-900 outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+        >
           {name}
         </h3>
         <span className="text-sm text-slate-600">{t(`clients.rx.${kind}Hint`)}</span>
@@ -154,7 +163,11 @@ export function Tray({
               <button
                 type="button"
                 aria-label={t('clients.rx.remove', { name: panel.name, tray: name })}
-                onClick={() => onToggle(kind, panel.id)}
+                onClick={() => {
+                  onToggle(kind, panel.id)
+                  // The button goes with its panel: keep the keyboard in this tray.
+                  headingRef.current?.focus()
+                }}
                 className="grid size-7 place-items-center rounded-full hover:bg-brand-200"
               >
                 <X aria-hidden className="size-4" />
@@ -174,12 +187,9 @@ export function Tray({
             value: String(minutes),
             label: t('clients.rx.minutes', { count: minutes }),
           }))}
-          onChange={(event) =>
-            onChange({
-              ...trays,
-              minutes: { ...trays.minutes, [kind]: Number(event.target.value) },
-            })
-          }
+          // Which tray's time this is, for a screen reader: both selects are labelled Time.
+          aria-describedby={headingId}
+          onChange={(event) => onMinutes(kind, Number(event.target.value))}
         />
         <Button
           className="flex-1"

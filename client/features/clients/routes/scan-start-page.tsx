@@ -72,6 +72,8 @@ function PanelNumbers() {
   const [trays, setTrays] = useState<Trays>(EMPTY_TRAYS)
   const handleToggle = (kind: TrayKind, panelId: string) =>
     setTrays((current) => toggleInTray(current, kind, panelId))
+  const handleMinutes = (kind: TrayKind, minutes: number) =>
+    setTrays((current) => ({ ...current, minutes: { ...current.minutes, [kind]: minutes } }))
   const numbers = useMemo(
     () => new Map((panels.data ?? []).map((panel) => [panel.id, drawNumber()])),
     [panels.data],
@@ -122,7 +124,7 @@ function PanelNumbers() {
             kind={kind}
             panels={panels.data ?? []}
             trays={trays}
-            onChange={setTrays}
+            onMinutes={handleMinutes}
             onToggle={handleToggle}
           />
         ))}

@@ -1,38 +1,20 @@
 import { useCallback, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useLocation, useNavigate, useParams } from 'react-router'
-import { parseRx } from '../../../../domain/harmonize'
+import { useNavigate, useParams } from 'react-router'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
 import { useHeaderSlot } from '../../../lib/header-slot'
 import { NoAccessNotice, useAccess } from '../../access/public'
-import { useAffirmations, usePanel, usePanels } from '../../panels/public'
+import { useAffirmations, usePanel } from '../../panels/public'
 import { Countdown } from '../components/countdown'
 import { SessionComplete } from '../components/session-complete'
 import { SessionStage } from '../components/session-stage'
 import { useKeepForOffline } from '../keep-for-offline'
+import { rememberLastSession } from '../last-session'
 import { useFullScreenElement } from '../use-full-screen'
 import { useHarmonizeSession } from '../use-harmonize-session'
 import { useMediaSources } from '../use-media-sources'
+import { useRx } from '../use-rx'
 import { useSessionPlayer } from '../use-session-player'
-
-/**
- * The session a tray of the aura scan asked for in the query (`?minutes=10&with=03,07`): its
- * length and the panels layered with this one, in the tray's order. Ids no panel has are left out.
- */
-function useRx(id: string) {
-  const { search } = useLocation()
-  const { durationMs, layered } = parseRx(id, search)
-  const panels = usePanels()
-  const key = layered.join(',')
-  const layeredPanels = useMemo(
-    () =>
-      key
-        ? key.split(',').flatMap((layeredId) => panels.data?.find((p) => p.id === layeredId) ?? [])
-        : [],
-    [key, panels.data],
-  )
-  return { durationMs, layered: layeredPanels, search, pending: Boolean(key) && panels.isPending }
-}
 
 /**
  * /harmonizing-screen/{id}: the session (fractal visuals, the sound, a 3:00 countdown — or a
@@ -58,7 +40,10 @@ export function HarmonizingPage() {
     durationMs: rx.durationMs,
     offlineAffirmations: affirmations.data,
     soundStatus: sound.status,
-    onComplete: useCallback(() => void player?.stop(), [player]),
+    onComplete: useCallback(() => {
+      void player?.stop()
+      rememberLastSession(`/harmonizing-screen/${id}${rx.search}`)
+    }, [player, id, rx.search]),
   })
   // Full screen shows the stage only; the countdown then moves into it.
   const fullScreen = useFullScreenElement() !== null

@@ -22,7 +22,7 @@ export function InfoArticle({
       data-testid={testId}
     >
       <header className="flex flex-col gap-1">
-        <h2 className="text-2xl font-semibold text-brand-900 sm:text-3xl">{heading}</h2>
+        <h1 className="text-2xl font-semibold text-brand-900 sm:text-3xl">{heading}</h1>
         {subline && <p className="text-sm text-slate-600">{subline}</p>}
       </header>
       {children}
@@ -34,7 +34,7 @@ export function InfoArticle({
 export function InfoSection({ heading, children }: { heading: string; children: ReactNode }) {
   return (
     <section className="flex flex-col gap-2">
-      <h3 className="text-lg font-semibold text-brand-800">{heading}</h3>
+      <h2 className="text-lg font-semibold text-brand-800">{heading}</h2>
       {children}
     </section>
   )
