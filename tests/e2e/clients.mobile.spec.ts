@@ -1,13 +1,9 @@
+import { PNG } from './support/clients'
 import { expect, test } from './support/test'
 
 // The client form and the records list on a phone, in Spanish (issue 11).
 
 test.use({ memberOptions: { access: true } })
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
 
 test('on a phone, in Spanish: the form, its messages, a saved client and the list', async ({
   page,

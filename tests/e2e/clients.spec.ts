@@ -1,5 +1,6 @@
 import { expectAccessible } from './support/axe'
 import { CHROMIUM_ARGS } from './support/chromium'
+import { PNG, saveClient } from './support/clients'
 import { expect, test } from './support/test'
 
 // Client records (issue 11): the client form with a photo from Chromium's fake camera, the
@@ -141,13 +142,9 @@ test.describe('a refused camera', () => {
     await expect(dialog.getByRole('alert')).toHaveText(
       'Please choose an image file (JPEG, PNG, WebP, GIF or AVIF).',
     )
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-      'base64',
-    )
     await dialog
       .getByTestId('photo-file')
-      .setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: png })
+      .setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: PNG })
     await expect(dialog.getByTestId('photo-preview')).toBeVisible()
     await expect(dialog.getByRole('alert')).toHaveCount(0)
   })
@@ -157,28 +154,7 @@ test('aura and chakra scans of a saved client, with a signature and the guides',
   page,
   member: _,
 }) => {
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-    'base64',
-  )
-  const uploaded = await page.request.post('/api/clients/photos', {
-    data: png,
-    headers: { 'content-type': 'image/png' },
-  })
-  const { photo } = await uploaded.json()
-  const created = await page.request.post('/api/clients', {
-    data: {
-      firstName: 'Bea',
-      lastName: 'Ortiz',
-      email: 'bea@example.com',
-      phone: '+34 600 123 456',
-      birthDate: null,
-      affirmation: 'I am light.',
-      photoNumber: photo.number,
-      consent: true,
-    },
-  })
-  const { id } = await created.json()
+  const id = await saveClient(page, { firstName: 'Bea', lastName: 'Ortiz' })
 
   await page.clock.install()
   await page.goto(`/user-details#${id}`)

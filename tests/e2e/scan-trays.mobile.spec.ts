@@ -1,13 +1,9 @@
+import { saveClient } from './support/clients'
 import { expect, test } from './support/test'
 
 // The aura scan, its trays and the aura and chakra screens on a phone, in Spanish (issue 11).
 
 test.use({ memberOptions: { access: true } })
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
 
 const noOverflow = async (page: import('@playwright/test').Page) =>
   expect(
@@ -20,24 +16,7 @@ test('on a phone, in Spanish: the scan with its trays, the aura screen and the c
   page,
   member: _,
 }) => {
-  const uploaded = await page.request.post('/api/clients/photos', {
-    data: PNG,
-    headers: { 'content-type': 'image/png' },
-  })
-  const { photo } = await uploaded.json()
-  const created = await page.request.post('/api/clients', {
-    data: {
-      firstName: 'Lucía',
-      lastName: 'Ramos',
-      email: 'lucia@example.com',
-      phone: '+34 600 123 456',
-      birthDate: null,
-      affirmation: 'Estoy en paz.',
-      photoNumber: photo.number,
-      consent: true,
-    },
-  })
-  const { id } = await created.json()
+  const id = await saveClient(page, { firstName: 'Lucía', lastName: 'Ramos' })
   await page.clock.install()
   await page.goto(`/user-details#${id}`)
   await page.getByTestId('language-select').selectOption('es')

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expectAccessible } from './support/axe'
+import { saveClient } from './support/clients'
 import { expect, test } from './support/test'
 
 // The aura scan's trays (issue 11): panels moved with the keyboard and dragged with the mouse to
@@ -8,34 +9,12 @@ import { expect, test } from './support/test'
 
 test.use({ memberOptions: { access: true } })
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
-
 /** A saved client of the signed-in member, chosen for the scan through its form's 'Start'. */
 async function scanForNewClient(page: Page, start: string, no: string) {
   // Tall enough for the list and the trays without scrolling: a page scrolled in the middle of
   // a drag would start it from whatever panel then lies under the pointer.
   await page.setViewportSize({ width: 1280, height: 1500 })
-  const uploaded = await page.request.post('/api/clients/photos', {
-    data: PNG,
-    headers: { 'content-type': 'image/png' },
-  })
-  const { photo } = await uploaded.json()
-  const created = await page.request.post('/api/clients', {
-    data: {
-      firstName: 'Iris',
-      lastName: 'Vidal',
-      email: 'iris@example.com',
-      phone: '+34 600 123 456',
-      birthDate: null,
-      affirmation: 'I am at ease.',
-      photoNumber: photo.number,
-      consent: true,
-    },
-  })
-  const { id } = await created.json()
+  const id = await saveClient(page, { firstName: 'Iris', lastName: 'Vidal' })
   await page.goto(`/user-details#${id}`)
   await page.getByRole('button', { name: start }).click()
   await expect(page).toHaveURL(/\/aura-scan$/)
