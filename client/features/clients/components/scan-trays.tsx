@@ -1,4 +1,4 @@
-import { Layers, Play, Scale, X } from 'lucide-react'
+import { Layers, type LucideIcon, Play, Scale, X } from 'lucide-react'
 import { type DragEvent, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
@@ -11,6 +11,9 @@ import { SelectField } from '../../../components/ui/select-field'
 export type TrayKind = 'balance' | 'multi'
 
 export const TRAY_KINDS: readonly TrayKind[] = ['balance', 'multi']
+
+/** Each tray's sign, on the tray and on the panel buttons that fill it. */
+const TRAY_ICONS: Record<TrayKind, LucideIcon> = { balance: Scale, multi: Layers }
 
 // A drag carries the panel's id under our own type, so text dropped from elsewhere is ignored.
 const DRAG_TYPE = 'application/x-harmonize-panel'
@@ -57,7 +60,7 @@ export function TrayButtons({
   return (
     <span className="flex shrink-0 gap-1">
       {TRAY_KINDS.map((kind) => {
-        const Icon = kind === 'balance' ? Scale : Layers
+        const Icon = TRAY_ICONS[kind]
         const inTray = trays.panels[kind].includes(panel.id)
         const tray = t(`clients.rx.${kind}`)
         return (
@@ -103,6 +106,7 @@ export function Tray({
   const navigate = useNavigate()
   const [over, setOver] = useState(false)
   const headingRef = useRef<HTMLHeadingElement>(null)
+  const TrayIcon = TRAY_ICONS[kind]
   const held = trays.panels[kind].flatMap((id) => panels.find((panel) => panel.id === id) ?? [])
   const name = t(`clients.rx.${kind}`)
   const headingId = `tray-${kind}`
@@ -136,11 +140,7 @@ export function Tray({
       }`}
     >
       <div className="flex items-center gap-2">
-        {kind === 'balance' ? (
-          <Scale aria-hidden className="size-5 text-brand-700" />
-        ) : (
-          <Layers aria-hidden className="size-5 text-brand-700" />
-        )}
+        <TrayIcon aria-hidden className="size-5 text-brand-700" />
         <h3
           id={headingId}
           ref={headingRef}
