@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { migrationsFolder } from '../db/client'
 import { captureLogs, emptyClientDir } from '../tests/support/scratch'
 import {
@@ -14,9 +14,11 @@ import {
 // What keeps the server up when clients misbehave or the process is overloaded, through real
 // sockets where the behaviour lives below Fastify's inject.
 
+// Run after each test: every app holds pooled connections, and this file's dozen apps alive
+// at once ran PostgreSQL out of connections in CI (76 of its 100 from this file alone).
 const cleanups: (() => Promise<void> | void)[] = []
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup()
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
 async function listening(

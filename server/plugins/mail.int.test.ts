@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { solveHumanCheck } from '../../tests/support/human-check'
 import { outboxMessages, outboxTotal, waitForOutboxMessage } from '../../tests/support/outbox'
 import { captureLogs, emptyClientDir } from '../../tests/support/scratch'
@@ -324,10 +324,14 @@ describe('SMTP failures: nothing is lost', () => {
   const environments = new Set<TestEnvironment>()
   const servers: { close(): Promise<void> }[] = []
 
-  afterAll(async () => {
-    for (const server of servers) await server.close()
+  // After each test, not after the file: every app holds pooled connections, and six of them
+  // alive at once, beside another worker's file, ran PostgreSQL out of connections in CI.
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close()
     for (const app of apps) await app.close()
     for (const environment of environments) await environment.destroy()
+    apps.clear()
+    environments.clear()
   })
 
   async function appWith(smtpUrl: string, env?: TestEnvironment) {

@@ -25,9 +25,38 @@ export interface TestEnvironment {
 
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
+/**
+ * How many test databases one test process may hold open at once. Each app keeps a pool of
+ * connections; two workers whose files kept every app until the end of the file ran
+ * PostgreSQL (100 connections) out of them in CI, a failure that came and went with timing.
+ * Past this cap the test fails at once, every time, with the cure in its message.
+ */
+const MAX_OPEN_ENVIRONMENTS = 4
+let openEnvironments = 0
+
 export async function createTestEnvironment(
   extraEnv: Record<string, string> = {},
   options: { fromTemplate?: boolean } = {},
+): Promise<TestEnvironment> {
+  if (openEnvironments >= MAX_OPEN_ENVIRONMENTS) {
+    throw new Error(
+      `More than ${MAX_OPEN_ENVIRONMENTS} test databases open at once in one test file: close ` +
+        'each app and destroy its environment after the test that made it (afterEach), not ' +
+        'after the file.',
+    )
+  }
+  openEnvironments += 1
+  try {
+    return await openEnvironment(extraEnv, options)
+  } catch (error) {
+    openEnvironments -= 1
+    throw error
+  }
+}
+
+async function openEnvironment(
+  extraEnv: Record<string, string>,
+  options: { fromTemplate?: boolean },
 ): Promise<TestEnvironment> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'harmonize-test-'))
   const env: Record<string, string> = {
@@ -66,12 +95,16 @@ export async function createTestEnvironment(
   if (config.database.kind === 'pglite' && options.fromTemplate !== false) {
     await copyPgliteTemplate(config.database.dir)
   }
+  let destroyed = false
   return {
     env,
     config,
     dataDir,
     build: (options = {}) => buildApp(config, { logger: false, ...options }),
     async destroy() {
+      if (destroyed) return
+      destroyed = true
+      openEnvironments -= 1
       await dropDatabase()
       rmSync(dataDir, { recursive: true, force: true })
     },
