@@ -59,9 +59,11 @@ export async function buildServer(outDir = serverOutDir): Promise<void> {
     platform: 'node',
     target: 'node20',
     external: EXTERNAL,
-    minify: true,
-    // Error names and stack traces keep the functions' own names.
-    keepNames: true,
+    // Whitespace and syntax only: with identifiers kept as written, stack traces and error names
+    // read as in the sources without esbuild's keepNames, which wraps every function in a
+    // defineProperty call (on Fastify's per-request closures that was 9 % of a request's CPU).
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     legalComments: 'linked',
     // CommonJS packages inside an ES module bundle call require() for Node's own modules.

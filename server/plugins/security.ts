@@ -67,18 +67,16 @@ export const securityPlugin = fp<{ config: Config; headers: Record<string, strin
     // even reach a handler: browsers always send Origin on such requests.
     const ownOrigin = new URL(config.publicUrl).origin
     const reads = new Set(['GET', 'HEAD', 'OPTIONS'])
-    app.addHook('onRequest', async (request, reply) => {
-      if (reads.has(request.method)) return
+    // A callback, not an async function: every request passes here, and reads leave at once.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (reads.has(request.method)) return done()
       const origin = request.headers.origin
       const site = request.headers['sec-fetch-site']
       if ((origin && origin !== ownOrigin) || site === 'cross-site') {
-        return sendError(
-          request,
-          reply,
-          403,
-          translate('errors.crossSite', requestLanguage(request)),
-        )
+        sendError(request, reply, 403, translate('errors.crossSite', requestLanguage(request)))
+        return
       }
+      done()
     })
   },
   { name: 'security' },

@@ -42,6 +42,20 @@ describe('cached sessions', () => {
     expect((await get('/api/access', forged)).statusCode).toBe(401)
   })
 
+  it('end at once on sign-out, though the same cookie was read a moment before', async () => {
+    const { cookie } = await createSignedInUser(app)
+    for (let i = 0; i < 3; i++) expect((await get('/api/access', cookie)).statusCode).toBe(200)
+    const out = await app.inject({
+      method: 'POST',
+      url: '/api/account/sign-out',
+      payload: {},
+      headers: { cookie },
+    })
+    expect(out.statusCode).toBe(200)
+    expect((await get('/api/access', cookie)).statusCode).toBe(401)
+    expect((await get('/api/session', cookie)).json().user).toBeNull()
+  })
+
   it('show a new language at once to the session that is cached', async () => {
     const { cookie } = await createSignedInUser(app, { language: 'en' })
     expect((await get('/api/session', cookie)).json().user.language).toBe('en')
