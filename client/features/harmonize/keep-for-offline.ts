@@ -45,16 +45,33 @@ export function useKeepForOffline(hasAccess: boolean | undefined) {
   // Read so a language switch prepares the new language's texts too.
   const language = i18n.language
   useEffect(() => {
-    const current = currentLanguage()
-    if (!hasAccess || !language || running.has(current)) return
-    if (recall(readyKey(current), PREPARE_EVERY_MS)) return
-    if (typeof navigator !== 'undefined' && !navigator.onLine) return
-    running.add(current)
-    prepareForOffline(queryClient, current)
-      .then(() => remember(readyKey(current), true))
-      .catch(() => {
-        // Offline or refused: the next page that asks tries again.
-      })
-      .finally(() => running.delete(current))
+    if (!hasAccess || !language) return
+    return whenIdle(() => {
+      const current = currentLanguage()
+      if (running.has(current) || recall(readyKey(current), PREPARE_EVERY_MS)) return
+      if (typeof navigator !== 'undefined' && !navigator.onLine) return
+      running.add(current)
+      prepareForOffline(queryClient, current)
+        .then(() => remember(readyKey(current), true))
+        .catch(() => {
+          // Offline or refused: the next page that asks tries again.
+        })
+        .finally(() => running.delete(current))
+    })
   }, [hasAccess, language, queryClient])
+}
+
+/**
+ * Runs `work` once the browser has nothing more urgent (at most 2 s from now), so twenty-odd
+ * requests and their copies on the device never queue ahead of the page being shown. Returns
+ * the cancel for an effect's cleanup.
+ */
+function whenIdle(work: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(work, { timeout: 2_000 })
+    return () => cancelIdleCallback(id)
+  }
+  // Safari before 18 has no idle callbacks.
+  const id = setTimeout(work, 500)
+  return () => clearTimeout(id)
 }

@@ -1,12 +1,19 @@
+import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button } from '../../../components/ui/button'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
 import { NoAccessNotice, useAccess } from '../../access/public'
-import { PaymentFailedBanner } from '../../billing/public'
 import { RecentSessions, useKeepForOffline } from '../../harmonize/public'
 import { usePanels } from '../api'
 import { PanelIcon } from '../components/panel-icon'
+
+// Shown only after a failed payment, and its module brings billing's shared screens (dialogs,
+// cards, plans: a dozen chunks) with it. Loaded once the grid is up, so the grid does not wait
+// in the browser's queue of requests behind code it almost never shows.
+const PaymentFailedBanner = lazy(() =>
+  import('../../billing/public').then((billing) => ({ default: billing.PaymentFailedBanner })),
+)
 
 /** The panel grid. Without access the cards are greyed and cannot be opened. */
 export function HomePage() {
@@ -29,7 +36,9 @@ export function HomePage() {
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-6">
       <div className="mb-6 empty:hidden">
-        <PaymentFailedBanner />
+        <Suspense fallback={null}>
+          <PaymentFailedBanner />
+        </Suspense>
       </div>
       {!open && <NoAccessNotice className="mb-6" />}
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="panel-grid">
