@@ -18,19 +18,32 @@ import {
 // at once ran PostgreSQL out of connections in CI (76 of its 100 from this file alone).
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  // Every cleanup runs even when one fails; the first failure is reported after.
+  const failures: unknown[] = []
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup()
+    } catch (error) {
+      failures.push(error)
+    }
+  }
+  if (failures.length > 0) throw failures[0]
 })
+
+/** A test database whose removal is due after the test, noted before anything is built on it. */
+async function environmentForTest(env: Record<string, string> = {}): Promise<TestEnvironment> {
+  const environment = await createTestEnvironment(env)
+  cleanups.push(() => environment.destroy())
+  return environment
+}
 
 async function listening(
   options: Parameters<TestEnvironment['build']>[0] = {},
   env: Record<string, string> = {},
 ): Promise<{ app: FastifyInstance; port: number }> {
-  const environment = await createTestEnvironment(env)
+  const environment = await environmentForTest(env)
   const app = await environment.build({ clientDir: emptyClientDir(), ...options })
-  cleanups.push(async () => {
-    await app.close()
-    await environment.destroy()
-  })
+  cleanups.push(() => app.close())
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   if (!address || typeof address === 'string') throw new Error('not listening')
@@ -179,15 +192,12 @@ describe('malformed URLs over a real connection', () => {
 
 describe('under pressure', () => {
   it('answers 503 in our format with Retry-After while the event loop is saturated, but stays alive', async () => {
-    const environment = await createTestEnvironment()
+    const environment = await environmentForTest()
     const app = await environment.build({
       clientDir: emptyClientDir(),
       pressure: { maxEventLoopDelayMs: 1 },
     })
-    cleanups.push(async () => {
-      await app.close()
-      await environment.destroy()
-    })
+    cleanups.push(() => app.close())
     let answer = await app.inject({ method: 'GET', url: '/readyz' })
     await vi.waitFor(
       async () => {
@@ -220,9 +230,8 @@ describe('request logging', () => {
   it('keeps ordinary requests out of the info log, and puts each in the debug log', async () => {
     const info = captureLogs('info')
     const debug = captureLogs('debug')
-    const environment = await createTestEnvironment()
+    const environment = await environmentForTest()
     const quiet = await environment.build({ clientDir: emptyClientDir(), logger: info.logger })
-    cleanups.push(() => environment.destroy())
     for (let i = 0; i < 5; i++) await quiet.inject({ method: 'GET', url: '/api/panels' })
     await quiet.inject({ method: 'GET', url: '/api/no-such-thing' })
     await quiet.close()
@@ -243,12 +252,9 @@ describe('request logging', () => {
 describe('behind a proxy', () => {
   it('warns once when requests carry forwarding headers that TRUST_PROXY does not allow', async () => {
     const logs = captureLogs('warn')
-    const environment = await createTestEnvironment()
+    const environment = await environmentForTest()
     const app = await environment.build({ clientDir: emptyClientDir(), logger: logs.logger })
-    cleanups.push(async () => {
-      await app.close()
-      await environment.destroy()
-    })
+    cleanups.push(() => app.close())
     await app.inject({ method: 'GET', url: '/healthz' })
     expect(logs.lines.filter((line) => line.msg.includes('TRUST_PROXY'))).toEqual([])
     for (let i = 0; i < 3; i++) {
@@ -265,12 +271,9 @@ describe('behind a proxy', () => {
 
   it('says nothing when TRUST_PROXY names the proxy', async () => {
     const logs = captureLogs('warn')
-    const environment = await createTestEnvironment({ TRUST_PROXY: '127.0.0.1' })
+    const environment = await environmentForTest({ TRUST_PROXY: '127.0.0.1' })
     const app = await environment.build({ clientDir: emptyClientDir(), logger: logs.logger })
-    cleanups.push(async () => {
-      await app.close()
-      await environment.destroy()
-    })
+    cleanups.push(() => app.close())
     await app.inject({
       method: 'GET',
       url: '/healthz',
@@ -282,8 +285,7 @@ describe('behind a proxy', () => {
 
 describe.skipIf(!usingPostgres)('servers starting together on one empty PostgreSQL', () => {
   it('apply each migration once and both start', async () => {
-    const environment = await createTestEnvironment()
-    cleanups.push(() => environment.destroy())
+    const environment = await environmentForTest()
     const [first, second] = await Promise.all([
       environment.build({ clientDir: emptyClientDir() }),
       environment.build({ clientDir: emptyClientDir() }),

@@ -349,9 +349,14 @@ function cachedSessionReader(
       const dot = value.lastIndexOf('.')
       if (dot < 1) return null
       const token = value.slice(0, dot)
-      const given = Buffer.from(value.slice(dot + 1), 'base64')
+      const signature = value.slice(dot + 1)
+      const given = Buffer.from(signature, 'base64')
       const expected = createHmac('sha256', secret).update(token).digest()
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
+      // Node decodes base64 leniently (padding, stray characters), so several spellings of one
+      // signature pass the check above; only the one spelling gets an entry (better-auth refuses
+      // the others too), or one cookie could fill the cache with variants of itself.
+      if (signature !== expected.toString('base64')) return null
       known = { token }
       verified.set(value, known)
     }
@@ -363,9 +368,12 @@ function cachedSessionReader(
         session: { expiresAt: string }
         user: Record<string, unknown>
       }
-      known.stored = stored
-      known.expiresAt = new Date(session.expiresAt).getTime()
-      known.user = Object.freeze(toAuthUser(user))
+      // All three together, or none: a copy that cannot be read leaves the last good one.
+      const parsed = {
+        expiresAt: new Date(session.expiresAt).getTime(),
+        user: Object.freeze(toAuthUser(user)),
+      }
+      Object.assign(known, { stored, ...parsed })
     }
     const expiresAt = known.expiresAt ?? 0
     const renewalDue = expiresAt - (THIRTY_DAYS_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000
@@ -415,7 +423,11 @@ export const authPlugin = fp<{ config: Config }>(
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.is404 || request.routeOptions.config.public) return done()
       if (!request.routeOptions.url?.startsWith('/api/')) return done()
-      requireUser(request).then(() => done(), done)
+      requireUser(request).then(
+        () => done(),
+        // done() with nothing would let the request through: never without an error.
+        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+      )
     })
   },
   { name: 'auth', dependencies: ['db', 'mail', 'cache'] },

@@ -327,25 +327,29 @@ describe('SMTP failures: nothing is lost', () => {
   // After each test, not after the file: every app holds pooled connections, and six of them
   // alive at once, beside another worker's file, ran PostgreSQL out of connections in CI.
   afterEach(async () => {
-    for (const server of servers.splice(0)) await server.close()
-    for (const app of apps) await app.close()
-    for (const environment of environments) await environment.destroy()
+    const closing = [...servers.splice(0), ...apps].map((each) => () => each.close())
+    const destroying = [...environments].map((each) => () => each.destroy())
     apps.clear()
     environments.clear()
+    // Every step runs even when one fails; the first failure is reported after.
+    const failures: unknown[] = []
+    for (const step of [...closing, ...destroying]) await step().catch((e) => failures.push(e))
+    if (failures.length > 0) throw failures[0]
   })
 
   async function appWith(smtpUrl: string, env?: TestEnvironment) {
     const logs = captureLogs()
     const environment = env ?? (await createTestEnvironment({ SMTP_URL: smtpUrl }))
+    // Noted before the build, so a build that fails still has its database dropped.
+    environments.add(environment)
     // Retries a second apart, so a test does not wait the production half minute.
     const app = await environment.build({
       clientDir: emptyClientDir(),
       logger: logs.logger,
       jobs: { retryDelaySeconds: 1, pollingIntervalSeconds: 0.5 },
     })
-    await app.ready()
     apps.add(app)
-    environments.add(environment)
+    await app.ready()
     return { app, env: environment, logs }
   }
 

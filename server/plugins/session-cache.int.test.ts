@@ -42,6 +42,19 @@ describe('cached sessions', () => {
     expect((await get('/api/access', forged)).statusCode).toBe(401)
   })
 
+  it('refuse another spelling of a valid signature, so one cookie cannot be multiplied', async () => {
+    const { cookie } = await createSignedInUser(app)
+    expect((await get('/api/access', cookie)).statusCode).toBe(200)
+    const signature = /harmonize\.session_token=[^.;]+\.([^;]+)/.exec(cookie)?.[1] ?? ''
+    const decoded = decodeURIComponent(signature)
+    expect(decoded).toMatch(/=$/)
+    // Node's base64 decoder reads each of these as the same 32 bytes.
+    for (const variant of [decoded.slice(0, -1), `${decoded}=`, `${decoded.slice(0, -1)}!`]) {
+      const respelled = cookie.replace(signature, encodeURIComponent(variant))
+      expect((await get('/api/access', respelled)).statusCode).toBe(401)
+    }
+  })
+
   it('end at once on sign-out, though the same cookie was read a moment before', async () => {
     const { cookie } = await createSignedInUser(app)
     for (let i = 0; i < 3; i++) expect((await get('/api/access', cookie)).statusCode).toBe(200)

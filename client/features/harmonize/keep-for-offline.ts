@@ -46,7 +46,9 @@ export function useKeepForOffline(hasAccess: boolean | undefined) {
   const language = i18n.language
   useEffect(() => {
     if (!hasAccess || !language) return
-    return whenIdle(() => {
+    // Not cancelled when the page goes: a member who moves on within the moment still gets
+    // everything kept (`running` and the ready mark stop a second run).
+    whenIdle(() => {
       const current = currentLanguage()
       if (running.has(current) || recall(readyKey(current), PREPARE_EVERY_MS)) return
       if (typeof navigator !== 'undefined' && !navigator.onLine) return
@@ -63,15 +65,10 @@ export function useKeepForOffline(hasAccess: boolean | undefined) {
 
 /**
  * Runs `work` once the browser has nothing more urgent (at most 2 s from now), so twenty-odd
- * requests and their copies on the device never queue ahead of the page being shown. Returns
- * the cancel for an effect's cleanup.
+ * requests and their copies on the device never queue ahead of the page being shown.
  */
-function whenIdle(work: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(work, { timeout: 2_000 })
-    return () => cancelIdleCallback(id)
-  }
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 2_000 })
   // Safari before 18 has no idle callbacks.
-  const id = setTimeout(work, 500)
-  return () => clearTimeout(id)
+  else setTimeout(work, 500)
 }

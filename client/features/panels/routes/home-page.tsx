@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react'
+import { type ComponentType, lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button } from '../../../components/ui/button'
@@ -11,8 +11,14 @@ import { PanelIcon } from '../components/panel-icon'
 // Shown only after a failed payment, and its module brings billing's shared screens (dialogs,
 // cards, plans: a dozen chunks) with it. Loaded once the grid is up, so the grid does not wait
 // in the browser's queue of requests behind code it almost never shows.
-const PaymentFailedBanner = lazy(() =>
-  import('../../billing/public').then((billing) => ({ default: billing.PaymentFailedBanner })),
+// If that code cannot arrive (a flaky network before it was cached), the page goes on without
+// the banner rather than fail.
+const PaymentFailedBanner = lazy(
+  (): Promise<{ default: ComponentType }> =>
+    import('../../billing/public').then(
+      (billing) => ({ default: billing.PaymentFailedBanner }),
+      () => ({ default: () => null }),
+    ),
 )
 
 /** The panel grid. Without access the cards are greyed and cannot be opened. */
