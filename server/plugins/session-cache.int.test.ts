@@ -28,6 +28,8 @@ afterAll(async () => {
 const get = (url: string, cookie: string) => app.inject({ method: 'GET', url, headers: { cookie } })
 const put = (url: string, payload: object, cookie: string) =>
   app.inject({ method: 'PUT', url, payload, headers: { cookie } })
+const signOut = (cookie: string, server: FastifyInstance = app) =>
+  server.inject({ method: 'POST', url: '/api/account/sign-out', payload: {}, headers: { cookie } })
 
 describe('cached sessions', () => {
   it('refuse a session cookie whose signature is not ours, though the session is cached', async () => {
@@ -58,13 +60,7 @@ describe('cached sessions', () => {
   it('end at once on sign-out, though the same cookie was read a moment before', async () => {
     const { cookie } = await createSignedInUser(app)
     for (let i = 0; i < 3; i++) expect((await get('/api/access', cookie)).statusCode).toBe(200)
-    const out = await app.inject({
-      method: 'POST',
-      url: '/api/account/sign-out',
-      payload: {},
-      headers: { cookie },
-    })
-    expect(out.statusCode).toBe(200)
+    expect((await signOut(cookie)).statusCode).toBe(200)
     expect((await get('/api/access', cookie)).statusCode).toBe(401)
     expect((await get('/api/session', cookie)).json().user).toBeNull()
   })
@@ -83,13 +79,7 @@ describe('cached sessions', () => {
     app = await environment.build()
     expect((await get('/api/access', cookie)).statusCode).toBe(200)
     // Signing out after the restart still ends the session everywhere.
-    const out = await app.inject({
-      method: 'POST',
-      url: '/api/account/sign-out',
-      payload: {},
-      headers: { cookie },
-    })
-    expect(out.statusCode).toBe(200)
+    expect((await signOut(cookie)).statusCode).toBe(200)
     expect((await get('/api/access', cookie)).statusCode).toBe(401)
   })
 })
@@ -146,13 +136,7 @@ describe.skipIf(!redisUrl || !usingPostgres)('two servers sharing Redis', () => 
     const { cookie } = await createSignedInUser(first)
     expect((await access(first, cookie)).statusCode).toBe(200)
     expect((await access(second, cookie)).statusCode).toBe(200)
-    const out = await first.inject({
-      method: 'POST',
-      url: '/api/account/sign-out',
-      payload: {},
-      headers: { cookie },
-    })
-    expect(out.statusCode).toBe(200)
+    expect((await signOut(cookie, first)).statusCode).toBe(200)
     expect((await access(second, cookie)).statusCode).toBe(401)
   })
 

@@ -24,6 +24,8 @@ async function openMenu() {
   const button = await screen.findByRole('button', { name: 'Open menu' })
   await user.click(button)
   const menu = await screen.findByTestId('side-menu')
+  // The modal menu turns the page's pointer events off and its own back on a render later.
+  await waitFor(() => expect(menu.style.pointerEvents).toBe('auto'))
   return { user, button, menu }
 }
 

@@ -78,9 +78,11 @@ async function inProgressThenPanels(inProgress = 'Payment Status: in progress...
 async function backToMyAccount(openMenu = 'Open menu', myAccount = 'My Account') {
   const user = userEvent.setup()
   await user.click(screen.getByRole('button', { name: openMenu }))
-  await user.click(
-    within(await screen.findByTestId('side-menu')).getByRole('link', { name: myAccount }),
-  )
+  const menu = await screen.findByTestId('side-menu')
+  // The modal menu turns the page's pointer events off and its own back on a render later;
+  // a click in between would land on nothing (CI caught one).
+  await waitFor(() => expect(menu.style.pointerEvents).toBe('auto'))
+  await user.click(within(menu).getByRole('link', { name: myAccount }))
   await waitFor(() => expect(title().textContent).toBe(myAccount))
 }
 
