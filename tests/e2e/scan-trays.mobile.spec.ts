@@ -16,6 +16,8 @@ test('on a phone, in Spanish: the scan with its trays, the aura screen and the c
   page,
   member: _,
 }) => {
+  // A long walk through several screens: about 40 s alone, over 60 s on a busy machine.
+  test.setTimeout(120_000)
   const id = await saveClient(page, { firstName: 'Lucía', lastName: 'Ramos' })
   await page.clock.install()
   await page.goto(`/user-details#${id}`)

@@ -16,6 +16,8 @@ test('on a phone, in both languages: support, send mail and mail sent fit the sc
   page,
   member: _,
 }) => {
+  // A long walk through several screens: about 40 s alone, over 60 s on a busy machine.
+  test.setTimeout(120_000)
   for (const language of ['en', 'es'] as const) {
     await page.goto('/support')
     await page.getByTestId('language-select').selectOption(language)
