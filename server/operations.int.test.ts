@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { migrationsFolder } from '../db/client'
-import { captureLogs, emptyClientDir } from '../tests/support/scratch'
+import { captureLogs, emptyClientDir, runEveryStep } from '../tests/support/scratch'
 import {
   createTestEnvironment,
   type TestEnvironment,
@@ -18,16 +18,7 @@ import {
 // at once ran PostgreSQL out of connections in CI (76 of its 100 from this file alone).
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
-  // Every cleanup runs even when one fails; the first failure is reported after.
-  const failures: unknown[] = []
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup()
-    } catch (error) {
-      failures.push(error)
-    }
-  }
-  if (failures.length > 0) throw failures[0]
+  await runEveryStep(cleanups.splice(0).reverse())
 })
 
 /** A test database whose removal is due after the test, noted before anything is built on it. */

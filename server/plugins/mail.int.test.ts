@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { solveHumanCheck } from '../../tests/support/human-check'
 import { outboxMessages, outboxTotal, waitForOutboxMessage } from '../../tests/support/outbox'
-import { captureLogs, emptyClientDir } from '../../tests/support/scratch'
+import { captureLogs, emptyClientDir, runEveryStep } from '../../tests/support/scratch'
 import { startTestSmtp, type TestSmtp } from '../../tests/support/smtp'
 import { createTestEnvironment, type TestEnvironment } from '../../tests/support/test-app'
 import { translate } from '../i18n'
@@ -331,10 +331,7 @@ describe('SMTP failures: nothing is lost', () => {
     const destroying = [...environments].map((each) => () => each.destroy())
     apps.clear()
     environments.clear()
-    // Every step runs even when one fails; the first failure is reported after.
-    const failures: unknown[] = []
-    for (const step of [...closing, ...destroying]) await step().catch((e) => failures.push(e))
-    if (failures.length > 0) throw failures[0]
+    await runEveryStep([...closing, ...destroying])
   })
 
   async function appWith(smtpUrl: string, env?: TestEnvironment) {

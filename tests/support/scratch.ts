@@ -33,3 +33,19 @@ export function captureLogs(level = 'info'): {
     logger: { level, stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
   }
 }
+
+/**
+ * Runs every cleanup step in order even when one fails, then throws the first failure, so one
+ * broken close does not leave the other apps and databases of a test behind.
+ */
+export async function runEveryStep(steps: (() => Promise<void> | void)[]): Promise<void> {
+  const failures: unknown[] = []
+  for (const step of steps) {
+    try {
+      await step()
+    } catch (error) {
+      failures.push(error)
+    }
+  }
+  if (failures.length > 0) throw failures[0]
+}
