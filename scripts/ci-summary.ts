@@ -1,14 +1,15 @@
 // Sums `npm test` (reports/summary.json) and the PostgreSQL integration run into the closing
-// line CI reads: `N passed, N failed`.
+// line CI reads: `N passed, N failed`. The failed tests are named just above it, because CI may
+// keep only the end of its log.
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { add, type Counts, vitestCounts } from './test-report'
+import { add, type Counts, vitestCounts, vitestFailures } from './test-report'
 
 const reports = path.resolve(import.meta.dirname, '../reports')
 const summaryFile = path.join(reports, 'summary.json')
-let total: Counts = existsSync(summaryFile)
-  ? JSON.parse(readFileSync(summaryFile, 'utf8')).total
-  : { passed: 0, failed: 1 }
+const summary: { total: Counts; results: { step: string; failures?: string[] }[] } | null =
+  existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : null
+let total: Counts = summary?.total ?? { passed: 0, failed: 1 }
 const postgres = vitestCounts(path.join(reports, 'vitest-postgres.json')) ?? {
   passed: 0,
   failed: 1,
@@ -16,5 +17,15 @@ const postgres = vitestCounts(path.join(reports, 'vitest-postgres.json')) ?? {
 process.stdout.write(
   `PostgreSQL integration run: ${postgres.passed} passed, ${postgres.failed} failed\n`,
 )
+const failures = [
+  ...(summary?.results ?? []).flatMap((result) => result.failures ?? []),
+  ...vitestFailures(path.join(reports, 'vitest-postgres.json')).map(
+    (line) => `(PostgreSQL) ${line}`,
+  ),
+]
+if (!summary) failures.push('npm test wrote no summary: it stopped before its end')
+if (failures.length > 0) {
+  process.stdout.write(`Failed tests\n${failures.map((line) => `  ✗ ${line}\n`).join('')}`)
+}
 total = add(total, postgres)
 process.stdout.write(`${total.passed} passed, ${total.failed} failed\n`)

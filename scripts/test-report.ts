@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 
 export interface Counts {
   passed: number
@@ -29,4 +30,68 @@ export function playwrightCounts(file: string): Counts | null {
 
 export function add(a: Counts, b: Counts): Counts {
   return { passed: a.passed + b.passed, failed: a.failed + b.failed }
+}
+
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
+
+/** The first line of an error, short enough for CI's last lines. */
+function firstLine(message: string | undefined): string {
+  const line = (message ?? '').replace(ansi, '').trim().split('\n')[0] ?? ''
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line
+}
+
+/** One line per failed test in a Vitest JSON report: file › test: the error's first line. */
+export function vitestFailures(file: string): string[] {
+  if (!existsSync(file)) return []
+  const report = JSON.parse(readFileSync(file, 'utf8'))
+  const lines: string[] = []
+  for (const suite of report.testResults ?? []) {
+    const name = path.relative(process.cwd(), suite.name ?? '')
+    const tests = suite.assertionResults ?? []
+    if (suite.status === 'failed' && tests.length === 0) {
+      lines.push(`${name}: ${firstLine(suite.message) || 'the file did not load'}`)
+    }
+    for (const test of tests) {
+      if (test.status !== 'failed') continue
+      lines.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`)
+    }
+  }
+  return lines
+}
+
+interface PlaywrightSuite {
+  title?: string
+  specs?: {
+    title: string
+    file: string
+    line: number
+    tests: { projectName: string; status: string; results: { error?: { message?: string } }[] }[]
+  }[]
+  suites?: PlaywrightSuite[]
+}
+
+/** One line per failed or flaky test in a Playwright JSON report, and one per load error. */
+export function playwrightFailures(file: string): string[] {
+  if (!existsSync(file)) return []
+  const report = JSON.parse(readFileSync(file, 'utf8'))
+  const lines: string[] = []
+  const walk = (suite: PlaywrightSuite, titles: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'unexpected' && test.status !== 'flaky') continue
+        const error = test.results.find((result) => result.error)?.error?.message
+        const title = [...titles, spec.title].join(' › ')
+        const flaky = test.status === 'flaky' ? ' (flaky)' : ''
+        lines.push(
+          `[${test.projectName}] ${spec.file}:${spec.line} › ${title}${flaky}: ${firstLine(error)}`,
+        )
+      }
+    }
+    for (const child of suite.suites ?? [])
+      walk(child, child.title ? [...titles, child.title] : titles)
+  }
+  // File-level suites are titled with the file name, which each line already carries.
+  for (const fileSuite of report.suites ?? []) walk(fileSuite, [])
+  for (const error of report.errors ?? []) lines.push(`Playwright: ${firstLine(error.message)}`)
+  return lines
 }

@@ -3,7 +3,14 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { add, type Counts, playwrightCounts, vitestCounts } from './test-report'
+import {
+  add,
+  type Counts,
+  playwrightCounts,
+  playwrightFailures,
+  vitestCounts,
+  vitestFailures,
+} from './test-report'
 
 const root = path.resolve(import.meta.dirname, '..')
 const reports = path.join(root, 'reports')
@@ -14,6 +21,8 @@ interface Step {
   command: string[]
   /** Test counts from the step's report; steps without one count as a single check. */
   counts?: () => Counts | null
+  /** A line per failed test, so the end of a long log says which ones. */
+  failures?: () => string[]
 }
 
 const steps: Step[] = [
@@ -35,6 +44,7 @@ const steps: Step[] = [
       `--outputFile.json=${path.join(reports, 'vitest.json')}`,
     ],
     counts: () => vitestCounts(path.join(reports, 'vitest.json')),
+    failures: () => vitestFailures(path.join(reports, 'vitest.json')),
   },
   {
     name: 'build (client with Vite, server with esbuild)',
@@ -48,6 +58,7 @@ const steps: Step[] = [
     name: 'end-to-end tests (Playwright, Chromium)',
     command: [bin('playwright'), 'test'],
     counts: () => playwrightCounts(path.join(reports, 'e2e.json')),
+    failures: () => playwrightFailures(path.join(reports, 'e2e.json')),
   },
 ]
 
@@ -55,7 +66,13 @@ rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 
 let total: Counts = { passed: 0, failed: 0 }
-const results: { step: string; ok: boolean; counts: Counts; seconds: number }[] = []
+const results: {
+  step: string
+  ok: boolean
+  counts: Counts
+  seconds: number
+  failures: string[]
+}[] = []
 const started = Date.now()
 for (const step of steps) {
   process.stdout.write(`\n▶ ${step.name}\n`)
@@ -68,7 +85,7 @@ for (const step of steps) {
   const counts = step.counts?.() ?? (ok ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 })
   if (!ok && counts.failed === 0) counts.failed = 1
   total = add(total, counts)
-  results.push({ step: step.name, ok, counts, seconds })
+  results.push({ step: step.name, ok, counts, seconds, failures: step.failures?.() ?? [] })
 }
 
 function minutes(seconds: number): string {
@@ -82,6 +99,9 @@ for (const { step, ok, counts, seconds } of results) {
   )
 }
 process.stdout.write(`  all steps: ${minutes(Math.round((Date.now() - started) / 1000))}\n`)
+const failures = results.flatMap((result) => result.failures)
+if (failures.length > 0)
+  process.stdout.write(`\nFailed tests\n${failures.map((line) => `  ✗ ${line}\n`).join('')}`)
 writeFileSync(
   path.join(reports, 'summary.json'),
   `${JSON.stringify({ total, results }, null, 2)}\n`,
