@@ -37,7 +37,7 @@ const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 /** The first line of an error, short enough for CI's last lines. */
 function firstLine(message: string | undefined): string {
   const line = (message ?? '').replace(ansi, '').trim().split('\n')[0] ?? ''
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line
 }
 
 /** One line per failed test in a Vitest JSON report: file › test: the error's first line. */

@@ -38,10 +38,33 @@ export async function waitForOutboxMessage(
     if (messages.length > already) return messages.at(-1) as OutboxMessage
     if (Date.now() > deadline) {
       throw new Error(
-        `no new mail to ${to} within ${timeoutMs} ms (${messages.length} kept, expected more than ${already})`,
+        `no new mail to ${to} within ${timeoutMs} ms (${messages.length} kept, expected more than ${already}); ${await jobsAbout(app, to)}`,
       )
     }
     await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+/**
+ * The queue's jobs for an address, on one line: when a mail does not come, this says whether
+ * its job waits, failed (and why) or never was.
+ */
+async function jobsAbout(app: FastifyInstance, address: string): Promise<string> {
+  try {
+    const { rows } = await app.database.executeSql(
+      `select name, state, retry_count, start_after < now() as due, output->>'message' as error
+       from pgboss.job where $1 in (data->'data'->>'to', data->'data'->>'email') order by created_on`,
+      [address],
+    )
+    if (rows.length === 0) return 'no job in the queue for that address'
+    return `jobs: ${rows
+      .map((row) => {
+        const { name, state, retry_count, due, error } = row as Record<string, unknown>
+        return `${name} ${state}${retry_count ? ` after ${retry_count} retries` : ''}${due ? '' : ' (not due yet)'}${error ? ` "${error}"` : ''}`
+      })
+      .join(', ')}`
+  } catch (error) {
+    return `the queue could not be read: ${error instanceof Error ? error.message : String(error)}`
   }
 }
 
