@@ -20,7 +20,11 @@ const reactOnPreact = [
   { find: /^react$/, replacement: 'preact/compat' },
 ]
 
-/** lucide-react's files of the icons the layout, the forms and the sign-in page show. */
+/**
+ * lucide-react's files of the icons every first render carries: the layout, the forms, the
+ * sign-in card and the no-access notice. The install and update banners' icons (download,
+ * refresh-cw) load later, but a banner shown should not fetch every icon with them.
+ */
 const FIRST_RENDER_ICONS = new Set([
   'arrow-left',
   'circle-check',
@@ -59,9 +63,9 @@ export default defineConfig({
           groups: [
             {
               // The pages' icons, one chunk instead of a request each: /home waited on ten of
-              // them. Those the first render of /login uses (the layout, the forms, the sign-in
-              // card, the install and update banners) stay where they are, or every page would
-              // load this chunk first (scripts/bench/bundle-size.ts keeps that honest).
+              // them. Those of every first render stay where they are, or every page would
+              // load this chunk first (scripts/bench/bundle-size.ts fails then). Such a miss
+              // would also make the chunk and app-core import each other, so keep the list.
               name: 'icons',
               priority: 1,
               // Each icon is a pure call of lucide's factory; the factory and Preact stay

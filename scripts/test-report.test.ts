@@ -24,13 +24,20 @@ function write(files: Record<string, string>) {
 // Each starts a test runner, which on a busy machine can take several seconds.
 describe('the failed-test lines at the end of a CI log', { timeout: 60_000 }, () => {
   it('name each failed Vitest test with its file, its groups and the error', () => {
+    const vitest = path.join(root, 'node_modules/vitest/dist/index.js')
     write({
-      'sum.test.ts': `import { describe, expect, it } from '${path.join(root, 'node_modules/vitest/dist/index.js')}'
+      'sum.test.ts': `import { describe, expect, it } from '${vitest}'
 describe('sums', () => {
-  it('adds two numbers', () => { expect(1 + 1).toBe(3) })
+  describe('of two', () => {
+    it('adds two numbers', () => { expect(1 + 1).toBe(3) })
+  })
   it('adds nothing', () => { expect(0 + 0).toBe(0) })
 })`,
       'broken.test.ts': `throw new Error('cannot load this file')`,
+      // A failed hook leaves its tests skipped: the file still counts, and says why.
+      'hook.test.ts': `import { beforeAll, it } from '${vitest}'
+beforeAll(() => { throw new Error('the database refused') })
+it('never runs', () => {})`,
     })
     const report = path.join(scratch, 'vitest.json')
     spawnSync(
@@ -40,12 +47,15 @@ describe('sums', () => {
     )
 
     const lines = vitestFailures(report)
-    expect(lines).toHaveLength(2)
+    expect(lines).toHaveLength(3)
     expect(lines.find((line) => line.includes('sum.test.ts'))).toMatch(
-      /sum\.test\.ts › sums adds two numbers: .*expected 2 to be 3/,
+      /sum\.test\.ts › sums › of two › adds two numbers: .*expected 2 to be 3/,
     )
     expect(lines.find((line) => line.includes('broken.test.ts'))).toMatch(/cannot load this file/)
-    expect(vitestCounts(report)).toEqual({ passed: 1, failed: 2 })
+    expect(lines.find((line) => line.includes('hook.test.ts'))).toMatch(
+      /hook\.test\.ts: the database refused/,
+    )
+    expect(vitestCounts(report)).toEqual({ passed: 1, failed: 3 })
   })
 
   it('name each failed Playwright test with its project, place, groups and error', () => {
@@ -54,9 +64,11 @@ describe('sums', () => {
 test.describe('sums', () => {
   test('adds two numbers', () => { expect(1 + 1).toBe(3) })
   test('adds nothing', () => { expect(0 + 0).toBe(0) })
+  test('passes the second time', ({}, info) => { expect(info.retry).toBe(1) })
 })`,
       'playwright.config.mjs': `export default {
   testDir: '.',
+  retries: 1,
   projects: [{ name: 'desktop' }],
   reporter: [['json', { outputFile: 'e2e.json' }]],
 }`,
@@ -68,9 +80,13 @@ test.describe('sums', () => {
 
     const report = path.join(scratch, 'e2e.json')
     const lines = playwrightFailures(report)
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/^\[desktop\] sum\.spec\.ts:3 › sums › adds two numbers: .*toBe/)
-    expect(playwrightCounts(report)).toEqual({ passed: 1, failed: 1 })
+    expect(lines).toEqual([
+      expect.stringMatching(/^\[desktop\] sum\.spec\.ts:3 › sums › adds two numbers: .*toBe/),
+      expect.stringMatching(
+        /^\[desktop\] sum\.spec\.ts:5 › sums › passes the second time \(flaky\): .*toBe/,
+      ),
+    ])
+    expect(playwrightCounts(report)).toEqual({ passed: 1, failed: 2 })
   })
 
   it('are empty when a runner wrote no report', () => {

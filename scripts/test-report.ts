@@ -10,12 +10,31 @@ export interface Counts {
 export function vitestCounts(file: string): Counts | null {
   if (!existsSync(file)) return null
   const report = JSON.parse(readFileSync(file, 'utf8'))
-  // Suites that failed to load count as failures too (their tests never ran).
-  const brokenSuites = (report.testResults ?? []).filter(
-    (suite: { status: string; assertionResults?: unknown[] }) =>
-      suite.status === 'failed' && (suite.assertionResults?.length ?? 0) === 0,
-  ).length
+  const brokenSuites = (report.testResults ?? []).filter(failedOutsideItsTests).length
   return { passed: report.numPassedTests ?? 0, failed: (report.numFailedTests ?? 0) + brokenSuites }
+}
+
+interface VitestSuite {
+  name?: string
+  status: string
+  message?: string
+  assertionResults?: {
+    status: string
+    ancestorTitles?: string[]
+    title: string
+    failureMessages?: string[]
+  }[]
+}
+
+/**
+ * A file that failed while none of its tests did: it did not load, or a hook failed (Vitest then
+ * reports the hook's tests as skipped). It counts as one failure, since its tests never ran.
+ */
+function failedOutsideItsTests(suite: VitestSuite): boolean {
+  return (
+    suite.status === 'failed' &&
+    !(suite.assertionResults ?? []).some((test) => test.status === 'failed')
+  )
 }
 
 /** Test counts from Playwright's JSON reporter; null when the file was not written. */
@@ -45,15 +64,15 @@ export function vitestFailures(file: string): string[] {
   if (!existsSync(file)) return []
   const report = JSON.parse(readFileSync(file, 'utf8'))
   const lines: string[] = []
-  for (const suite of report.testResults ?? []) {
+  for (const suite of (report.testResults ?? []) as VitestSuite[]) {
     const name = path.relative(process.cwd(), suite.name ?? '')
-    const tests = suite.assertionResults ?? []
-    if (suite.status === 'failed' && tests.length === 0) {
-      lines.push(`${name}: ${firstLine(suite.message) || 'the file did not load'}`)
+    if (failedOutsideItsTests(suite)) {
+      lines.push(`${name}: ${firstLine(suite.message) || 'failed outside its tests (a hook)'}`)
     }
-    for (const test of tests) {
+    for (const test of suite.assertionResults ?? []) {
       if (test.status !== 'failed') continue
-      lines.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`)
+      const title = [...(test.ancestorTitles ?? []), test.title].join(' › ')
+      lines.push(`${name} › ${title}: ${firstLine(test.failureMessages?.[0])}`)
     }
   }
   return lines
@@ -92,6 +111,9 @@ export function playwrightFailures(file: string): string[] {
   }
   // File-level suites are titled with the file name, which each line already carries.
   for (const fileSuite of report.suites ?? []) walk(fileSuite, [])
-  for (const error of report.errors ?? []) lines.push(`Playwright: ${firstLine(error.message)}`)
+  for (const error of report.errors ?? []) {
+    const where = error.location ? ` (${error.location.file}:${error.location.line})` : ''
+    lines.push(`Playwright${where}: ${firstLine(error.message)}`)
+  }
   return lines
 }

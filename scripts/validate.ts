@@ -99,9 +99,11 @@ for (const { step, ok, counts, seconds } of results) {
   )
 }
 process.stdout.write(`  all steps: ${minutes(Math.round((Date.now() - started) / 1000))}\n`)
-const failures = results.flatMap((result) => result.failures)
+const failures = results.flatMap((result) =>
+  result.failures.length ? result.failures : result.ok ? [] : [`${result.step}: failed`],
+)
 if (failures.length > 0)
-  process.stdout.write(`\nFailed tests\n${failures.map((line) => `  ✗ ${line}\n`).join('')}`)
+  process.stdout.write(`\nFailed\n${failures.map((line) => `  ✗ ${line}\n`).join('')}`)
 writeFileSync(
   path.join(reports, 'summary.json'),
   `${JSON.stringify({ total, results }, null, 2)}\n`,

@@ -52,7 +52,7 @@ export async function waitForOutboxMessage(
 async function jobsAbout(app: FastifyInstance, address: string): Promise<string> {
   try {
     const { rows } = await app.database.executeSql(
-      `select name, state, retry_count, start_after < now() as due, output->>'message' as error
+      `select name, state, retry_count, start_after < now() as due, coalesce(output->>'message', output->'value'->>'message', output->>'value') as error
        from pgboss.job where $1 in (data->'data'->>'to', data->'data'->>'email') order by created_on`,
       [address],
     )
