@@ -3,34 +3,25 @@
 // keep only the end of its log.
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { add, type Counts, vitestCounts, vitestFailures } from './test-report'
+import { add, type Counts, printFailures, vitestCounts, vitestFailures } from './test-report'
 
 const reports = path.resolve(import.meta.dirname, '../reports')
 const summaryFile = path.join(reports, 'summary.json')
-const summary: {
-  total: Counts
-  results: { step: string; ok: boolean; failures?: string[] }[]
-} | null = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : null
+const summary: { total: Counts; failures?: string[] } | null = existsSync(summaryFile)
+  ? JSON.parse(readFileSync(summaryFile, 'utf8'))
+  : null
 let total: Counts = summary?.total ?? { passed: 0, failed: 1 }
-const postgres = vitestCounts(path.join(reports, 'vitest-postgres.json')) ?? {
-  passed: 0,
-  failed: 1,
-}
+const postgresReport = path.join(reports, 'vitest-postgres.json')
+const postgres = vitestCounts(postgresReport) ?? { passed: 0, failed: 1 }
 process.stdout.write(
   `PostgreSQL integration run: ${postgres.passed} passed, ${postgres.failed} failed\n`,
 )
 const failures = [
-  // A step without a report of its own (lint, types, build, budget) is named as a whole.
-  ...(summary?.results ?? []).flatMap((result) =>
-    result.failures?.length ? result.failures : result.ok ? [] : [`${result.step}: failed`],
-  ),
-  ...vitestFailures(path.join(reports, 'vitest-postgres.json')).map(
-    (line) => `(PostgreSQL) ${line}`,
-  ),
+  ...(summary?.failures ?? []),
+  ...vitestFailures(postgresReport).map((line) => `(PostgreSQL) ${line}`),
 ]
 if (!summary) failures.push('npm test wrote no summary: it stopped before its end')
-if (failures.length > 0) {
-  process.stdout.write(`Failed\n${failures.map((line) => `  ✗ ${line}\n`).join('')}`)
-}
+if (!existsSync(postgresReport)) failures.push('the PostgreSQL run wrote no report')
+printFailures(failures)
 total = add(total, postgres)
 process.stdout.write(`${total.passed} passed, ${total.failed} failed\n`)

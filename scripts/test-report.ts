@@ -51,6 +51,21 @@ export function add(a: Counts, b: Counts): Counts {
   return { passed: a.passed + b.passed, failed: a.failed + b.failed }
 }
 
+/**
+ * The failures of a run, a line each, above the closing `N passed, N failed`: CI may keep only
+ * the end of its log. A step without a report of its own (lint, types, build) is named whole.
+ */
+export function failureLines(results: { step: string; ok: boolean; failures: string[] }[]) {
+  return results.flatMap((result) =>
+    result.failures.length ? result.failures : result.ok ? [] : [`${result.step}: failed`],
+  )
+}
+
+export function printFailures(lines: string[]): void {
+  if (lines.length === 0) return
+  process.stdout.write(`\nFailed\n${lines.map((line) => `  ✗ ${line}\n`).join('')}`)
+}
+
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 
 /** The first line of an error, short enough for CI's last lines. */

@@ -6,8 +6,10 @@ import path from 'node:path'
 import {
   add,
   type Counts,
+  failureLines,
   playwrightCounts,
   playwrightFailures,
+  printFailures,
   vitestCounts,
   vitestFailures,
 } from './test-report'
@@ -99,14 +101,11 @@ for (const { step, ok, counts, seconds } of results) {
   )
 }
 process.stdout.write(`  all steps: ${minutes(Math.round((Date.now() - started) / 1000))}\n`)
-const failures = results.flatMap((result) =>
-  result.failures.length ? result.failures : result.ok ? [] : [`${result.step}: failed`],
-)
-if (failures.length > 0)
-  process.stdout.write(`\nFailed\n${failures.map((line) => `  ✗ ${line}\n`).join('')}`)
+const failures = failureLines(results)
+printFailures(failures)
 writeFileSync(
   path.join(reports, 'summary.json'),
-  `${JSON.stringify({ total, results }, null, 2)}\n`,
+  `${JSON.stringify({ total, results, failures }, null, 2)}\n`,
 )
 process.stdout.write(`${total.passed} passed, ${total.failed} failed\n`)
 process.exit(results.every((r) => r.ok) ? 0 : 1)
