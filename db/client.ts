@@ -11,8 +11,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { packageRoot } from './package-root'
+import { isPrepared, markPrepared, preparedFingerprint } from './prepared'
 import * as schema from './schema/index'
-import { type SeedReport, seedReferenceData } from './seed/index'
+import { seedReferenceData } from './seed/index'
 
 export type Schema = typeof schema
 /** One type for both drivers: the query builder is the same PostgreSQL dialect. */
@@ -40,16 +41,40 @@ export interface DatabaseHandle {
   /** Runs `callback` once the current transaction has committed; at once outside one. */
   afterCommit(callback: () => void): void
   /**
-   * Applies the committed migrations under db/migrations and brings reference data in line.
-   * Processes starting together on one PostgreSQL take turns, so each migration runs once.
+   * Applies the committed migrations under db/migrations and brings reference data in line,
+   * unless this code already did so on this database (db/prepared.ts). Processes starting
+   * together on one PostgreSQL take turns, so each migration runs once.
    */
-  prepare(): Promise<SeedReport>
+  prepare(): Promise<PrepareReport>
   /** Cheap round trip, for /readyz. */
   ping(): Promise<void>
   close(): Promise<void>
 }
 
+export interface PrepareReport {
+  /** Reference rows the seed inserted or changed. */
+  changed: number
+  /** The database was already prepared by this code: nothing ran. */
+  upToDate: boolean
+}
+
 export const migrationsFolder = path.join(packageRoot, 'db/migrations')
+
+/**
+ * Migrates and seeds `db` unless it was already prepared to the same fingerprint; `run` does
+ * the migrating (each driver has its own migrator).
+ */
+async function prepareOnce(
+  db: Database,
+  fingerprint: string,
+  run: () => Promise<void>,
+): Promise<PrepareReport> {
+  if (await isPrepared(db, fingerprint)) return { changed: 0, upToDate: true }
+  await run()
+  const { changed } = await seedReferenceData(db)
+  await markPrepared(db, fingerprint)
+  return { changed, upToDate: false }
+}
 
 /** Any number that is ours alone among the advisory locks of a database. */
 const MIGRATION_LOCK = 4_320_783
@@ -215,10 +240,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       executeSql,
       afterCommit,
       // One process per data directory (DATA_DIR's lock), so nobody else can be migrating.
-      prepare: async () => {
-        await migratePglite(root, { migrationsFolder })
-        return seedReferenceData(db)
-      },
+      prepare: () =>
+        prepareOnce(db, preparedFingerprint(migrationsFolder), () =>
+          migratePglite(root, { migrationsFolder }),
+        ),
       ping: async () => {
         await db.execute(sql`select 1`)
       },
@@ -240,14 +265,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     executeSql,
     afterCommit,
     prepare: async () => {
+      const fingerprint = preparedFingerprint(migrationsFolder)
+      // Checked before the lock too, so a restart does not queue behind another server's start.
+      if (await isPrepared(db, fingerprint)) return { changed: 0, upToDate: true }
       // A session lock on a connection of its own: the others wait here until it is released,
       // then find every migration applied and the seed data in place.
       const holder = await pool.connect()
       try {
         await holder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
         try {
-          await migrateNodePg(root, { migrationsFolder })
-          return await seedReferenceData(db)
+          return await prepareOnce(db, fingerprint, () => migrateNodePg(root, { migrationsFolder }))
         } finally {
           await holder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
         }

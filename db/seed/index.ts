@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Database } from '../client'
 import { affirmations, panels } from '../schema/panels'
@@ -8,11 +9,8 @@ export interface SeedReport {
   changed: number
 }
 
-/**
- * Brings reference data in line with the seed files. Idempotent: rows that already match are
- * not touched, so a second start writes nothing.
- */
-export async function seedReferenceData(db: Database): Promise<SeedReport> {
+/** The rows the seed files stand for. */
+function seedRows() {
   const panelRows = PANELS.map((panel, index) => ({
     id: panel.id,
     position: index + 1,
@@ -24,6 +22,25 @@ export async function seedReferenceData(db: Database): Promise<SeedReport> {
     info: panel.info,
     ingredients: { en: [...panel.ingredients.en], es: [...panel.ingredients.es] },
   }))
+  const affirmationRows = AFFIRMATIONS.map((item, index) => ({
+    id: item.id,
+    position: index + 1,
+    text: item.text,
+  }))
+  return { panelRows, affirmationRows }
+}
+
+/** A hash of the rows the seed writes: it changes whenever they do. */
+export function seedFingerprint(): string {
+  return createHash('sha256').update(JSON.stringify(seedRows())).digest('hex')
+}
+
+/**
+ * Brings reference data in line with the seed files. Idempotent: rows that already match are
+ * not touched, so a second start writes nothing.
+ */
+export async function seedReferenceData(db: Database): Promise<SeedReport> {
+  const { panelRows, affirmationRows } = seedRows()
   const panelColumns = [
     'position',
     'solfeggio_hz',
@@ -52,9 +69,7 @@ export async function seedReferenceData(db: Database): Promise<SeedReport> {
 
   const writtenAffirmations = await db
     .insert(affirmations)
-    .values(
-      AFFIRMATIONS.map((item, index) => ({ id: item.id, position: index + 1, text: item.text })),
-    )
+    .values(affirmationRows)
     .onConflictDoUpdate({
       target: affirmations.id,
       set: { position: sql`excluded.position`, text: sql`excluded.text` },

@@ -25,11 +25,14 @@ export const dbPlugin = fp<{ config: Config }>(
     let handle: DatabaseHandle
     try {
       handle = await openDatabase(config.database)
-      const seeded = await handle.prepare()
+      const prepared = await handle.prepare()
       // PGlite (Emscripten) sets its own files' modes and ignores the umask: take group and
       // other bits off again now that they exist.
       if (config.database.kind === 'pglite') secureDataDir(config.dataDir)
-      app.log.info({ database: handle.kind, seeded: seeded.changed }, 'database ready')
+      app.log.info(
+        { database: handle.kind, seeded: prepared.changed, upToDate: prepared.upToDate },
+        'database ready',
+      )
     } catch (error) {
       release()
       throw error

@@ -142,17 +142,20 @@ export async function createJobRunner(
         retryDelaySeconds: options.retryDelaySeconds ?? declared.retryDelaySeconds,
       }
       // Creating a queue creates and attaches a table; two processes starting together would
-      // deadlock doing it at once, so they take turns.
-      await database.transaction(async () => {
-        await database.executeSql('select pg_advisory_xact_lock($1)', [QUEUE_LOCK])
-        await boss.createQueue(name, {
-          name,
-          retryLimit: queueOptions.retryLimit,
-          retryDelay: queueOptions.retryDelaySeconds,
-          retryBackoff: true,
-          expireInSeconds: queueOptions.expireInSeconds,
+      // deadlock doing it at once, so they take turns. A queue that exists (every start but
+      // the first) skips the lock and its transaction: a fifth of a start on PGlite.
+      if (!(await boss.getQueue(name))) {
+        await database.transaction(async () => {
+          await database.executeSql('select pg_advisory_xact_lock($1)', [QUEUE_LOCK])
+          await boss.createQueue(name, {
+            name,
+            retryLimit: queueOptions.retryLimit,
+            retryDelay: queueOptions.retryDelaySeconds,
+            retryBackoff: true,
+            expireInSeconds: queueOptions.expireInSeconds,
+          })
         })
-      })
+      }
       let workerId: string | undefined
       const startWorker = async () => {
         workerId = await boss.work<Envelope<Parameters<typeof handler>[0]>>(
