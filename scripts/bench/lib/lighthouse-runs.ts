@@ -20,7 +20,10 @@ export interface LighthousePage {
   cookieHeader?: string
 }
 
-export type Figures = Record<(typeof CATEGORIES)[number] | keyof typeof METRICS, number>
+export type Figures = Record<
+  (typeof CATEGORIES)[number] | keyof typeof METRICS | 'benchmarkIndex',
+  number
+>
 
 export interface LighthouseResult {
   label: string
@@ -107,5 +110,7 @@ async function runOnce(port: number, page: LighthousePage): Promise<Figures> {
   for (const [key, audit] of Object.entries(METRICS) as [keyof typeof METRICS, string][]) {
     figures[key] = lhr.audits[audit]?.numericValue ?? Number.NaN
   }
+  // How fast Lighthouse found this machine at the time: its CPU slow-down is relative to it.
+  figures.benchmarkIndex = lhr.environment.benchmarkIndex
   return figures
 }
