@@ -7,6 +7,7 @@ import type { PlanState } from '../../domain/billing-plans'
 
 export const planQueryKey = ['billing', 'plan'] as const
 export const paymentsQueryKey = ['billing', 'payments'] as const
+export const invoicesQueryKey = ['billing', 'invoices'] as const
 
 /** A charge is under way: the first payment of a plan, or an open invoice being paid. */
 export const isCharging = (state: PlanState | undefined) => state?.charging === true

@@ -119,6 +119,32 @@ test('SUBSCRIPTION: cancelled with YES, access lasts to the period end, then Rea
   await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
 })
 
+test("/home does not download billing's screens for a member whose payments are fine", async ({
+  page,
+}) => {
+  const member = await createUser(undefined, { access: true })
+  await signInAs(page, member)
+  const scripts: Promise<string>[] = []
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response.text())
+  })
+  await page.goto('/home')
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  // The plan was asked for (it decides about the banner) and has answered.
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => performance.getEntriesByName(`${location.origin}/api/billing/plan`).length,
+      ),
+    )
+    .toBeGreaterThan(0)
+  await expect(page.getByTestId('payment-failed-banner')).toHaveCount(0)
+  // The banner's code (and billing's dialogs and cards with it) never came.
+  const loaded = await Promise.all(scripts)
+  expect(loaded.length).toBeGreaterThan(0)
+  expect(loaded.filter((text) => text.includes('payment-failed-banner'))).toEqual([])
+})
+
 test('a failed renewal shows the banner on /home and My Account, and is paid from the open invoice with a new card', async ({
   page,
 }) => {

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   invoicesResponseSchema,
-  PLAN_POLL_MS,
   type PlanState,
   planStateSchema,
   reactivatePlanRequestSchema,
@@ -9,41 +8,17 @@ import {
   upgradePreviewSchema,
 } from '../../../domain/billing-plans'
 import { apiRequest, endpoint } from '../../lib/api-client'
-import { isCharging, planQueryKey } from '../../lib/payment-progress'
+import { invoicesQueryKey, planQueryKey } from '../../lib/payment-progress'
+import { planQuery } from '../../lib/plan-query'
 import { accessQueryKey } from '../access/public'
 
 // The member's monthly plan and invoices (spec core §2 account actions).
 
 export { isCharging } from '../../lib/payment-progress'
 
-export const invoicesQueryKey = ['billing', 'invoices'] as const
-
-/**
- * The current plan, its open invoice and the actions offered. While a charge is under way it is
- * asked for again every 2 s (spec core §4), and stops when the bank has answered; access and
- * the invoices are read again then.
- */
+/** The current plan (client/lib/plan-query.ts says what is asked and when). */
 export function usePlan() {
-  const queryClient = useQueryClient()
-  return useQuery({
-    queryKey: planQueryKey,
-    queryFn: async () => {
-      const was = queryClient.getQueryData<PlanState>(planQueryKey)
-      const state = await apiRequest('/api/billing/plan', planStateSchema)
-      // A charge answered, or the plan changed on its own (a renewal, a failure): access and
-      // the invoices may have changed with it.
-      const changed =
-        was !== undefined &&
-        (was.subscription?.status !== state.subscription?.status ||
-          was.paymentFailed !== state.paymentFailed)
-      if ((isCharging(was) && !isCharging(state)) || changed) {
-        void queryClient.invalidateQueries({ queryKey: accessQueryKey })
-        void queryClient.invalidateQueries({ queryKey: invoicesQueryKey })
-      }
-      return state
-    },
-    refetchInterval: (query) => (isCharging(query.state.data) ? PLAN_POLL_MS : false),
-  })
+  return useQuery(planQuery(useQueryClient()))
 }
 
 export const useInvoices = () =>

@@ -1,16 +1,18 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ComponentType, lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button } from '../../../components/ui/button'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
+import { planQuery } from '../../../lib/plan-query'
 import { NoAccessNotice, useAccess } from '../../access/public'
 import { RecentSessions, useKeepForOffline } from '../../harmonize/public'
 import { usePanels } from '../api'
 import { PanelIcon } from '../components/panel-icon'
 
 // Shown only after a failed payment, and its module brings billing's shared screens (dialogs,
-// cards, plans: a dozen chunks) with it. Loaded once the grid is up, so the grid does not wait
-// in the browser's queue of requests behind code it almost never shows.
+// cards, plans: a dozen chunks, about 45 KB) with it. Loaded only when the plan says a payment
+// failed (usePaymentFailed), so a member whose payments are fine never downloads it.
 // If that code cannot arrive (a flaky network before it was cached), the page goes on without
 // the banner rather than fail.
 const PaymentFailedBanner = lazy(
@@ -21,11 +23,22 @@ const PaymentFailedBanner = lazy(
     ),
 )
 
+/**
+ * Whether the plan has a refused charge waiting (what the banner shows). The same plan query as
+ * billing's, so a charge still under way is followed here too (the header's 'payment in
+ * progress', access once the bank answers) and the banner, once loaded, has its data at once.
+ */
+function usePaymentFailed(): boolean {
+  const plan = useQuery(planQuery(useQueryClient())).data
+  return plan?.paymentFailed === true && plan.openInvoice !== null
+}
+
 /** The panel grid. Without access the cards are greyed and cannot be opened. */
 export function HomePage() {
   const { t } = useTranslation()
   const panels = usePanels()
   const access = useAccess()
+  const paymentFailed = usePaymentFailed()
   useKeepForOffline(access.data?.hasAccess)
   if (panels.isPending || access.isPending) return <FullScreenSpinner />
   if (panels.isError) {
@@ -42,9 +55,11 @@ export function HomePage() {
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-6">
       <div className="mb-6 empty:hidden">
-        <Suspense fallback={null}>
-          <PaymentFailedBanner />
-        </Suspense>
+        {paymentFailed && (
+          <Suspense fallback={null}>
+            <PaymentFailedBanner />
+          </Suspense>
+        )}
       </div>
       {!open && <NoAccessNotice className="mb-6" />}
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="panel-grid">
