@@ -80,7 +80,7 @@ export default defineConfig({
             },
             {
               name: 'app-core',
-              test: /node_modules[\\/](react-hook-form|@hookform|zod|@tanstack)[\\/]|[\\/]client[\\/](lib[\\/](messages|form-mutation|session|api-client|offline-cache)|components[\\/]ui[\\/](text-field|button|password-field|form-alert))|[\\/]domain[\\/](messages|text|api|auth|i18n)\\./,
+              test: /node_modules[\\/](react-hook-form|@hookform|zod|@tanstack)[\\/]|[\\/]client[\\/](lib[\\/](messages|form-mutation|session|api-client|offline-cache)|components[\\/]ui[\\/](text-field|button|password-field|form-alert))|[\\/]domain[\\/](messages|text|api|auth|i18n)\./,
             },
           ],
         },
