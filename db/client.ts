@@ -11,7 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { packageRoot } from './package-root'
-import { isPrepared, markPrepared, preparedFingerprint } from './prepared'
+import { forgetPrepared, isPrepared, markPrepared, preparedFingerprint } from './prepared'
 import * as schema from './schema/index'
 import { seedReferenceData } from './seed/index'
 
@@ -70,9 +70,14 @@ async function prepareOnce(
   run: () => Promise<void>,
 ): Promise<PrepareReport> {
   if (await isPrepared(db, fingerprint)) return { changed: 0, upToDate: true }
+  await forgetPrepared(db)
   await run()
-  const { changed } = await seedReferenceData(db)
-  await markPrepared(db, fingerprint)
+  // The seed's statements and the mark stand or fall together.
+  const { changed } = await db.transaction(async () => {
+    const report = await seedReferenceData(db)
+    await markPrepared(db, fingerprint)
+    return report
+  })
   return { changed, upToDate: false }
 }
 

@@ -32,7 +32,7 @@ const editPanelName = () =>
     .update(panels)
     .set({ name: { en: 'Edited', es: 'Editado' } })
     .where(eq(panels.id, '01'))
-const storedFingerprint = async () =>
+const storedMark = async () =>
   (await handle.db.select().from(appMeta).where(eq(appMeta.key, 'prepared')))[0]?.value
 
 describe('preparing the database', () => {
@@ -56,12 +56,37 @@ describe('preparing the database', () => {
     // What an older release (other migrations or seed data) left behind.
     await handle.db
       .update(appMeta)
-      .set({ value: 'an older release' })
+      .set({ value: { fingerprint: 'an older release' } })
       .where(eq(appMeta.key, 'prepared'))
 
     expect(await handle.prepare()).toEqual({ changed: 1, upToDate: false })
     expect(await panelName()).toEqual(original)
-    expect(await storedFingerprint()).toBe(preparedFingerprint(migrationsFolder))
+    expect(await storedMark()).toEqual({ fingerprint: preparedFingerprint(migrationsFolder) })
+  })
+
+  it('leaves no mark when preparing fails half-way, so the next start prepares in full', async () => {
+    await handle.prepare()
+    const original = await panelName()
+    await editPanelName()
+    await handle.db
+      .update(appMeta)
+      .set({ value: { fingerprint: 'an older release' } })
+      .where(eq(appMeta.key, 'prepared'))
+    // The seed's update of the edited panel is refused, as a failing deploy would be.
+    await handle.executeSql(
+      'alter table panel add constraint refuse_updates check (false) not valid',
+    )
+    try {
+      await expect(handle.prepare()).rejects.toThrow()
+      // Neither the old release's mark nor a new one: nothing says this database is prepared.
+      expect(await storedMark()).toBeUndefined()
+    } finally {
+      await handle.executeSql('alter table panel drop constraint refuse_updates')
+    }
+
+    expect(await handle.prepare()).toEqual({ changed: 1, upToDate: false })
+    expect(await panelName()).toEqual(original)
+    expect(await storedMark()).toEqual({ fingerprint: preparedFingerprint(migrationsFolder) })
   })
 
   it('changes its fingerprint when a migration is added', () => {

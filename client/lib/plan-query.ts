@@ -1,8 +1,8 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query'
 import { PLAN_POLL_MS, type PlanState, planStateSchema } from '../../domain/billing-plans'
-import { accessQueryKey } from '../features/access/public'
 import { apiRequest } from './api-client'
 import { invoicesQueryKey, isCharging, planQueryKey } from './payment-progress'
+import { accessQueryKey } from './query-keys'
 
 // Billing's plan query, here rather than in billing so that /home can watch the plan (is a
 // payment refused? is a charge still under way?) without downloading billing's screens, which

@@ -143,7 +143,8 @@ export async function createJobRunner(
       }
       // Creating a queue creates and attaches a table; two processes starting together would
       // deadlock doing it at once, so they take turns. A queue that exists (every start but
-      // the first) skips the lock and its transaction: a fifth of a start on PGlite.
+      // the first) skips the lock and its transaction; pg-boss creates a queue's row and table
+      // in one statement, so a queue it lists is whole.
       if (!(await boss.getQueue(name))) {
         await database.transaction(async () => {
           await database.executeSql('select pg_advisory_xact_lock($1)', [QUEUE_LOCK])

@@ -28,6 +28,7 @@ function templateKey(): string {
     ...filesUnder(path.join(root, 'db/migrations')),
     ...filesUnder(path.join(root, 'db/seed')),
     path.join(root, 'db/client.ts'),
+    path.join(root, 'db/prepared.ts'),
     pglite,
   ]
   for (const file of sources) {

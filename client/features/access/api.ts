@@ -6,8 +6,9 @@ import {
 } from '../../../domain/access-codes'
 import { apiRequest, endpoint } from '../../lib/api-client'
 import { offlineFirstQuery, remember, withOfflineCopy } from '../../lib/offline-cache'
+import { accessQueryKey } from '../../lib/query-keys'
 
-export const accessQueryKey = ['access'] as const
+export { accessQueryKey }
 
 /** The server's answer to "may this user harmonize?" (the client never decides it alone). */
 export const accessQuery = queryOptions({
