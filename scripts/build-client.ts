@@ -4,8 +4,9 @@ import { inputsHash, isStale, writeStamp } from './build-stamp'
 
 const root = path.resolve(import.meta.dirname, '..')
 // Vite empties dist/client, so the stamp lives beside it.
-const stampFile = path.join(root, 'dist/.client-inputs')
-const INPUTS = [
+export const clientStampFile = 'dist/.client-inputs'
+const stampFile = path.join(root, clientStampFile)
+export const CLIENT_INPUTS = [
   'client',
   'domain',
   'vite.config.ts',
@@ -16,12 +17,12 @@ const INPUTS = [
 
 /** True when dist/client is missing or was built from other sources or packages. */
 export function clientNeedsBuild(): boolean {
-  return isStale(stampFile, inputsHash(root, INPUTS))
+  return isStale(stampFile, inputsHash(root, CLIENT_INPUTS))
 }
 
 /** Builds the PWA with Vite in a child process; throws when the build fails. */
 export function buildClient(args: string[] = ['--logLevel', 'warn']) {
-  const hash = inputsHash(root, INPUTS)
+  const hash = inputsHash(root, CLIENT_INPUTS)
   const vite = path.join(root, 'node_modules/vite/bin/vite.js')
   const result = spawnSync(process.execPath, [vite, 'build', ...args], {
     cwd: root,

@@ -6,8 +6,10 @@ import { inputsHash, isStale, writeStamp } from './build-stamp'
 const root = path.resolve(import.meta.dirname, '..')
 export const serverOutDir = path.join(root, 'dist/server')
 export const serverEntry = path.join(serverOutDir, 'server.mjs')
-const INPUTS = ['server', 'db', 'domain', 'package.json', 'scripts/build-server.ts']
+export const SERVER_INPUTS = ['server', 'db', 'domain', 'package.json', 'scripts/build-server.ts']
 const stampFile = (outDir: string) => path.join(outDir, '.inputs')
+/** The default build's stamp, from the package root. */
+export const serverStampFile = path.relative(root, stampFile(serverOutDir))
 
 /**
  * Left out of the bundle and loaded from node_modules: native addons and WebAssembly (PGlite,
@@ -34,7 +36,7 @@ const EXTERNAL = [
 
 /** True when dist/server is missing or was built from other sources or packages. */
 export function serverNeedsBuild(outDir = serverOutDir): boolean {
-  return isStale(stampFile(outDir), inputsHash(root, INPUTS))
+  return isStale(stampFile(outDir), inputsHash(root, SERVER_INPUTS))
 }
 
 /**
@@ -43,7 +45,7 @@ export function serverNeedsBuild(outDir = serverOutDir): boolean {
  * start-up (docs/decisions/0011-compiled-server.md).
  */
 export async function buildServer(outDir = serverOutDir): Promise<void> {
-  const hash = inputsHash(root, INPUTS)
+  const hash = inputsHash(root, SERVER_INPUTS)
   // Chunks are named by their content: without this, every build would leave the last one's.
   rmSync(outDir, { recursive: true, force: true })
   await build({

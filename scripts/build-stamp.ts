@@ -58,3 +58,57 @@ export function isStale(stampFile: string, hash: string): boolean {
 export function writeStamp(stampFile: string, hash: string) {
   writeFileSync(stampFile, `${hash}\n`)
 }
+
+/** What scripts/start-stamp.mjs compares; see there. */
+interface StartStamp {
+  outputs: string[]
+  stamps: Record<string, string>
+  folders: Record<string, string>
+  files: Record<string, [size: number, time: number]>
+}
+
+/**
+ * Every folder's entries and every file's size and time under `inputs`, tests included (a
+ * change there only costs the slower check once). Taken before the builds are checked, so a file
+ * that changes meanwhile is seen as changed at the next start.
+ */
+export function snapshotInputs(root: string, inputs: readonly string[]) {
+  const folders: StartStamp['folders'] = {}
+  const files: StartStamp['files'] = {}
+  const visit = (relative: string) => {
+    const full = path.join(root, relative)
+    if (!existsSync(full)) return
+    const stats = statSync(full)
+    if (!stats.isDirectory()) {
+      files[relative] = [stats.size, stats.mtimeMs]
+      return
+    }
+    const entries = readdirSync(full).sort()
+    folders[relative] = entries.join('\n')
+    for (const entry of entries) visit(path.join(relative, entry))
+  }
+  for (const input of inputs) visit(input)
+  return { folders, files }
+}
+
+/**
+ * Lets the next `npm start` skip the content check while nothing in `snapshot` moves, the builds'
+ * stamps (`stampFiles`) keep their content and `outputs` exist. Written once both builds are
+ * known to be current.
+ */
+export function writeStartStamp(
+  root: string,
+  snapshot: ReturnType<typeof snapshotInputs>,
+  stampFiles: readonly string[],
+  outputs: readonly string[],
+  file: string,
+) {
+  const stamp: StartStamp = {
+    outputs: [...outputs],
+    stamps: Object.fromEntries(
+      stampFiles.map((stampFile) => [stampFile, readFileSync(path.join(root, stampFile), 'utf8')]),
+    ),
+    ...snapshot,
+  }
+  writeFileSync(path.join(root, file), JSON.stringify(stamp))
+}

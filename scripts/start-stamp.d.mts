@@ -1,0 +1,2 @@
+export declare const START_STAMP: string
+export declare function startStampHolds(root: string): boolean
