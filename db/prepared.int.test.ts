@@ -32,6 +32,14 @@ const editPanelName = () =>
     .update(panels)
     .set({ name: { en: 'Edited', es: 'Editado' } })
     .where(eq(panels.id, '01'))
+/** A panel the seed would put back, and the mark of a release with other migrations or seed. */
+const preparedByAnOlderRelease = async () => {
+  await editPanelName()
+  await handle.db
+    .update(appMeta)
+    .set({ value: { fingerprint: 'an older release' } })
+    .where(eq(appMeta.key, 'prepared'))
+}
 const storedMark = async () =>
   (await handle.db.select().from(appMeta).where(eq(appMeta.key, 'prepared')))[0]?.value
 
@@ -52,12 +60,7 @@ describe('preparing the database', () => {
   it('migrates and seeds again when the database was prepared by other code', async () => {
     await handle.prepare()
     const original = await panelName()
-    await editPanelName()
-    // What an older release (other migrations or seed data) left behind.
-    await handle.db
-      .update(appMeta)
-      .set({ value: { fingerprint: 'an older release' } })
-      .where(eq(appMeta.key, 'prepared'))
+    await preparedByAnOlderRelease()
 
     expect(await handle.prepare()).toEqual({ changed: 1, upToDate: false })
     expect(await panelName()).toEqual(original)
@@ -67,11 +70,7 @@ describe('preparing the database', () => {
   it('leaves no mark when preparing fails half-way, so the next start prepares in full', async () => {
     await handle.prepare()
     const original = await panelName()
-    await editPanelName()
-    await handle.db
-      .update(appMeta)
-      .set({ value: { fingerprint: 'an older release' } })
-      .where(eq(appMeta.key, 'prepared'))
+    await preparedByAnOlderRelease()
     // The seed's update of the edited panel is refused, as a failing deploy would be.
     await handle.executeSql(
       'alter table panel add constraint refuse_updates check (false) not valid',
