@@ -26,7 +26,10 @@ const START_FILES = [
   'node_modules/.package-lock.json',
 ]
 
-const snapshot = snapshotInputs(root, [...CLIENT_INPUTS, ...SERVER_INPUTS, ...START_FILES])
+// The two builds share some inputs (domain, package.json); each is walked once.
+const snapshot = snapshotInputs(root, [
+  ...new Set([...CLIENT_INPUTS, ...SERVER_INPUTS, ...START_FILES]),
+])
 if (clientNeedsBuild()) {
   process.stdout.write('Building the app (first start, or the sources changed)…\n')
   buildClient()

@@ -25,13 +25,13 @@ const PaymentFailedBanner = lazy(
 )
 
 /**
- * Whether the plan has a refused charge waiting (what the banner shows). The same plan query as
- * billing's, so a charge still under way is followed here too (the header's 'payment in
- * progress', access once the bank answers) and the banner, once loaded, has its data at once.
+ * Whether a charge was refused, so the banner's code is worth loading (the banner itself decides
+ * what it shows). The same plan query as billing's, so a charge still under way is followed here
+ * too (the header's 'payment in progress', access once the bank answers) and the banner, once
+ * loaded, has its data at once.
  */
 function usePaymentFailed(): boolean {
-  const plan = useQuery(planQuery(useQueryClient())).data
-  return plan?.paymentFailed === true && plan.openInvoice !== null
+  return useQuery(planQuery(useQueryClient())).data?.paymentFailed === true
 }
 
 /** The panel grid. Without access the cards are greyed and cannot be opened. */
