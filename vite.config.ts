@@ -42,6 +42,17 @@ const FIRST_RENDER_ICONS = new Set([
   'x',
 ])
 
+/** What every first render needs (forms, queries, the shared texts and schemas). */
+const APP_CORE =
+  /node_modules[\\/](react-hook-form|@hookform|zod|@tanstack)[\\/]|[\\/]client[\\/](lib[\\/](messages|form-mutation|session|api-client|offline-cache)|components[\\/]ui[\\/](text-field|button|password-field|form-alert))|[\\/]domain[\\/](messages|text|api|auth|i18n)\./
+
+/**
+ * Modules the first render of every page loads that the bundler otherwise cut into small chunks
+ * of their own (the router, its runtime, access and account): each was another request.
+ */
+const FIRST_RENDER_SHARED =
+  /node_modules[\\/]react-router[\\/]|rolldown[\\/]runtime|[\\/]client[\\/](features[\\/](access[\\/]|account[\\/]api\.)|lib[\\/](query-keys|header-slot)\.)|[\\/]domain[\\/](account|access|access-codes|avatar|routes)\.|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](arrow-left|download|lock)\.mjs$/
+
 export default defineConfig({
   root,
   publicDir: path.join(root, 'public'),
@@ -80,7 +91,35 @@ export default defineConfig({
             },
             {
               name: 'app-core',
-              test: /node_modules[\\/](react-hook-form|@hookform|zod|@tanstack)[\\/]|[\\/]client[\\/](lib[\\/](messages|form-mutation|session|api-client|offline-cache)|components[\\/]ui[\\/](text-field|button|password-field|form-alert))|[\\/]domain[\\/](messages|text|api|auth|i18n)\./,
+              test: (id) => APP_CORE.test(id) || FIRST_RENDER_SHARED.test(id),
+            },
+            // One chunk per first page instead of one per shared module: each small chunk was
+            // another request, in a later wave (docs/decisions/0017). These groups leave their
+            // dependencies where they are, so nothing in app-core or the entry may import them.
+            {
+              // The sign-in page with what it shares with the other account pages.
+              name: 'auth',
+              includeDependenciesRecursively: false,
+              test: /[\\/]client[\\/](features[\\/]auth[\\/](api|use-human-check|components[\\/]auth-card|routes[\\/]login-page)|components[\\/]human-check)\./,
+            },
+            {
+              // /home and /panel-info with the panel and harmonize modules they share.
+              name: 'panels',
+              includeDependenciesRecursively: false,
+              test: /[\\/]client[\\/]features[\\/](panels[\\/]|harmonize[\\/](api|public|keep-for-offline|media|media-pick|components[\\/](offline-media|recent-sessions))\.)|[\\/]domain[\\/](panels|harmonize)\./,
+            },
+            {
+              // The plan and its schemas: /home asks for it (a failed payment's banner), and so
+              // does every billing page, which should not bring the panels with it.
+              name: 'plan',
+              includeDependenciesRecursively: false,
+              test: /[\\/]client[\\/]lib[\\/]plan-query\.|[\\/]domain[\\/]billing(-plans)?\./,
+            },
+            {
+              // Loaded once the first page is shown (client/lib/after-first-page.ts).
+              name: 'pwa',
+              includeDependenciesRecursively: false,
+              test: /virtual:pwa-register|[\\/]client[\\/]lib[\\/]pwa-(register|platform)\.|workbox-window/,
             },
           ],
         },

@@ -1,4 +1,5 @@
 import { expectAccessible } from './support/axe'
+import { builtChunkPath } from './support/build-manifest'
 import { expect, test } from './support/test'
 
 test.describe('app shell for a visitor', () => {
@@ -54,10 +55,14 @@ test.describe('app shell for a visitor', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve
     })
-    await page.route(/login-page-.*\.js$/, async (route) => {
-      await held
-      await route.continue()
-    })
+    const signInPage = builtChunkPath({ name: 'auth' })
+    await page.route(
+      (url) => url.pathname === signInPage,
+      async (route) => {
+        await held
+        await route.continue()
+      },
+    )
     await page.goto('/login')
     const spinner = page.getByTestId('route-spinner')
     await expect(spinner).toBeVisible()
