@@ -5,6 +5,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { I18nextProvider } from 'react-i18next'
 import { BrowserRouter } from 'react-router'
+import { afterFirstPage } from '../lib/after-first-page'
 import { HeaderSlotProvider } from '../lib/header-slot'
 import { currentLanguage, i18n, i18nReady } from '../lib/i18n'
 import { NotificationsProvider } from '../lib/notifications'
@@ -42,8 +43,9 @@ void i18nReady
     )
   })
 
-// The service worker precaches the app shell so it opens offline after one visit.
-// Loaded after the first render: the registration code is not needed to show the page.
+// The service worker precaches the app shell so it opens offline after one visit. It starts
+// once the first page is on screen: its code and the precache's downloads are not needed to show
+// that page, and on a phone they competed with it for the network.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  void import('../lib/pwa-register').then(({ startPwa }) => startPwa())
+  afterFirstPage(() => void import('../lib/pwa-register').then(({ startPwa }) => startPwa()))
 }

@@ -1,4 +1,4 @@
-import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react'
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense, useEffect } from 'react'
 import { matchPath, Navigate, Route, Routes } from 'react-router'
 import type { Language } from '../../domain/i18n'
 import {
@@ -11,6 +11,7 @@ import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
 import { clientTextsReady } from '../features/clients/texts'
 import { infoTextsReady } from '../features/info/texts'
 import { supportTextsReady } from '../features/support/texts'
+import { firstPageShown } from '../lib/after-first-page'
 import { requestEarly } from '../lib/api-client'
 import { queryClient } from '../lib/query-client'
 import { sessionQuery } from '../lib/session'
@@ -26,7 +27,7 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   let loading: Promise<{ default: ComponentType }> | undefined
   const start = () => {
     loading ??= load().then(
-      (module) => ({ default: module[name] }),
+      (module) => ({ default: shownSignal(module[name]) }),
       (error: unknown) => {
         // Offline before the chunk was cached: the next try fetches it again.
         loading = undefined
@@ -36,6 +37,14 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
     return loading
   }
   return Object.assign(lazy(start), { preload: () => void start().catch(() => {}) })
+}
+
+/** The page, telling client/lib/after-first-page.ts when it is first on screen. */
+function shownSignal(Component: ComponentType): ComponentType {
+  return function ShownPage() {
+    useEffect(firstPageShown, [])
+    return <Component />
+  }
 }
 
 /**

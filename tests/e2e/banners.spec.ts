@@ -218,9 +218,16 @@ test('a closed update banner stays closed for that version, and a newer one show
     await banner.getByRole('button', { name: 'Close the update notice' }).click()
     await expect(banner).toBeHidden()
 
-    // The new worker still waits: the app hears of it again at start, and keeps quiet.
+    // The new worker still waits: the app hears of it again at start, and keeps quiet. The app
+    // starts its service-worker code once the page is shown, in an idle moment (at most 2 s
+    // later), so the paused clock has to move for it.
     await page.reload()
-    await expect(page.getByTestId('banners')).toBeAttached()
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(500)
+        return page.getByTestId('banners').count()
+      })
+      .toBe(1)
     await expect(banner).toBeHidden()
 
     // The 60 s check, then the reload's.

@@ -213,3 +213,64 @@ test('the web app manifest makes the app installable, with icons that load', asy
     expect(image.headers()['content-type'], icon.src).toBe('image/png')
   }
 })
+
+test.describe('a first visit to /home', () => {
+  test.use({ memberOptions: { access: true } })
+
+  test('shows the panels before starting the service worker, then keeps every panel for offline use a few requests at a time', async ({
+    page,
+    member: _,
+  }) => {
+    // When the grid's first card appeared, on the page's own clock (resource timings use it too).
+    await page.addInitScript(() => {
+      const seen = new MutationObserver(() => {
+        if (document.querySelector('[data-testid="panel-grid"] a')) {
+          Object.assign(window, { gridShownAt: performance.now() })
+          seen.disconnect()
+        }
+      })
+      seen.observe(document, { childList: true, subtree: true })
+    })
+    const inFlight = new Set<string>()
+    let mostAtOnce = 0
+    const kept = new Set<string>()
+    const isPanelCopy = (url: string) => /^\/api\/panels\/\d+$/.test(new URL(url).pathname)
+    page.on('request', (request) => {
+      if (!isPanelCopy(request.url())) return
+      inFlight.add(request.url())
+      mostAtOnce = Math.max(mostAtOnce, inFlight.size)
+    })
+    const settle = (url: string, ok: boolean) => {
+      if (!isPanelCopy(url)) return
+      inFlight.delete(url)
+      if (ok) kept.add(url)
+    }
+    page.on('requestfinished', (request) => settle(request.url(), true))
+    page.on('requestfailed', (request) => settle(request.url(), false))
+
+    await page.goto('/home')
+    await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+    // Every panel's info, for a session without network.
+    await expect.poll(() => kept.size, { timeout: 20_000 }).toBe(16)
+    expect(mostAtOnce).toBeGreaterThan(0)
+    expect(mostAtOnce).toBeLessThanOrEqual(3)
+
+    // The service worker still comes, after the grid.
+    await page.evaluate(() => navigator.serviceWorker.ready)
+    const { gridShownAt, pwaAskedAt } = await page.evaluate(
+      (pwa) => {
+        const entry = performance
+          .getEntriesByType('resource')
+          .find((resource) => new URL(resource.name).pathname === pwa)
+        return {
+          gridShownAt: (window as unknown as { gridShownAt?: number }).gridShownAt,
+          pwaAskedAt: entry?.startTime,
+        }
+      },
+      builtChunkPath({ name: 'pwa' }),
+    )
+    expect(gridShownAt).toBeDefined()
+    expect(pwaAskedAt).toBeDefined()
+    expect(pwaAskedAt).toBeGreaterThan(gridShownAt ?? Number.POSITIVE_INFINITY)
+  })
+})

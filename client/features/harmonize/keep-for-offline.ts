@@ -2,6 +2,7 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Language } from '../../../domain/i18n'
+import { afterFirstPage } from '../../lib/after-first-page'
 import { currentLanguage } from '../../lib/i18n'
 import { recall, remember } from '../../lib/offline-cache'
 import { affirmationsQuery, panelQuery, panelsQuery } from '../panels/public'
@@ -12,6 +13,8 @@ import { harmonizeMediaQuery } from './media'
 const readyKey = (language: Language) => `offline-ready:${language}`
 /** How long a full preparation counts; panels opened meanwhile refresh their own copies. */
 const PREPARE_EVERY_MS = 60 * 60_000
+/** Requests in flight at once while preparing: few enough to leave the page room. */
+const PREPARE_AT_ONCE = 3
 // Preparations running now, so two pages asking at once fetch everything once.
 const running = new Set<Language>()
 
@@ -26,11 +29,14 @@ export async function prepareForOffline(
   language: Language,
 ): Promise<void> {
   const panels = await queryClient.fetchQuery(panelsQuery(language))
-  await Promise.all([
-    queryClient.fetchQuery(affirmationsQuery(language)),
-    queryClient.fetchQuery(harmonizeMediaQuery()),
-    ...panels.map((panel) => queryClient.fetchQuery(panelQuery(panel.id, language))),
-  ])
+  await inTurns(
+    [
+      () => queryClient.fetchQuery(affirmationsQuery(language)),
+      () => queryClient.fetchQuery(harmonizeMediaQuery()),
+      ...panels.map((panel) => () => queryClient.fetchQuery(panelQuery(panel.id, language))),
+    ],
+    PREPARE_AT_ONCE,
+  )
 }
 
 /**
@@ -48,7 +54,7 @@ export function useKeepForOffline(hasAccess: boolean | undefined) {
     if (!hasAccess || !language) return
     // Not cancelled when the page goes: a member who moves on within the moment still gets
     // everything kept (`running` and the ready mark stop a second run).
-    whenIdle(() => {
+    afterFirstPage(() => {
       const current = currentLanguage()
       if (running.has(current) || recall(readyKey(current), PREPARE_EVERY_MS)) return
       if (typeof navigator !== 'undefined' && !navigator.onLine) return
@@ -64,11 +70,24 @@ export function useKeepForOffline(hasAccess: boolean | undefined) {
 }
 
 /**
- * Runs `work` once the browser has nothing more urgent (at most 2 s from now), so twenty-odd
- * requests and their copies on the device never queue ahead of the page being shown.
+ * Runs `steps` a few at a time, giving the page the main thread back between them: twenty-odd
+ * answers, checked and copied onto the device at once, held a phone's main thread for a tenth
+ * of a second. Rejects with the first failure and starts no step after it.
  */
-function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 2_000 })
-  // Safari before 18 has no idle callbacks.
-  else setTimeout(work, 500)
+async function inTurns(steps: Array<() => Promise<unknown>>, atOnce: number): Promise<void> {
+  let next = 0
+  let failed = false
+  const worker = async () => {
+    while (!failed && next < steps.length) {
+      const step = steps[next++]
+      try {
+        await step?.()
+      } catch (error) {
+        failed = true
+        throw error
+      }
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(atOnce, steps.length) }, worker))
 }

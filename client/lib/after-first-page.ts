@@ -1,0 +1,59 @@
+import { queryClient } from './query-client'
+
+/**
+ * Work a visit needs but its first page does not (the service worker and its precache, the
+ * copies kept for offline use) waits until that page is on screen with its data. Started with
+ * the page, it shared a phone's few connections and its main thread with it: on a simulated
+ * slow phone (Lighthouse), every request begun before the page's largest paint delayed it.
+ */
+
+/** Whatever the page still waits for, deferred work starts at the latest this long after it showed. */
+const LONGEST_WAIT_MS = 10_000
+/** A page that never signals (one built into the entry, like Not found) releases the work then. */
+const NO_SIGNAL_WAIT_MS = 15_000
+
+type State = 'waiting' | 'settling' | 'done'
+let state: State = 'waiting'
+const queue: Array<() => void> = []
+
+/** Runs `work` once the first page is on screen with its data, when the browser is idle. */
+export function afterFirstPage(work: () => void): void {
+  if (state === 'done') whenIdle(work)
+  else queue.push(work)
+}
+
+/**
+ * Called by each page once it is mounted (client/app/routes.tsx); only the first call counts.
+ * The page's own queries started with it, so deferred work waits until none is fetching.
+ */
+export function firstPageShown(): void {
+  if (state !== 'waiting') return
+  state = 'settling'
+  let released = false
+  const release = () => {
+    if (released) return
+    released = true
+    unsubscribe()
+    clearTimeout(cap)
+    whenIdle(() => {
+      state = 'done'
+      for (const work of queue.splice(0)) work()
+    })
+  }
+  const settled = () => queryClient.isFetching() === 0
+  const unsubscribe = queryClient.getQueryCache().subscribe(() => {
+    if (settled()) release()
+  })
+  const cap = setTimeout(release, LONGEST_WAIT_MS)
+  if (settled()) release()
+}
+
+if (typeof window !== 'undefined') {
+  setTimeout(firstPageShown, NO_SIGNAL_WAIT_MS)
+}
+
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 2_000 })
+  // Safari before 18 has no idle callbacks.
+  else setTimeout(work, 200)
+}
