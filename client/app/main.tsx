@@ -47,5 +47,13 @@ void i18nReady
 // once the first page is on screen: its code and the precache's downloads are not needed to show
 // that page, and on a phone they competed with it for the network.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  afterFirstPage(() => void import('../lib/pwa-register').then(({ startPwa }) => startPwa()))
+  afterFirstPage(() => {
+    import('../lib/pwa-register').then(
+      ({ startPwa }) => startPwa(),
+      () => {
+        // The chunk could not arrive (offline, or a new deploy replaced it): the next visit
+        // registers the worker.
+      },
+    )
+  })
 }

@@ -7,9 +7,12 @@ import { queryClient } from './query-client'
  * slow phone (Lighthouse), every request begun before the page's largest paint delayed it.
  */
 
-/** Whatever the page still waits for, deferred work starts at the latest this long after it showed. */
+/**
+ * Whatever the page still waits for, deferred work is released this long after it showed (and
+ * runs in the next idle moment, at most 2 s later).
+ */
 const LONGEST_WAIT_MS = 10_000
-/** A page that never signals (one built into the entry, like Not found) releases the work then. */
+/** Should no page ever signal (a page that failed to load), the work is released then. */
 const NO_SIGNAL_WAIT_MS = 15_000
 
 type State = 'waiting' | 'settling' | 'done'
@@ -37,7 +40,14 @@ export function firstPageShown(): void {
     clearTimeout(cap)
     whenIdle(() => {
       state = 'done'
-      for (const work of queue.splice(0)) work()
+      for (const work of queue.splice(0)) {
+        try {
+          work()
+        } catch (error) {
+          // One failing job must not cost the others their turn.
+          reportError(error)
+        }
+      }
     })
   }
   const settled = () => queryClient.isFetching() === 0

@@ -1,5 +1,5 @@
-// The service worker's registration and update flow, loaded after the first render (main.tsx):
-// none of it is needed to show a page. vite.config.ts builds the worker with
+// The service worker's registration and update flow, loaded once the first page is shown
+// (main.tsx, client/lib/after-first-page.ts): none of it is needed to show a page. vite.config.ts builds the worker with
 // `registerType: 'prompt'`: a new version installs in the background and waits until the person
 // presses 'Update App' (client/app/banners/), never taking over a page by itself.
 import { registerSW } from 'virtual:pwa-register'
@@ -51,9 +51,6 @@ export function startPwa(): void {
       installFromSafari: isIosOutsideSafari(navigator.userAgent, navigator.maxTouchPoints),
     })
   }
-  window.addEventListener('appinstalled', () =>
-    setPwaState({ installPrompt: null, installFromSafari: false }),
-  )
 
   const apply = () => applyUpdate(updateSW)
   const updateSW = registerSW({

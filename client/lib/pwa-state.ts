@@ -1,5 +1,5 @@
 // What the install and update banners need to know, shared by the service worker registration
-// (client/lib/pwa-register.ts, loaded after the first render) and the banners
+// (client/lib/pwa-register.ts, loaded once the first page is shown) and the banners
 // (client/app/banners/). Framework-free and tiny: this module is part of every first render.
 
 /** Chromium's deferred install prompt (not in the DOM typings). */
@@ -45,3 +45,8 @@ window.addEventListener('beforeinstallprompt', (event) => {
   event.preventDefault()
   setPwaState({ installPrompt: event as InstallPromptEvent })
 })
+// Also listened for from the start: an install from the browser's own menu, before the
+// registration's code has arrived, must still hide our banner.
+window.addEventListener('appinstalled', () =>
+  setPwaState({ installPrompt: null, installFromSafari: false }),
+)

@@ -250,8 +250,11 @@ test.describe('a first visit to /home', () => {
 
     await page.goto('/home')
     await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
-    // Every panel's info, for a session without network.
+    // Every panel's info, for a session without network, and the mark that it is all there.
     await expect.poll(() => kept.size, { timeout: 20_000 }).toBe(16)
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('harmonize.cache.offline-ready:en')))
+      .not.toBeNull()
     expect(mostAtOnce).toBeGreaterThan(0)
     expect(mostAtOnce).toBeLessThanOrEqual(3)
 

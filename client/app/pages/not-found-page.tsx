@@ -1,6 +1,8 @@
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { HOME_PATH } from '../../../domain/routes'
+import { firstPageShown } from '../../lib/after-first-page'
 import { useHeaderSlot } from '../../lib/header-slot'
 
 /** '404 Not Found' with Go Home (spec core §2), for unknown paths and unknown records alike. */
@@ -9,6 +11,8 @@ export function NotFoundPage() {
   const navigate = useNavigate()
   // The header's h1 carries the title; without it, an unknown path had an empty h1.
   useHeaderSlot({ title: t('notFound.title') })
+  // Built into the entry, not a lazy page, so it says itself that a page is on screen.
+  useEffect(firstPageShown, [])
   return (
     <section className="mx-auto flex max-w-md flex-col items-center gap-4 px-6 py-16 text-center">
       {/* The title is the header's h1 already; the large 404 is only for the eye. */}
