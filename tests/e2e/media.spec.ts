@@ -253,6 +253,27 @@ it('a session with an uploaded video and backing track plays and stops both', as
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(true)
 })
 
+it('a session streams the video when the device is slow to look for a saved copy', async ({
+  page,
+  member: _,
+  addPanelMedia,
+}) => {
+  const media = await addPanelMedia()
+  // A device whose media copies never answer, as Cache Storage once took eight seconds to open
+  // on a busy machine while the Play button said 'Loading'.
+  await page.addInitScript(() => {
+    const open = caches.open.bind(caches)
+    caches.open = (name) => (name === 'harmonize-media' ? new Promise(() => {}) : open(name))
+  })
+  await page.goto(`/harmonizing-screen/${media.panelId}`)
+  const video = page.getByTestId('media-video')
+  await expect(video).toHaveAttribute(
+    'src',
+    new RegExp(`/api/media/medias/${escaped(media.video)}\\?expires=`),
+  )
+  await expect(page.getByTestId('play')).toBeEnabled()
+})
+
 it('calm motion replaces an uploaded video with the calm generated picture', async ({
   page,
   member: _,

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { savedCopyInTime } from './in-time'
 import { savedMediaUrl, useHarmonizeMedia } from './media'
 
 /** What a session plays: URLs (blob: for saved copies) or null for the generated picture/sound. */
@@ -8,6 +9,8 @@ export interface MediaSources {
 }
 
 const NONE: MediaSources = { video: null, backing: null }
+/** How long a session waits for a copy saved on the device before it streams the file instead. */
+const SAVED_COPY_WAIT_MS = 2_000
 
 /**
  * The uploaded video and backing track for a session on `panelId` (asked for only with access),
@@ -40,7 +43,11 @@ export function useMediaSources(
     }
     const resolve = async (item: { key: string; url: string } | null) => {
       if (!item) return null
-      const saved = await savedMediaUrl(item.key)
+      const saved = await savedCopyInTime(
+        savedMediaUrl(item.key),
+        SAVED_COPY_WAIT_MS,
+        navigator.onLine,
+      )
       if (saved) blobUrls.current.push(saved)
       return saved ?? item.url
     }
