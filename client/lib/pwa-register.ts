@@ -1,7 +1,8 @@
 // The service worker's registration and update flow, loaded once the first page is shown
-// (main.tsx, client/lib/after-first-page.ts): none of it is needed to show a page. vite.config.ts builds the worker with
-// `registerType: 'prompt'`: a new version installs in the background and waits until the person
-// presses 'Update App' (client/app/banners/), never taking over a page by itself.
+// (main.tsx, client/lib/after-first-page.ts): none of it is needed to show a page.
+// vite.config.ts builds the worker with `registerType: 'prompt'`: a new version installs in the
+// background and waits until the person presses 'Update App' (client/app/banners/), never taking
+// over a page by itself.
 import { registerSW } from 'virtual:pwa-register'
 import { isIosOutsideSafari, UPDATE_CHECK_INTERVAL_MS, versionOf } from './pwa-platform'
 import { setPwaState } from './pwa-state'

@@ -259,7 +259,9 @@ test.describe('a first visit to /home', () => {
     expect(mostAtOnce).toBeLessThanOrEqual(3)
 
     // The service worker still comes, after the grid.
-    await page.evaluate(() => navigator.serviceWorker.ready)
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready
+    })
     const { gridShownAt, pwaAskedAt } = await page.evaluate(
       (pwa) => {
         const entry = performance
