@@ -8,6 +8,7 @@ import { BrowserRouter } from 'react-router'
 import { afterFirstPage } from '../lib/after-first-page'
 import { HeaderSlotProvider } from '../lib/header-slot'
 import { currentLanguage, i18n, i18nReady } from '../lib/i18n'
+import { whenOnline } from '../lib/network-status'
 import { NotificationsProvider } from '../lib/notifications'
 import { queryClient } from '../lib/query-client'
 import { AppRoutes, preloadRoute } from './routes'
@@ -47,12 +48,18 @@ void i18nReady
 // once the first page is on screen: its code and the precache's downloads are not needed to show
 // that page, and on a phone they competed with it for the network.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  afterFirstPage(() => {
+  afterFirstPage(startServiceWorker)
+}
+
+/** Offline, the worker's code and script could only fail to arrive: they wait for the network. */
+function startServiceWorker() {
+  whenOnline(() => {
     import('../lib/pwa-register').then(
       ({ startPwa }) => startPwa(),
       () => {
-        // The chunk could not arrive (offline, or a new deploy replaced it): the next visit
-        // registers the worker.
+        // The network went while the chunk was on its way: it is asked again once it is back.
+        // Otherwise a new deploy replaced it, and the next visit registers the worker.
+        if (!navigator.onLine) startServiceWorker()
       },
     )
   })

@@ -3,7 +3,7 @@ import { I18nextProvider } from 'react-i18next'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Snackbar } from '../components/ui/snackbar'
 import { i18n, i18nReady, setLanguage } from './i18n'
-import { useOfflineNotice } from './network-status'
+import { useOfflineNotice, whenOnline } from './network-status'
 import { NotificationsProvider, useNotifications } from './notifications'
 
 // The online/offline detector (spec: public flows §2 Banners; core §8 offline notice).
@@ -83,5 +83,25 @@ describe('offline notice', () => {
     expect(screen.getByTestId('snackbar').textContent).toBe(
       'Lo sentimos, parece que no tienes conexión',
     )
+  })
+})
+
+describe('work that needs the network', () => {
+  it('runs at once when there is one', () => {
+    const runs: string[] = []
+    whenOnline(() => runs.push('run'))
+    expect(runs).toEqual(['run'])
+  })
+
+  it('waits offline until the network is back, and runs once', () => {
+    online = false
+    const runs: string[] = []
+    whenOnline(() => runs.push('run'))
+    goOnline(false)
+    expect(runs).toEqual([])
+    goOnline(true)
+    goOnline(false)
+    goOnline(true)
+    expect(runs).toEqual(['run'])
   })
 })

@@ -17,6 +17,16 @@ export function useOnline(): boolean {
 }
 
 /**
+ * Runs `work` now when the browser has a network, otherwise once it has one again: what would
+ * only fail offline (registering the service worker, whose script Chromium then reports as a
+ * console error) waits instead.
+ */
+export function whenOnline(work: () => void): void {
+  if (navigator.onLine) work()
+  else window.addEventListener('online', () => work(), { once: true })
+}
+
+/**
  * The offline notice (spec: info 'Sorry, it seems that you are offline'): shown when the network
  * drops and when the app starts without one, taken away as soon as the network is back, since it
  * would then be wrong. Meanwhile the app runs from the service worker's cache.

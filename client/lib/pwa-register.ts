@@ -4,6 +4,7 @@
 // background and waits until the person presses 'Update App' (client/app/banners/), never taking
 // over a page by itself.
 import { registerSW } from 'virtual:pwa-register'
+import { whenOnline } from './network-status'
 import { isIosOutsideSafari, UPDATE_CHECK_INTERVAL_MS, versionOf } from './pwa-platform'
 import { setPwaState } from './pwa-state'
 
@@ -64,6 +65,11 @@ export function startPwa(): void {
       setPwaState({
         update: { version: await waitingVersion(worker?.scriptURL), apply: () => void apply() },
       })
+    },
+    onRegisterError() {
+      // The network went while the worker's script was being fetched: the next 'online' tries
+      // again. Any other failure (a server without the script) waits for the next visit.
+      if (!navigator.onLine) whenOnline(startPwa)
     },
     onRegisteredSW(_scriptUrl, registration) {
       if (!registration) return

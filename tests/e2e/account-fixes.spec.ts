@@ -146,6 +146,11 @@ test.describe('offline', () => {
   }) => {
     await page.goto('/login')
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    // The network goes once the service worker is in: while its script is still on the way,
+    // Chromium reports the failed fetch as a console error (the case is shell.spec.ts's).
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready
+    })
     await context.setOffline(true)
     const snackbar = page.getByTestId('snackbar')
     await expect(snackbar).toHaveText('Sorry, it seems that you are offline')

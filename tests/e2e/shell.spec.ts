@@ -146,6 +146,66 @@ test.describe('offline', () => {
     await page.goto('/no-such-page')
     await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
   })
+
+  test('a visitor whose network goes before the service worker starts gets it once the network is back', async ({
+    page,
+    context,
+  }) => {
+    // Frozen from the start, so that the worker's deferred start waits for runFor().
+    await page.clock.install()
+    await page.clock.pauseAt(Date.now() + 1000)
+    await page.goto('/login')
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await context.setOffline(true)
+    // Past the longest the worker's start waits for the page (client/lib/after-first-page.ts).
+    await page.clock.runFor(20_000)
+    // Registering now could only fail, and Chromium reports that as a console error.
+    expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0)
+
+    await context.setOffline(false)
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready
+    })
+  })
+
+  test('a visitor whose network goes while the service worker’s code is on its way gets it once the network is back', async ({
+    page,
+    context,
+  }) => {
+    const chunk = builtChunkPath({ name: 'pwa' })
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === chunk)
+    await page.route(
+      (url) => url.pathname === chunk,
+      async (route) => {
+        await held
+        await route.continue()
+      },
+    )
+    await page.clock.install()
+    await page.clock.pauseAt(Date.now() + 1000)
+    await page.goto('/login')
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await page.clock.runFor(20_000)
+    await asked
+
+    await context.setOffline(true)
+    const failed = page.waitForEvent(
+      'requestfailed',
+      (request) => new URL(request.url()).pathname === chunk,
+    )
+    release()
+    await failed
+    expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0)
+
+    await context.setOffline(false)
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready
+    })
+  })
 })
 
 test.describe('for a member', () => {
