@@ -11,15 +11,18 @@ export const proxyWarningPlugin = fp<{ config: Pick<Config, 'TRUST_PROXY'> }>(
   async (app, { config }) => {
     if (config.TRUST_PROXY && config.TRUST_PROXY !== 'false') return
     let warned = false
-    app.addHook('onRequest', async (request) => {
-      if (warned || !isRelayed(request)) return
-      warned = true
-      app.log.warn(
-        { address: request.socket.remoteAddress },
-        'requests arrive through a proxy (they carry forwarding headers), but TRUST_PROXY is ' +
-          'unset: every visitor is seen as the proxy and shares one rate limit. Set TRUST_PROXY ' +
-          'to the proxy’s address or hop count (see the README).',
-      )
+    // A callback, not an async function: every request passes here (server/app.ts says why).
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!warned && isRelayed(request)) {
+        warned = true
+        app.log.warn(
+          { address: request.socket.remoteAddress },
+          'requests arrive through a proxy (they carry forwarding headers), but TRUST_PROXY is ' +
+            'unset: every visitor is seen as the proxy and shares one rate limit. Set TRUST_PROXY ' +
+            'to the proxy’s address or hop count (see the README).',
+        )
+      }
+      done()
     })
   },
   { name: 'proxy-warning' },

@@ -19,10 +19,16 @@ declare module 'fastify' {
 export const accessGatePlugin = fp(
   async (app) => {
     // Before the request is validated: without access the answer is 402, whatever was sent.
-    app.addHook('preValidation', async (request) => {
-      if (!request.routeOptions.config.paid) return
-      const user = await app.requireUser(request)
-      if (!(await accessOf(app.db, user.id)).hasAccess) throw new AppError(402, 'access.noPayment')
+    // A callback, not an async function: every request passes here, and most leave at once.
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (!request.routeOptions.config.paid) return done()
+      app
+        .requireUser(request)
+        .then((user) => accessOf(app.db, user.id))
+        .then(
+          ({ hasAccess }) => done(hasAccess ? undefined : new AppError(402, 'access.noPayment')),
+          (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+        )
     })
   },
   { name: 'access-gate', dependencies: ['auth'] },
