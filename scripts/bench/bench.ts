@@ -152,7 +152,7 @@ async function benchDatabase(database: Database): Promise<string> {
     const load = await section('HTTP load', () => httpLoad(running, subscriber))
     out.push(
       '',
-      `  HTTP load (autocannon), ${PLAN.seconds} s each, median of ${PLAN.rounds} round${PLAN.rounds > 1 ? 's' : ''}; ÷ bare = req/s over bare Fastify's in the same round`,
+      `  HTTP load (autocannon), ${PLAN.seconds} s each, median of ${PLAN.rounds} round${PLAN.rounds > 1 ? 's' : ''}; ÷ bare = req/s over bare Fastify's in the same round; CPU/req = the serving process's CPU time (user and system) per answered request`,
     )
     if (failed(load)) out.push(failureLine(load))
     else {
@@ -239,13 +239,14 @@ async function httpLoad(server: RunningServer, subscriber: Subscriber | Error) {
     try {
       rows = await runLoad(
         {
-          reference: { label: 'bare Fastify hello-world', url: reference.url },
+          reference: { label: 'bare Fastify hello-world', url: reference.url, pid: reference.pid },
           targets: [
-            { label: 'GET /healthz', url: `${server.origin}/healthz` },
+            { label: 'GET /healthz', url: `${server.origin}/healthz`, pid: server.pid },
             {
               label: 'GET /api/access (signed in)',
               url: `${server.origin}/api/access`,
               headers: { cookie: subscriber.cookieHeader },
+              pid: server.pid,
             },
           ],
           connections: CONNECTIONS,

@@ -2,12 +2,15 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
+import { procCpuMs } from './memory'
 import { median } from './stats'
 
 export interface LoadTarget {
   label: string
   url: string
   headers?: Record<string, string>
+  /** The serving process: its CPU time per request is measured too. */
+  pid?: number
 }
 
 export interface LoadPlan {
@@ -35,6 +38,11 @@ export interface LoadRow {
   non2xx: number
   /** Median over the rounds of this rate ÷ the reference's rate in the same round. */
   ratioToReference: number
+  /**
+   * Median over the rounds of the serving process's CPU time per answered request, in µs (NaN
+   * without a pid). Unlike the rate it hardly depends on how busy the load generator was.
+   */
+  cpuUsPerRequest: number
 }
 
 interface Sample {
@@ -44,9 +52,11 @@ interface Sample {
   errors: number
   timeouts: number
   non2xx: number
+  cpuUsPerRequest: number
 }
 
-async function measure(target: LoadTarget, connections: number, seconds: number) {
+async function measure(target: LoadTarget, connections: number, seconds: number): Promise<Sample> {
+  const cpuBefore = target.pid === undefined ? Number.NaN : procCpuMs(target.pid)
   const result = await autocannon({
     url: target.url,
     connections,
@@ -60,6 +70,10 @@ async function measure(target: LoadTarget, connections: number, seconds: number)
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
+    cpuUsPerRequest:
+      target.pid === undefined
+        ? Number.NaN
+        : ((procCpuMs(target.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total),
   }
 }
 
@@ -104,13 +118,18 @@ export async function runLoad(plan: LoadPlan, onStep?: (text: string) => void): 
         timeouts: sum((sample) => sample.timeouts),
         non2xx: sum((sample) => sample.non2xx),
         ratioToReference: median(ratios.get(key(target, connections)) ?? []),
+        cpuUsPerRequest: median(list.map((sample) => sample.cpuUsPerRequest)),
       }
     }),
   )
 }
 
 /** Starts the bare-Fastify reference (hello-fastify.ts) in a child process. */
-export async function startHelloFastify(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startHelloFastify(): Promise<{
+  url: string
+  pid: number | undefined
+  stop(): Promise<void>
+}> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(import.meta.dirname, 'hello-fastify.ts')],
@@ -129,6 +148,7 @@ export async function startHelloFastify(): Promise<{ url: string; stop(): Promis
   const { address } = JSON.parse(first) as { address: string }
   return {
     url: `${address}/`,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM')
       await exit

@@ -28,3 +28,16 @@ export function sampleRss(pid: number, everyMs = 100): { stop(): number } {
     },
   }
 }
+
+/**
+ * CPU time the process has used so far (user and system), in ms, from /proc/<pid>/stat. Its
+ * fields count in USER_HZ, which Linux fixes at 100 per second for user space.
+ */
+export function procCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // The command name may hold spaces; the fields after it are plain numbers.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const ticks = Number(fields[11]) + Number(fields[12])
+  if (!Number.isFinite(ticks)) throw new Error(`/proc/${pid}/stat has no CPU times`)
+  return ticks * 10
+}

@@ -94,7 +94,18 @@ export function lighthouseTable(results: LighthouseResult[]): string {
 
 export function loadTable(rows: LoadRow[]): string {
   return table(
-    ['target', 'conns', 'req/s', 'p50', 'p99', 'errors', 'timeouts', 'non-2xx', '÷ bare'],
+    [
+      'target',
+      'conns',
+      'req/s',
+      'p50',
+      'p99',
+      'errors',
+      'timeouts',
+      'non-2xx',
+      '÷ bare',
+      'CPU/req',
+    ],
     rows.map((row) => [
       row.label,
       String(row.connections),
@@ -105,6 +116,7 @@ export function loadTable(rows: LoadRow[]): string {
       String(row.timeouts),
       String(row.non2xx),
       row.ratioToReference.toFixed(2),
+      Number.isFinite(row.cpuUsPerRequest) ? `${row.cpuUsPerRequest.toFixed(0)} µs` : '–',
     ]),
   )
 }
