@@ -83,8 +83,12 @@ declare module 'fastify' {
   }
 }
 
+type FoundUser = Readonly<AuthUser> | null | Promise<Readonly<AuthUser> | null>
+
 /** The user found for a request, kept so that hooks and the handler look it up only once. */
-const resolvedUsers = new WeakMap<FastifyRequest, Promise<AuthUser | null>>()
+const resolvedUsers = new WeakMap<FastifyRequest, FoundUser>()
+
+const signInRequired = () => new AppError(401, 'auth.signInRequired')
 
 /**
  * Who is asking, as services see it: the client address (for limits) and the headers
@@ -329,11 +333,34 @@ function cachedSessionReader(
   // the JSON parse were a tenth of an authenticated read's CPU. Only a verified cookie gets an
   // entry, so a forged one always meets the HMAC; the parse is redone when the cached session
   // changes (a renewal, a new language or picture).
-  const verified = new LRUCache<
-    string,
-    { token: string; stored?: string; expiresAt?: number; user?: Readonly<AuthUser> }
-  >({ max: 10_000 })
-  return async (cookieHeader: string | undefined): Promise<AuthUser | null> => {
+  type Known = { token: string; stored?: string; expiresAt?: number; user?: Readonly<AuthUser> }
+  const verified = new LRUCache<string, Known>({ max: 10_000 })
+  // What the cached session says, once read. The memory cache answers at once, so the whole
+  // check runs without a promise (each one costs every request again in the async-context
+  // hooks); Redis answers later.
+  const fromStored = (known: Known, stored: string | null, renews: boolean) => {
+    if (!stored) return null
+    if (known.stored !== stored) {
+      const { session, user } = JSON.parse(stored) as {
+        session: { expiresAt: string }
+        user: Record<string, unknown>
+      }
+      // All three together, or none: a copy that cannot be read leaves the last good one.
+      const parsed = {
+        expiresAt: new Date(session.expiresAt).getTime(),
+        user: Object.freeze(toAuthUser(user)),
+      }
+      Object.assign(known, { stored, ...parsed })
+    }
+    const expiresAt = known.expiresAt ?? 0
+    const renewalDue = expiresAt - (THIRTY_DAYS_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000
+    const now = Date.now()
+    if (!(expiresAt > now) || (renews && renewalDue <= now)) return null
+    return known.user ?? null
+  }
+  return (
+    cookieHeader: string | undefined,
+  ): Readonly<AuthUser> | null | Promise<Readonly<AuthUser> | null> => {
     if (!cookieHeader) return null
     const parts = cookieHeader.split(';').map((part) => part.trim())
     const raw = parts.find((part) => part.startsWith(prefix))?.slice(prefix.length)
@@ -360,28 +387,14 @@ function cachedSessionReader(
       known = { token }
       verified.set(value, known)
     }
-    // Read on every request, so a sign-out or revocation (which deletes this entry) counts at once.
-    const stored = await cache.get(`auth:${known.token}`)
-    if (!stored) return null
-    if (known.stored !== stored) {
-      const { session, user } = JSON.parse(stored) as {
-        session: { expiresAt: string }
-        user: Record<string, unknown>
-      }
-      // All three together, or none: a copy that cannot be read leaves the last good one.
-      const parsed = {
-        expiresAt: new Date(session.expiresAt).getTime(),
-        user: Object.freeze(toAuthUser(user)),
-      }
-      Object.assign(known, { stored, ...parsed })
-    }
-    const expiresAt = known.expiresAt ?? 0
-    const renewalDue = expiresAt - (THIRTY_DAYS_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000
-    const now = Date.now()
     // A session that ends with the browser is never renewed (better-auth skips it too).
     const renews = !parts.some((part) => part.startsWith(dontRemember))
-    if (!(expiresAt > now) || (renews && renewalDue <= now)) return null
-    return known.user ?? null
+    // Read on every request, so a sign-out or revocation (which deletes this entry) counts at once.
+    const key = `auth:${known.token}`
+    const stored = cache.getNow(key)
+    if (stored !== undefined) return fromStored(known, stored, renews)
+    const entry = known
+    return cache.get(key).then((stored) => fromStored(entry, stored, renews))
   }
 }
 
@@ -398,24 +411,36 @@ export const authPlugin = fp<{ config: Config }>(
       session: authCookies.sessionToken.name,
       dontRemember: authCookies.dontRememberToken.name,
     })
-    const lookUp = async (request: FastifyRequest) => {
-      const cached = await cachedUser(request.headers.cookie)
-      if (cached) return cached
+    const lookUpInFull = async (request: FastifyRequest) => {
       const session = await app.auth.api.getSession({ headers: authHeaders(request) })
       return session ? toAuthUser(session.user as Record<string, unknown>) : null
     }
-    const getUser = (request: FastifyRequest) => {
-      let user = resolvedUsers.get(request)
-      if (!user) {
-        user = lookUp(request)
-        resolvedUsers.set(request, user)
+    const lookUp = (request: FastifyRequest): FoundUser => {
+      const cached = cachedUser(request.headers.cookie)
+      if (cached instanceof Promise) {
+        return cached.then((user) => user ?? lookUpInFull(request))
       }
+      return cached ?? lookUpInFull(request)
+    }
+    // The user, or the promise of one, found once per request and kept for the later asks. A
+    // session in the memory cache is known at once, and then the hook below and the handler's
+    // ask take no promise of their own.
+    const userOf = (request: FastifyRequest): FoundUser => {
+      const known = resolvedUsers.get(request)
+      if (known !== undefined) return known
+      const found = lookUp(request)
+      resolvedUsers.set(request, found)
+      return found
+    }
+    const required = (user: Readonly<AuthUser> | null) => {
+      if (!user) throw signInRequired()
       return user
     }
-    const requireUser = async (request: FastifyRequest) => {
-      const user = await getUser(request)
-      if (!user) throw new AppError(401, 'auth.signInRequired')
-      return user
+    const getUser = (request: FastifyRequest) => Promise.resolve(userOf(request))
+    const requireUser = (request: FastifyRequest) => {
+      const found = userOf(request)
+      if (found instanceof Promise) return found.then(required)
+      return found ? Promise.resolve(found) : Promise.reject(signInRequired())
     }
     app.decorate('getUser', getUser)
     app.decorate('requireUser', requireUser)
@@ -423,8 +448,10 @@ export const authPlugin = fp<{ config: Config }>(
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.is404 || request.routeOptions.config.public) return done()
       if (!request.routeOptions.url?.startsWith('/api/')) return done()
-      requireUser(request).then(
-        () => done(),
+      const found = userOf(request)
+      if (!(found instanceof Promise)) return done(found ? undefined : signInRequired())
+      found.then(
+        (user) => done(user ? undefined : signInRequired()),
         // done() with nothing would let the request through: never without an error.
         (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
       )

@@ -47,7 +47,7 @@ const ACCESS_CACHE_SECONDS = 10 * 60
  * Whether the user may run sessions, and which payment story to show. Asked on every paid
  * request, so the answer is cached until a code or a payment changes it.
  */
-export async function accessOf(
+export function accessOf(
   db: Database,
   userId: string,
 ): Promise<{ hasAccess: boolean; flow: PaymentFlow }> {
