@@ -9,7 +9,6 @@ import Fastify, {
 } from 'fastify'
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
@@ -46,6 +45,7 @@ import { proxyWarningPlugin } from './plugins/proxy-warning'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeaders, securityPlugin } from './plugins/security'
 import { storagePlugin } from './plugins/storage'
+import { serializerCompiler } from './serializer'
 
 declare module 'fastify' {
   interface FastifyInstance {
