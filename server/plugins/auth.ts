@@ -358,9 +358,7 @@ function cachedSessionReader(
     if (!(expiresAt > now) || (renews && renewalDue <= now)) return null
     return known.user ?? null
   }
-  return (
-    cookieHeader: string | undefined,
-  ): Readonly<AuthUser> | null | Promise<Readonly<AuthUser> | null> => {
+  return (cookieHeader: string | undefined): FoundUser => {
     if (!cookieHeader) return null
     const parts = cookieHeader.split(';').map((part) => part.trim())
     const raw = parts.find((part) => part.startsWith(prefix))?.slice(prefix.length)
