@@ -59,7 +59,7 @@ export async function buildServer(outDir = serverOutDir): Promise<void> {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     external: EXTERNAL,
     // Whitespace and syntax only: with identifiers unshortened, stack traces and error names
     // read as in the sources without esbuild's keepNames, which wraps every function in a

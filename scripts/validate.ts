@@ -64,6 +64,15 @@ const steps: Step[] = [
   },
 ]
 
+// The product ships on Node 24 (ADR 0019); tests on another Node would prove nothing about it.
+const major = Number(process.versions.node.split('.')[0])
+if (major < 24) {
+  process.stderr.write(
+    `npm test needs Node 24 or newer and runs on ${process.version}: run \`npm install\` first (it brings Node 24), then \`npm test\`.\n`,
+  )
+  process.exit(1)
+}
+process.stdout.write(`Node ${process.version}\n`)
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 
