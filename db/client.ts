@@ -3,13 +3,14 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres'
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { fromDrizzle } from 'pg-boss'
 import { packageRoot } from './package-root'
 import { forgetPrepared, isPrepared, markPrepared, preparedFingerprint } from './prepared'
 import * as schema from './schema/index'
@@ -116,14 +117,11 @@ async function pgSql(client: PgLike, text: string, values?: unknown[]) {
  * without being told. On PGlite this is also what keeps a transaction from waiting on itself:
  * its one connection is held by the transaction, and a query sent around it would never run.
  */
-function ambient<Client>(
-  root: Database,
-  rootClient: Client,
-  run: (client: Client, text: string, values?: unknown[]) => Promise<SqlResult>,
-) {
+function ambient(root: Database, rootSql: ExecuteSql) {
   interface Scope {
     tx: Database
-    client: Client
+    /** Raw SQL on this transaction's connection, through Drizzle's public `execute`. */
+    executeSql: ExecuteSql
     parent: Scope | undefined
     /** False once the transaction has committed or rolled back. */
     open: boolean
@@ -139,17 +137,18 @@ function ambient<Client>(
     while (scope && !scope.open) scope = scope.parent
     return scope
   }
-  // Drizzle keeps a transaction's connection (a pool client, or PGlite's transaction) on its
-  // session; the job queue needs it for raw SQL. Covered by the jobs integration tests.
-  const clientOf = (tx: Database) =>
-    (tx as unknown as { session: { client: Client } }).session.client
   const transaction = async <T>(fn: (tx: Database) => Promise<T>): Promise<T> => {
     const parent = active()
     let scope: Scope | undefined
     try {
       const result = await (parent?.tx ?? root).transaction((raw) => {
         const tx = raw as unknown as Database
-        scope = { tx, client: clientOf(tx), parent, open: true, committed: [] }
+        // pg-boss's own adapter turns `$1…` text into Drizzle's `sql` with bound parameters;
+        // statements inside a transaction are single ones (see ExecuteSql).
+        // Both drivers answer `execute` with an object holding `rows`; the shared type cannot say so.
+        const execute = (query: unknown) => tx.execute(query as SQL) as Promise<SqlResult>
+        const { executeSql } = fromDrizzle({ execute }, sql)
+        scope = { tx, executeSql: executeSql as ExecuteSql, parent, open: true, committed: [] }
         return current.run(scope, () => fn(tx))
       })
       const callbacks = scope?.committed ?? []
@@ -168,7 +167,10 @@ function ambient<Client>(
       return typeof value === 'function' ? value.bind(tx) : value
     },
   })
-  const executeSql: ExecuteSql = (text, values) => run(active()?.client ?? rootClient, text, values)
+  const executeSql: ExecuteSql = (text, values) => {
+    const scope = active()
+    return scope ? scope.executeSql(text, values) : rootSql(text, values)
+  }
   const afterCommit = (callback: () => void) => {
     const scope = active()
     if (scope) scope.committed.push(callback)
@@ -234,10 +236,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     })
     const root = drizzlePglite(client, { schema })
-    const { db, executeSql, afterCommit } = ambient(
-      root as unknown as Database,
-      client as PgliteLike,
-      pgliteSql,
+    const { db, executeSql, afterCommit } = ambient(root as unknown as Database, (text, values) =>
+      pgliteSql(client, text, values),
     )
     return {
       db,
@@ -259,10 +259,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const root = drizzleNodePg(pool, { schema })
-  const { db, executeSql, afterCommit } = ambient(
-    root as unknown as Database,
-    pool as PgLike,
-    pgSql,
+  const { db, executeSql, afterCommit } = ambient(root as unknown as Database, (text, values) =>
+    pgSql(pool, text, values),
   )
   return {
     db,

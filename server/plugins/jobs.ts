@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
-import PgBoss from 'pg-boss'
+import { PgBoss } from 'pg-boss'
 import type { DatabaseHandle, ExecuteSql } from '../../db/client'
+import { moveV10Jobs, setAsideV10Schema, v10FailedJobRows } from './jobs-v10'
 
 /** How a queue retries. */
 export interface QueueOptions {
@@ -75,8 +76,6 @@ export interface JobRunnerOptions {
 }
 
 const SCHEMA = 'pgboss'
-/** Any number that is ours alone among the advisory locks of a database. */
-const QUEUE_LOCK = 4_320_784
 
 /** What a job row holds: the payload, and a line about it that listings can show as it is. */
 interface Envelope<T> {
@@ -97,6 +96,7 @@ export async function createJobRunner(
   log: {
     error(details: object, message: string): void
     warn(details: object, message: string): void
+    info?(details: object, message: string): void
   },
   options: JobRunnerOptions = {},
 ): Promise<{ jobs: JobRunner; start(): Promise<void>; stop(): Promise<void> }> {
@@ -128,8 +128,13 @@ export async function createJobRunner(
     // Cron schedules are not used yet; their timers would only cost a query a minute.
     schedule: false,
   })
-  boss.on('error', (error) => log.error({ err: error }, 'job runner error'))
+  boss.on('error', (error: Error) => log.error({ err: error }, 'job runner error'))
+  const fromV10 = await setAsideV10Schema(database, SCHEMA)
   await boss.start()
+  const moved = await moveV10Jobs(boss, database)
+  if (fromV10 || moved > 0) {
+    log.info?.({ moved }, 'job queue upgraded from pg-boss 10; its waiting jobs were queued again')
+  }
 
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2
   // Workers wait for `start`: a process still starting up (or failing to) takes no jobs.
@@ -141,20 +146,15 @@ export async function createJobRunner(
         ...declared,
         retryDelaySeconds: options.retryDelaySeconds ?? declared.retryDelaySeconds,
       }
-      // Creating a queue creates and attaches a table; two processes starting together would
-      // deadlock doing it at once, so they take turns. A queue that exists (every start but
-      // the first) skips the lock and its transaction; pg-boss creates a queue's row and table
-      // in one statement, so a queue it lists is whole.
+      // pg-boss creates a queue under a lock of its own and skips one that exists, so two
+      // processes starting together may both ask. A queue that exists (every start but the
+      // first) costs one read.
       if (!(await boss.getQueue(name))) {
-        await database.transaction(async () => {
-          await database.executeSql('select pg_advisory_xact_lock($1)', [QUEUE_LOCK])
-          await boss.createQueue(name, {
-            name,
-            retryLimit: queueOptions.retryLimit,
-            retryDelay: queueOptions.retryDelaySeconds,
-            retryBackoff: true,
-            expireInSeconds: queueOptions.expireInSeconds,
-          })
+        await boss.createQueue(name, {
+          retryLimit: queueOptions.retryLimit,
+          retryDelay: queueOptions.retryDelaySeconds,
+          retryBackoff: true,
+          expireInSeconds: queueOptions.expireInSeconds,
         })
       }
       let workerId: string | undefined
@@ -237,7 +237,7 @@ export async function createJobRunner(
         Math.max(timeout - 500, 0),
       )
       try {
-        await boss.stop({ graceful: true, wait: true, timeout })
+        await boss.stop({ graceful: true, close: false, timeout })
       } finally {
         clearTimeout(giveUp)
         abandon(new Error('the job runner stopped before the job finished'))
@@ -253,26 +253,30 @@ export async function createJobRunner(
 }
 
 /**
- * Jobs that gave up, newest first, from the live table and the archive (pg-boss keeps failed
- * jobs for a week). Works without a running job runner, e.g. from the operator command.
+ * Jobs that gave up, newest first (pg-boss keeps failed jobs for a week, then deletes them).
+ * Works without a running job runner, e.g. from the operator command.
  */
 export async function listFailedJobs(executeSql: ExecuteSql, limit = 100): Promise<FailedJob[]> {
   const { rows: exists } = await executeSql(
     'select 1 from information_schema.tables where table_schema = $1 and table_name = $2',
     [SCHEMA, 'job'],
   )
-  if (exists.length === 0) return []
-  const columns = 'id::text as id, name, data, output, retry_count, created_on, completed_on'
-  const { rows } = await executeSql(
-    `select * from (
-       select ${columns} from ${SCHEMA}.job where state = 'failed'
-       union all
-       select ${columns} from ${SCHEMA}.archive where state = 'failed'
-     ) failed
-     order by completed_on desc
-     limit $1`,
-    [limit],
-  )
+  const current =
+    exists.length === 0
+      ? []
+      : (
+          await executeSql(
+            `select id::text as id, name, data, output, retry_count, created_on, completed_on
+             from ${SCHEMA}.job where state = 'failed'
+             order by completed_on desc
+             limit $1`,
+            [limit],
+          )
+        ).rows
+  const failedAt = (row: Record<string, unknown>) => new Date(row.completed_on as string).getTime()
+  const rows = [...current, ...(await v10FailedJobRows(executeSql, limit))]
+    .sort((a, b) => failedAt(b) - failedAt(a))
+    .slice(0, limit)
   return rows.map((row) => ({
     id: String(row.id),
     queue: String(row.name),

@@ -4,7 +4,7 @@
 // disclaimer sentences that must say these words in order to deny them.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import ts from 'typescript'
+import { parseSync } from 'rolldown/utils'
 import { AFFIRMATIONS, PANELS } from '../../db/seed/panels-content'
 import { LANGUAGES } from '../../domain/i18n'
 import { INFO_GUIDES } from '../../domain/info'
@@ -188,34 +188,54 @@ export function localeTexts(): Text[] {
  * tomorrow is checked without anyone listing it here.
  */
 export function sourceStrings(file: string): Text[] {
-  const source = ts.createSourceFile(
-    file,
-    readFileSync(path.join(ROOT, file), 'utf8'),
-    ts.ScriptTarget.Latest,
-    true,
-  )
-  const found: Text[] = []
-  const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
-      const { line } = source.getLineAndCharacterOfPosition(node.getStart())
-      found.push({ where: `${file}:${line + 1}`, text: node.text })
-      return
-    }
-    if (ts.isTemplateExpression(node)) {
-      const { line } = source.getLineAndCharacterOfPosition(node.getStart())
-      const text = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(
-        '{}',
-      )
-      found.push({ where: `${file}:${line + 1}`, text })
-      node.templateSpans.forEach((span) => {
-        visit(span.expression)
-      })
-      return
-    }
-    ts.forEachChild(node, visit)
+  const code = readFileSync(path.join(ROOT, file), 'utf8')
+  const { program, errors } = parseSync(file, code)
+  if (errors.length > 0) throw new Error(`${file} does not parse: ${errors[0]?.message}`)
+  const lineStarts = [0]
+  for (let at = code.indexOf('\n'); at !== -1; at = code.indexOf('\n', at + 1)) {
+    lineStarts.push(at + 1)
   }
-  visit(source)
+  const lineOf = (offset: number) => {
+    let line = 0
+    while (line + 1 < lineStarts.length && (lineStarts[line + 1] ?? 0) <= offset) line += 1
+    return line + 1
+  }
+  const found: Text[] = []
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child)
+      return
+    }
+    if (!node || typeof node !== 'object') return
+    const current = node as Record<string, unknown> & { type?: unknown; start?: number }
+    switch (current.type) {
+      // Module names are not texts anyone reads.
+      case 'ImportDeclaration':
+      case 'ExportAllDeclaration':
+        return
+      case 'ExportNamedDeclaration':
+        if (current.source) return
+        break
+      case 'ImportExpression':
+        return
+      case 'Literal':
+        if (typeof current.value === 'string') {
+          found.push({ where: `${file}:${lineOf(current.start ?? 0)}`, text: current.value })
+        }
+        return
+      case 'TemplateLiteral': {
+        const quasis = current.quasis as { value: { cooked: string | null; raw: string } }[]
+        const text = quasis.map((quasi) => quasi.value.cooked ?? quasi.value.raw).join('{}')
+        found.push({ where: `${file}:${lineOf(current.start ?? 0)}`, text })
+        visit(current.expressions)
+        return
+      }
+    }
+    for (const [key, value] of Object.entries(current)) {
+      if (key !== 'parent') visit(value)
+    }
+  }
+  visit(program)
   return found
 }
 

@@ -27,11 +27,12 @@ export function normaliseSpace(text: string): string {
 
 /** The text of a PDF, line by line, as a reader shows it. */
 export async function readPdf(buffer: Buffer): Promise<ReadPdf> {
-  const pdf = await getDocument({
+  const loading = getDocument({
     data: new Uint8Array(buffer),
     standardFontDataUrl,
     verbosity: 0,
-  }).promise
+  })
+  const pdf = await loading.promise
   const lines: string[][] = []
   for (let number = 1; number <= pdf.numPages; number++) {
     const page = await pdf.getPage(number)
@@ -58,7 +59,7 @@ export async function readPdf(buffer: Buffer): Promise<ReadPdf> {
     )
   }
   const { info } = await pdf.getMetadata()
-  await pdf.destroy()
+  await loading.destroy()
   return {
     pages: pdf.numPages,
     lines,

@@ -538,11 +538,11 @@ describe('a message that cannot be queued', () => {
   // A real fault: the queue's table refuses mail to addresses starting with `undeliverable`,
   // as a full disk or a failing database would refuse the insert.
   async function refuseMail<T>(run: () => Promise<T>): Promise<T> {
-    // On the mail queue's own table, and not checked against the messages already sent.
+    // On the table that holds the mail queue's jobs, and not checked against the rows already there.
     const { rows } = await app.database.executeSql(
-      `select partition_name from pgboss.queue where name = 'mail'`,
+      `select table_name from pgboss.queue where name = 'mail'`,
     )
-    const table = `pgboss.${String(rows[0]?.partition_name)}`
+    const table = `pgboss.${String(rows[0]?.table_name)}`
     await app.database.executeSql(
       `alter table ${table} add constraint refuse_undeliverable
        check (data->'data'->>'to' not like 'undeliverable%') not valid`,

@@ -1,0 +1,135 @@
+import type { PgBoss } from 'pg-boss'
+import type { ExecuteSql } from '../../db/client'
+
+// pg-boss 11 changed its tables so much that no release after 10 migrates a version 10 schema:
+// it refuses to start on one. An installation that ran Harmonize on pg-boss 10 still has queued
+// mail in it, so the upgrade is ours: the old schema is renamed out of the way, pg-boss installs
+// its current one, and every job still waiting is queued again there, once, in one transaction.
+
+/** The schema version pg-boss 10.x left in `<schema>.version`. */
+const V10_SCHEMA_VERSION = 24
+/** Where a pg-boss 10 schema goes; its failed jobs stay readable there (`listV10FailedJobs`). */
+export const V10_SCHEMA = 'pgboss_v10'
+/** Any number that is ours alone among the advisory locks of a database. */
+const UPGRADE_LOCK = 4_320_785
+
+interface UpgradeDatabase {
+  executeSql: ExecuteSql
+  transaction<T>(fn: () => Promise<T>): Promise<T>
+}
+
+async function schemaVersion(executeSql: ExecuteSql, schema: string): Promise<number | null> {
+  const { rows: tables } = await executeSql(
+    'select 1 from information_schema.tables where table_schema = $1 and table_name = $2',
+    [schema, 'version'],
+  )
+  if (tables.length === 0) return null
+  const { rows } = await executeSql(`select version from ${schema}.version`)
+  return rows[0] ? Number(rows[0].version) : null
+}
+
+async function schemaExists(executeSql: ExecuteSql, schema: string): Promise<boolean> {
+  const { rows } = await executeSql(
+    'select 1 from information_schema.schemata where schema_name = $1',
+    [schema],
+  )
+  return rows.length > 0
+}
+
+/**
+ * Before pg-boss starts: renames a pg-boss 10 schema to `pgboss_v10`, so that pg-boss installs a
+ * current one under the usual name. Servers starting together take turns; the second finds
+ * nothing left to do. True when this call set one aside.
+ */
+export async function setAsideV10Schema(database: UpgradeDatabase, schema: string) {
+  if ((await schemaVersion(database.executeSql, schema)) !== V10_SCHEMA_VERSION) return false
+  return database.transaction(async () => {
+    await database.executeSql('select pg_advisory_xact_lock($1)', [UPGRADE_LOCK])
+    if ((await schemaVersion(database.executeSql, schema)) !== V10_SCHEMA_VERSION) return false
+    if (await schemaExists(database.executeSql, V10_SCHEMA)) {
+      throw new Error(
+        `The job queue's schema ${schema} is pg-boss 10's, and ${V10_SCHEMA} exists too: move or drop one of them (docs/upgrading.md).`,
+      )
+    }
+    await database.executeSql(`alter schema ${schema} rename to ${V10_SCHEMA}`)
+    return true
+  })
+}
+
+/**
+ * Once the current pg-boss has started: queues again every job that was waiting, retrying or
+ * running in the pg-boss 10 schema (a running one's process has stopped, so it runs again, as it
+ * would have after its expiry), with the same id, payload, start time and the retries it had
+ * left. Moved jobs leave the old schema in the same transaction, so each is queued once even
+ * when the upgrade is interrupted and run again. Returns how many were moved.
+ */
+export async function moveV10Jobs(boss: PgBoss, database: UpgradeDatabase): Promise<number> {
+  const { executeSql } = database
+  if (!(await schemaExists(executeSql, V10_SCHEMA))) return 0
+  const { rows: queues } = await executeSql(
+    `select name, retry_limit, retry_delay, retry_backoff, expire_seconds from ${V10_SCHEMA}.queue`,
+  )
+  // Outside the transaction: pg-boss creates a queue in a transaction of its own.
+  for (const queue of queues) {
+    const name = String(queue.name)
+    if (await boss.getQueue(name)) continue
+    await boss.createQueue(name, {
+      retryLimit: Number(queue.retry_limit ?? 0),
+      retryDelay: Number(queue.retry_delay ?? 0),
+      retryBackoff: Boolean(queue.retry_backoff),
+      ...positive('expireInSeconds', queue.expire_seconds),
+    })
+  }
+  return database.transaction(async () => {
+    await executeSql('select pg_advisory_xact_lock($1)', [UPGRADE_LOCK])
+    const { rows } = await executeSql(
+      `select id::text as id, name, priority, data, retry_limit, retry_count, retry_delay,
+              retry_backoff, extract(epoch from expire_in)::int as expire_seconds,
+              singleton_key, start_after
+       from ${V10_SCHEMA}.job
+       where state in ('created', 'retry', 'active')
+       order by created_on`,
+    )
+    const byQueue = new Map<string, Parameters<PgBoss['insert']>[1]>()
+    for (const row of rows) {
+      const name = String(row.name)
+      const jobs = byQueue.get(name) ?? []
+      jobs.push({
+        id: String(row.id),
+        data: row.data as object,
+        priority: Number(row.priority),
+        retryLimit: Math.max(0, Number(row.retry_limit) - Number(row.retry_count)),
+        retryDelay: Number(row.retry_delay),
+        retryBackoff: Boolean(row.retry_backoff),
+        ...positive('expireInSeconds', row.expire_seconds),
+        startAfter: new Date(row.start_after as string),
+        ...(row.singleton_key ? { singletonKey: String(row.singleton_key) } : {}),
+      })
+      byQueue.set(name, jobs)
+    }
+    for (const [name, jobs] of byQueue) await boss.insert(name, jobs)
+    await executeSql(`delete from ${V10_SCHEMA}.job where state in ('created', 'retry', 'active')`)
+    return rows.length
+  })
+}
+
+/** `{ [key]: n }` for a positive number, else nothing (pg-boss's default applies). */
+function positive<K extends string>(key: K, value: unknown): { [P in K]?: number } {
+  const n = Number(value)
+  return (Number.isFinite(n) && n > 0 ? { [key]: n } : {}) as { [P in K]?: number }
+}
+
+/** Failed jobs the pg-boss 10 schema still holds, in the shape `listFailedJobs` reads. */
+export async function v10FailedJobRows(executeSql: ExecuteSql, limit: number) {
+  if (!(await schemaExists(executeSql, V10_SCHEMA))) return []
+  const columns = 'id::text as id, name, data, output, retry_count, created_on, completed_on'
+  const { rows } = await executeSql(
+    `select ${columns} from ${V10_SCHEMA}.job where state = 'failed'
+     union all
+     select ${columns} from ${V10_SCHEMA}.archive where state = 'failed'
+     order by completed_on desc
+     limit $1`,
+    [limit],
+  )
+  return rows
+}
