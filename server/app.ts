@@ -7,11 +7,7 @@ import Fastify, {
   LogController,
   type RouteOptions,
 } from 'fastify'
-import {
-  jsonSchemaTransform,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod'
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type Config, trustProxyOption } from './config'
 import { type ConnectionLimits, guardConnections, serverTimeouts } from './connections'
 import { loadSecrets, type Secrets } from './data-dir'
@@ -45,7 +41,7 @@ import { proxyWarningPlugin } from './plugins/proxy-warning'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeaders, securityPlugin } from './plugins/security'
 import { storagePlugin } from './plugins/storage'
-import { serializerCompiler } from './serializer'
+import { setZodCompilers } from './zod-schemas'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -146,8 +142,7 @@ export async function buildApp(
     perAddress: !trustProxyOption(config.TRUST_PROXY),
     log: app.log,
   })
-  app.setValidatorCompiler(validatorCompiler)
-  app.setSerializerCompiler(serializerCompiler)
+  setZodCompilers(app)
   const routeCatalog: RouteOptions[] = []
   app.addHook('onRoute', (route) => {
     routeCatalog.push(route)

@@ -1,13 +1,11 @@
 import Fastify from 'fastify'
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { accessResponseSchema, sessionAnswerSchema } from '../domain/access-codes'
-import { readsTheSameBothWays, serializerCompiler } from './serializer'
+import { setZodCompilers } from './zod-schemas'
 
 const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>()
-app.setValidatorCompiler(validatorCompiler)
-app.setSerializerCompiler(serializerCompiler)
+setZodCompilers(app)
 
 const plain = z.object({
   name: z.string(),
@@ -40,7 +38,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-describe('response serializer', () => {
+describe('responses checked against their schema', () => {
   it('sends only the keys the schema names', async () => {
     const response = await app.inject('/plain')
     expect(response.statusCode).toBe(200)
@@ -62,19 +60,5 @@ describe('response serializer', () => {
   it('leaves a default out of an answer, as encoding does', async () => {
     const response = await app.inject('/default')
     expect(response.json()).toEqual({ name: 'Ana' })
-  })
-})
-
-describe('readsTheSameBothWays', () => {
-  it('takes the quick way for the answers every page asks for', () => {
-    expect(readsTheSameBothWays(accessResponseSchema)).toBe(true)
-    expect(readsTheSameBothWays(sessionAnswerSchema)).toBe(true)
-  })
-
-  it('keeps encoding for anything that can change a value on its way', () => {
-    expect(readsTheSameBothWays(withCodec)).toBe(false)
-    expect(readsTheSameBothWays(withDefault)).toBe(false)
-    expect(readsTheSameBothWays(z.array(z.string().transform((text) => text.length)))).toBe(false)
-    expect(readsTheSameBothWays(z.lazy(() => z.string()))).toBe(false)
   })
 })

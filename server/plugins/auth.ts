@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 import type { BetterAuthOptions } from 'better-auth'
 import { betterAuth } from 'better-auth'
@@ -8,7 +7,6 @@ import { emailOTP } from 'better-auth/plugins'
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { LRUCache } from 'lru-cache'
 import { accounts, sessions, users, verifications } from '../../db/schema/auth'
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../domain/i18n'
 import type { Config } from '../config'
@@ -82,11 +80,6 @@ declare module 'fastify' {
     public?: boolean
   }
 }
-
-type FoundUser = Readonly<AuthUser> | null | Promise<Readonly<AuthUser> | null>
-
-/** The user found for a request, kept so that hooks and the handler look it up only once. */
-const resolvedUsers = new WeakMap<FastifyRequest, FoundUser>()
 
 const signInRequired = () => new AppError(401, 'auth.signInRequired')
 
@@ -316,87 +309,6 @@ function createAuth(app: FastifyInstance, config: Config) {
 }
 
 /**
- * The quick way to the signed-in user of a request: the session cookie's signature checked
- * here (HMAC-SHA256 over the token, as better-auth signs it) and the session read from the
- * cache better-auth keeps. Anything out of the ordinary (no cached session, one that expires
- * or is due for its daily renewal, a bad signature) returns null, and better-auth answers in
- * full. Sign-out and revocation delete the cached session, so they take effect at once.
- */
-function cachedSessionReader(
-  cache: KeyValueCache,
-  secret: string,
-  cookies: { session: string; dontRemember: string },
-) {
-  const prefix = `${cookies.session}=`
-  const dontRemember = `${cookies.dontRemember}=`
-  // Cookies whose signature checked out, with the session last parsed for each: the HMAC and
-  // the JSON parse were a tenth of an authenticated read's CPU. Only a verified cookie gets an
-  // entry, so a forged one always meets the HMAC; the parse is redone when the cached session
-  // changes (a renewal, a new language or picture).
-  type Known = { token: string; stored?: string; expiresAt?: number; user?: Readonly<AuthUser> }
-  const verified = new LRUCache<string, Known>({ max: 10_000 })
-  // What the cached session says, once read. The memory cache answers at once, so the whole
-  // check runs without a promise (each one costs every request again in the async-context
-  // hooks); Redis answers later.
-  const fromStored = (known: Known, stored: string | null, renews: boolean) => {
-    if (!stored) return null
-    if (known.stored !== stored) {
-      const { session, user } = JSON.parse(stored) as {
-        session: { expiresAt: string }
-        user: Record<string, unknown>
-      }
-      // All three together, or none: a copy that cannot be read leaves the last good one.
-      const parsed = {
-        expiresAt: new Date(session.expiresAt).getTime(),
-        user: Object.freeze(toAuthUser(user)),
-      }
-      Object.assign(known, { stored, ...parsed })
-    }
-    const expiresAt = known.expiresAt ?? 0
-    const renewalDue = expiresAt - (THIRTY_DAYS_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000
-    const now = Date.now()
-    if (!(expiresAt > now) || (renews && renewalDue <= now)) return null
-    return known.user ?? null
-  }
-  return (cookieHeader: string | undefined): FoundUser => {
-    if (!cookieHeader) return null
-    const parts = cookieHeader.split(';').map((part) => part.trim())
-    const raw = parts.find((part) => part.startsWith(prefix))?.slice(prefix.length)
-    if (!raw) return null
-    let value: string
-    try {
-      value = decodeURIComponent(raw)
-    } catch {
-      return null
-    }
-    let known = verified.get(value)
-    if (!known) {
-      const dot = value.lastIndexOf('.')
-      if (dot < 1) return null
-      const token = value.slice(0, dot)
-      const signature = value.slice(dot + 1)
-      const given = Buffer.from(signature, 'base64')
-      const expected = createHmac('sha256', secret).update(token).digest()
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
-      // Node decodes base64 leniently (padding, stray characters), so several spellings of one
-      // signature pass the check above; only the one spelling gets an entry (better-auth refuses
-      // the others too), or one cookie could fill the cache with variants of itself.
-      if (signature !== expected.toString('base64')) return null
-      known = { token }
-      verified.set(value, known)
-    }
-    // A session that ends with the browser is never renewed (better-auth skips it too).
-    const renews = !parts.some((part) => part.startsWith(dontRemember))
-    // Read on every request, so a sign-out or revocation (which deletes this entry) counts at once.
-    const key = `auth:${known.token}`
-    const stored = cache.getNow(key)
-    if (stored !== undefined) return fromStored(known, stored, renews)
-    const entry = known
-    return cache.get(key).then((stored) => fromStored(entry, stored, renews))
-  }
-}
-
-/**
  * Accounts through better-auth (credentials, sessions, one-time codes) on our own database.
  * better-auth's HTTP handler is not mounted: our account routes validate, rate-limit and check
  * the human check first, then call `app.auth.api.*` on the server.
@@ -404,55 +316,35 @@ function cachedSessionReader(
 export const authPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     app.decorate('auth', createAuth(app, config))
-    const { authCookies } = await app.auth.$context
-    const cachedUser = cachedSessionReader(app.cache, app.secrets.authSecret, {
-      session: authCookies.sessionToken.name,
-      dontRemember: authCookies.dontRememberToken.name,
-    })
-    const lookUpInFull = async (request: FastifyRequest) => {
+    // Found once per request: the signed-in-by-default hook below, the access gate and the
+    // handler all ask. better-auth reads the session from the cache (secondary storage) and
+    // checks the cookie's signature itself; sign-out and revocation delete the cached copy, so
+    // they count at once.
+    const users = new WeakMap<FastifyRequest, Promise<AuthUser | null>>()
+    const lookUp = async (request: FastifyRequest) => {
       const session = await app.auth.api.getSession({ headers: authHeaders(request) })
       return session ? toAuthUser(session.user as Record<string, unknown>) : null
     }
-    const lookUp = (request: FastifyRequest): FoundUser => {
-      const cached = cachedUser(request.headers.cookie)
-      if (cached instanceof Promise) {
-        return cached.then((user) => user ?? lookUpInFull(request))
+    const getUser = (request: FastifyRequest) => {
+      let found = users.get(request)
+      if (!found) {
+        found = lookUp(request)
+        users.set(request, found)
       }
-      return cached ?? lookUpInFull(request)
-    }
-    // The user, or the promise of one, found once per request and kept for the later asks. A
-    // session in the memory cache is known at once, and then the hook below and the handler's
-    // ask take no promise of their own.
-    const userOf = (request: FastifyRequest): FoundUser => {
-      const known = resolvedUsers.get(request)
-      if (known !== undefined) return known
-      const found = lookUp(request)
-      resolvedUsers.set(request, found)
       return found
     }
-    const required = (user: Readonly<AuthUser> | null) => {
+    const requireUser = async (request: FastifyRequest) => {
+      const user = await getUser(request)
       if (!user) throw signInRequired()
       return user
-    }
-    const getUser = (request: FastifyRequest) => Promise.resolve(userOf(request))
-    const requireUser = (request: FastifyRequest) => {
-      const found = userOf(request)
-      if (found instanceof Promise) return found.then(required)
-      return found ? Promise.resolve(found) : Promise.reject(signInRequired())
     }
     app.decorate('getUser', getUser)
     app.decorate('requireUser', requireUser)
     // Signed in by default: a route under /api that forgets to ask still cannot leak.
-    app.addHook('onRequest', (request, _reply, done) => {
-      if (request.is404 || request.routeOptions.config.public) return done()
-      if (!request.routeOptions.url?.startsWith('/api/')) return done()
-      const found = userOf(request)
-      if (!(found instanceof Promise)) return done(found ? undefined : signInRequired())
-      found.then(
-        (user) => done(user ? undefined : signInRequired()),
-        // done() with nothing would let the request through: never without an error.
-        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
-      )
+    app.addHook('onRequest', async (request) => {
+      if (request.is404 || request.routeOptions.config.public) return
+      if (!request.routeOptions.url?.startsWith('/api/')) return
+      await requireUser(request)
     })
   },
   { name: 'auth', dependencies: ['db', 'mail', 'cache'] },

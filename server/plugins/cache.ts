@@ -10,11 +10,6 @@ import type { Config } from '../config'
  */
 export interface KeyValueCache {
   get(key: string): Promise<string | null>
-  /**
-   * The value when it can be had without waiting (the memory cache), else undefined: the hot
-   * reads take it without a promise, which every request would otherwise pay for several times.
-   */
-  getNow(key: string): string | null | undefined
   /** `ttlSeconds` absent or 0: kept until deleted (or, in memory, pushed out by newer keys). */
   set(key: string, value: string, ttlSeconds?: number): Promise<void>
   delete(key: string): Promise<void>
@@ -47,16 +42,12 @@ export function memoryCache(): KeyValueCache {
     for (const [key, entry] of kept) if (entry.expiresAt <= now) kept.delete(key)
   }, 60_000)
   sweep.unref()
-  const getNow = (key: string) => {
-    if (!KEPT.test(key)) return entries.get(key) ?? null
-    const entry = kept.get(key)
-    if (!entry || entry.expiresAt <= Date.now()) return null
-    return entry.value
-  }
   return {
-    getNow,
     async get(key) {
-      return getNow(key)
+      if (!KEPT.test(key)) return entries.get(key) ?? null
+      const entry = kept.get(key)
+      if (!entry || entry.expiresAt <= Date.now()) return null
+      return entry.value
     },
     async set(key, value, ttlSeconds) {
       if (KEPT.test(key)) {
@@ -88,7 +79,6 @@ export function redisCache(url: string): KeyValueCache {
   const name = (key: string) => `harmonize:cache:${key}`
   return {
     get: (key) => redis.get(name(key)),
-    getNow: () => undefined,
     async set(key, value, ttlSeconds) {
       if (ttlSeconds) await redis.set(name(key), value, 'EX', Math.max(1, Math.ceil(ttlSeconds)))
       else await redis.set(name(key), value)
@@ -130,28 +120,13 @@ export const cachePlugin = fp<{ config: Config }>(
  * its change is committed, so a reader that fetched before the change and stores afterwards
  * stores under the old generation and is never believed.
  */
-export function readThrough<T>(
+export async function readThrough<T>(
   cache: KeyValueCache | null,
   key: string,
   ttlSeconds: number,
   load: () => Promise<T>,
 ): Promise<T> {
   if (!cache) return load()
-  // A hit in the memory cache is answered without waiting: one promise instead of five.
-  const generation = cache.getNow(`gen:${key}`)
-  if (generation !== undefined) {
-    const hit = current<T>(cache.getNow(key), generation ?? '0')
-    if (hit) return Promise.resolve(hit.value)
-  }
-  return readThroughAsync(cache, key, ttlSeconds, load)
-}
-
-async function readThroughAsync<T>(
-  cache: KeyValueCache,
-  key: string,
-  ttlSeconds: number,
-  load: () => Promise<T>,
-): Promise<T> {
   const generation = (await cache.get(`gen:${key}`)) ?? '0'
   const hit = current<T>(await cache.get(key), generation)
   if (hit) return hit.value
@@ -161,7 +136,7 @@ async function readThroughAsync<T>(
 }
 
 /** The cached entry's value if it was stored under the current generation. */
-function current<T>(stored: string | null | undefined, generation: string): { value: T } | null {
+function current<T>(stored: string | null, generation: string): { value: T } | null {
   if (!stored) return null
   const entry = JSON.parse(stored) as { generation: string; value: T }
   return entry.generation === generation ? { value: entry.value } : null
