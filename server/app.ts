@@ -44,8 +44,8 @@ import { paymentsPlugin } from './plugins/payments'
 import { proxyWarningPlugin } from './plugins/proxy-warning'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeaders, securityPlugin } from './plugins/security'
-import { storagePlugin } from './plugins/storage'
 import { serializerCompiler } from './serializer'
+import { storagePlugin } from './storage/plugin'
 
 declare module 'fastify' {
   interface FastifyInstance {
