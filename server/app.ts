@@ -20,6 +20,7 @@ import { accessGatePlugin } from './features/access/gate'
 import { accessRoutes } from './features/access/routes'
 import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
+import { accountExistsEmail, codeEmail, passwordChangedEmail } from './features/auth/mail'
 import { authRoutes } from './features/auth/routes'
 import { billingRoutes } from './features/billing/routes'
 import { guideRoutes } from './features/clients/guide-routes'
@@ -247,7 +248,10 @@ async function registerEverything(
   await app.register(paymentsPlugin, { config })
   await app.register(mailPlugin, { config })
   await app.register(captchaPlugin, { config })
-  await app.register(authPlugin, { config })
+  await app.register(authPlugin, {
+    config,
+    mail: { codeEmail, accountExistsEmail, passwordChangedEmail },
+  })
   await app.register(accessGatePlugin)
 
   // Routes.
