@@ -32,6 +32,12 @@ export const fullNameSchema = textSchema({ error: 'validation.fullName' }).check
   z.maxLength(120, { error: 'validation.fullName' }),
 )
 
+/**
+ * How long a one-time code stays valid. The auth settings, the code e-mail and the How-To guide
+ * all say it, so they read it from here.
+ */
+export const CODE_VALID_MINUTES = 10
+
 export const otpCodeSchema = textSchema({ error: 'validation.code' }).check(
   z.trim(),
   z.regex(/^\d{6}$/, { error: 'validation.code' }),

@@ -17,7 +17,7 @@ import {
 import { AppError } from '../server/errors'
 import { translate } from '../server/i18n'
 import { createPaymentGateway } from '../server/plugins/payments'
-import { createStorage } from '../server/plugins/storage'
+import { createStorage } from '../server/storage/plugin'
 import {
   directOperate,
   type Operate,

@@ -16,6 +16,7 @@ import { accessGatePlugin } from './features/access/gate'
 import { accessRoutes } from './features/access/routes'
 import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
+import { accountExistsEmail, codeEmail, passwordChangedEmail } from './features/auth/mail'
 import { authRoutes } from './features/auth/routes'
 import { billingRoutes } from './features/billing/routes'
 import { guideRoutes } from './features/clients/guide-routes'
@@ -40,7 +41,7 @@ import { paymentsPlugin } from './plugins/payments'
 import { proxyWarningPlugin } from './plugins/proxy-warning'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeaders, securityPlugin } from './plugins/security'
-import { storagePlugin } from './plugins/storage'
+import { storagePlugin } from './storage/plugin'
 import { setZodCompilers } from './zod-schemas'
 
 declare module 'fastify' {
@@ -242,7 +243,10 @@ async function registerEverything(
   await app.register(paymentsPlugin, { config })
   await app.register(mailPlugin, { config })
   await app.register(captchaPlugin, { config })
-  await app.register(authPlugin, { config })
+  await app.register(authPlugin, {
+    config,
+    mail: { codeEmail, accountExistsEmail, passwordChangedEmail },
+  })
   await app.register(accessGatePlugin)
 
   // Routes.

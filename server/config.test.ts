@@ -144,6 +144,64 @@ describe('loadConfig', () => {
     expect(error.message).not.toContain(secret)
   })
 
+  // A connection URL carries its password; a mistyped one must not put it in the start-up log.
+  it.each<{ env: Record<string, string>; name: string; shown: string }>([
+    {
+      env: { DATABASE_URL: 'mysql://harmonize:Db-pa55word@db.internal/harmonize', AUTH_SECRET },
+      name: 'DATABASE_URL',
+      shown: 'mysql://harmonize:***@db.internal/harmonize',
+    },
+    {
+      env: { SMTP_URL: 'https://mailer:Smtp-pa55word@smtp.example.com:465' },
+      name: 'SMTP_URL',
+      shown: 'https://mailer:***@smtp.example.com:465',
+    },
+    {
+      env: { REDIS_URL: 'valkey://:Redis-pa55word@cache.internal:6379/0' },
+      name: 'REDIS_URL',
+      shown: 'valkey://:***@cache.internal:6379/0',
+    },
+    {
+      env: {
+        STORAGE_URL: 'gs://uploader:Storage-pa55word@harmonize-files/prod',
+        S3_REGION: 'eu-west-1',
+        S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+        S3_SECRET_ACCESS_KEY: 'not-shown-either',
+      },
+      name: 'STORAGE_URL',
+      shown: 'gs://uploader:***@harmonize-files/prod',
+    },
+  ])('rejects a mistyped $name by its name, with the password masked', ({ env, name, shown }) => {
+    const error = configError(env)
+    const password = /:([^:@]*)@/.exec(env[name] ?? '')?.[1] ?? ''
+
+    expect(password).toMatch(/pa55word$/)
+    expect(error.problems).toHaveLength(1)
+    expect(error.message).toContain(`  - ${name} must `)
+    expect(error.message).not.toContain(password)
+    expect(error.message).toContain(`(got "${shown}")`)
+  })
+
+  it('masks a URL password in any variable, also where the URL does not parse', () => {
+    const secrets = ['pw-one', 'p@ss/w#rd two', 'pw-three', 'tok3n', 'pw-five']
+    const error = configError({
+      DATABASE_URL: 'postgres//admin:pw-one@db.internal/harmonize',
+      SMTP_URL: 'smtp:/mailer:p@ss/w#rd two@smtp.example.com',
+      PUBLIC_URL: 'ftp://someone:pw-three@harmonize.example.com',
+      REDIS_URL: 'redis:cache.internal:6379?password=tok3n&db=0',
+      S3_ENDPOINT: 'minio.internal?user=files&sslpassword=pw-five',
+      AUTH_SECRET,
+    })
+
+    expect(error.problems).toHaveLength(5)
+    for (const secret of secrets) expect(error.message).not.toContain(secret)
+    expect(error.message).toContain('(got "postgres//admin:***@db.internal/harmonize")')
+    expect(error.message).toContain('(got "smtp:/mailer:***@smtp.example.com")')
+    expect(error.message).toContain('(got "ftp://someone:***@harmonize.example.com")')
+    expect(error.message).toContain('(got "redis:cache.internal:6379?password=***&db=0")')
+    expect(error.message).toContain('(got "minio.internal?user=files&sslpassword=***")')
+  })
+
   it('names each missing Stripe key when PAYMENTS=stripe', () => {
     const error = configError({ PAYMENTS: 'stripe', STRIPE_PUBLISHABLE_KEY: 'pk_test_123' })
 

@@ -173,6 +173,33 @@ export class ConfigError extends Error {
   }
 }
 
+/** Query parameters whose value is a secret: `?password=`, `sslpassword`, `access_token`… */
+const SECRET_PARAMETER =
+  /([?&;][^=&#;?]*(?:pass|pwd|secret|token|key|auth|credential|signature)[^=&#;?]*=)[^&#;]*/gi
+
+/**
+ * `value` with what looks like a password replaced by `***`: the password of a URL's
+ * `user:password@` and secret query parameters. A value is printed precisely when it is wrong,
+ * so this reads the text, not a parsed URL: a mistyped scheme, a missing slash or an unescaped
+ * `@`, `/` or `:` in the password still gets it masked. When in doubt it masks too much (all
+ * from the colon to the last `@`), never too little.
+ */
+function maskSecrets(value: string): string {
+  let masked = value
+  const at = value.lastIndexOf('@')
+  if (at > 0) {
+    const head = value.slice(0, at)
+    // The user name holds no colon, so after `scheme:/…` the first colon opens the password.
+    // Without such a scheme, or with no colon after it (`https://token@host`), the first colon
+    // of all is taken: the scheme's own at worst.
+    const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/+/.exec(head)
+    let colon = head.indexOf(':', scheme ? scheme[0].length : 0)
+    if (colon < 0) colon = head.indexOf(':')
+    if (colon >= 0) masked = `${value.slice(0, colon + 1)}***${value.slice(at)}`
+  }
+  return masked.replace(SECRET_PARAMETER, '$1***')
+}
+
 /** Parses the environment. Empty strings count as unset so `FOO=` in a shell behaves as expected. */
 export function loadConfig(
   source: Record<string, string | undefined> = process.env,
@@ -189,8 +216,11 @@ export function loadConfig(
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment')
       const given = raw[name]
+      // Named secrets are never shown, and URL passwords in any other value are masked.
       const shown =
-        given === undefined || /SECRET|KEY|PASSWORD/.test(name) ? '' : ` (got "${given}")`
+        given === undefined || /SECRET|KEY|PASSWORD/.test(name)
+          ? ''
+          : ` (got "${maskSecrets(given)}")`
       return `${name} ${issue.message}${shown}`
     })
     throw new ConfigError(problems)

@@ -8,17 +8,13 @@ import { eq } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { accounts, sessions, users, verifications } from '../../db/schema/auth'
+import { CODE_VALID_MINUTES } from '../../domain/auth'
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../domain/i18n'
 import type { Config } from '../config'
 import { AppError } from '../errors'
+import type { RenderedEmail } from '../mail/layout'
 import type { KeyValueCache } from './cache'
 import type { MailMessage } from './mail'
-import {
-  accountExistsEmail,
-  CODE_VALID_MINUTES,
-  codeEmail,
-  passwordChangedEmail,
-} from './mail-templates'
 
 /** One-time codes: 6 digits, 10 minutes, 3 attempts (issue: accounts). */
 export const OTP_TTL_SECONDS = CODE_VALID_MINUTES * 60
@@ -50,6 +46,28 @@ export const verifyPassword = async ({
     // A malformed stored hash is a failed check, not a server error.
     return false
   }
+}
+
+export type CodePurpose = 'sign-up' | 'reset-password' | 'change-email'
+
+/**
+ * The messages better-auth's callbacks send. Their words belong to the auth feature
+ * (server/features/auth/mail.ts), and a plugin never imports a feature, so server/app.ts passes
+ * them in.
+ */
+export interface AuthMail {
+  codeEmail(input: {
+    language: Language
+    purpose: CodePurpose
+    code: string
+    name?: string | null
+  }): RenderedEmail
+  accountExistsEmail(input: { language: Language; name?: string | null }): RenderedEmail
+  passwordChangedEmail(input: {
+    language: Language
+    name?: string | null
+    supportEmail?: string
+  }): RenderedEmail
 }
 
 /** A signed-in user as the server sees it. */
@@ -174,7 +192,7 @@ function sessionStorage(cache: KeyValueCache): NonNullable<BetterAuthOptions['se
   }
 }
 
-function createAuth(app: FastifyInstance, config: Config) {
+function createAuth(app: FastifyInstance, config: Config, mail: AuthMail) {
   const db = app.db
   const languageOf = async (email: string): Promise<Language> => {
     const [row] = await db
@@ -194,12 +212,12 @@ function createAuth(app: FastifyInstance, config: Config) {
   }
   const sendCode = async (
     email: string,
-    purpose: 'sign-up' | 'reset-password' | 'change-email',
+    purpose: CodePurpose,
     code: string,
     language: Language,
   ) => {
     const [row] = await db.select({ name: users.name }).from(users).where(eq(users.email, email))
-    await queueMail({ to: email, ...codeEmail({ language, purpose, code, name: row?.name }) })
+    await queueMail({ to: email, ...mail.codeEmail({ language, purpose, code, name: row?.name }) })
   }
 
   return betterAuth({
@@ -265,13 +283,16 @@ function createAuth(app: FastifyInstance, config: Config) {
           })
           return
         }
-        await queueMail({ to: user.email, ...accountExistsEmail({ language, name: user.name }) })
+        await queueMail({
+          to: user.email,
+          ...mail.accountExistsEmail({ language, name: user.name }),
+        })
       },
       onPasswordReset: async ({ user }) => {
         const language = languageField(user)
         await queueMail({
           to: user.email,
-          ...passwordChangedEmail({
+          ...mail.passwordChangedEmail({
             language,
             name: user.name,
             supportEmail: config.SUPPORT_EMAIL,
@@ -313,9 +334,9 @@ function createAuth(app: FastifyInstance, config: Config) {
  * better-auth's HTTP handler is not mounted: our account routes validate, rate-limit and check
  * the human check first, then call `app.auth.api.*` on the server.
  */
-export const authPlugin = fp<{ config: Config }>(
-  async (app, { config }) => {
-    app.decorate('auth', createAuth(app, config))
+export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
+  async (app, { config, mail }) => {
+    app.decorate('auth', createAuth(app, config, mail))
     // Found once per request: the signed-in-by-default hook below, the access gate and the
     // handler all ask. better-auth reads the session from the cache (secondary storage) and
     // checks the cookie's signature itself; sign-out and revocation delete the cached copy, so

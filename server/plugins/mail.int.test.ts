@@ -6,9 +6,9 @@ import { outboxMessages, outboxTotal, waitForOutboxMessage } from '../../tests/s
 import { captureLogs, emptyClientDir, runEveryStep } from '../../tests/support/scratch'
 import { startTestSmtp, type TestSmtp } from '../../tests/support/smtp'
 import { createTestEnvironment, type TestEnvironment } from '../../tests/support/test-app'
+import { codeEmail } from '../features/auth/public'
 import { translate } from '../i18n'
 import { isLoopbackAddress } from './local-only'
-import { codeEmail } from './mail-templates'
 
 /** A port on 127.0.0.1 where nothing listens (taken and released again). */
 async function closedPort(): Promise<number> {

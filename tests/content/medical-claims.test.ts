@@ -18,7 +18,7 @@ import {
 
 const SOURCES = {
   'the app and feature catalogues (client/locales, client/features/*/locales)': localeTexts,
-  'the mail templates (server/**/*mail*.ts)': mailTexts,
+  'the mail templates (server/**/*mail*.ts, server/mail/)': mailTexts,
   'the seeded panels and affirmations (db/seed)': seedTexts,
   'the PDF guides (How-To and scans)': pdfGuideTexts,
   'the messages (domain/messages.ts, server/i18n.ts)': messageTexts,
@@ -52,9 +52,18 @@ describe('no medical claims', () => {
       ).toBe(true)
     }
     const mail = mailTexts()
-    expect(mail.some((text) => text.where.startsWith('server/plugins/mail-templates.ts:'))).toBe(
-      true,
-    )
+    for (const file of [
+      'server/mail/layout.ts',
+      'server/features/auth/mail.ts',
+      'server/features/billing/invoice-mail.ts',
+      'server/features/support/support-mail.ts',
+    ]) {
+      expect(
+        mail.some((text) => text.where.startsWith(`${file}:`)),
+        file,
+      ).toBe(true)
+    }
+    expect(mail.some((text) => text.text === 'Un saludo afectuoso,')).toBe(true)
     expect(mail.some((text) => text.text.includes('Si no fuiste tú'))).toBe(true)
     expect(seedTexts().filter((text) => text.where.includes('.name.')).length).toBe(32)
     expect(pdfGuideTexts().some((text) => text.text === 'Solución de problemas')).toBe(true)
@@ -64,7 +73,7 @@ describe('no medical claims', () => {
     const planted: Text[] = [
       { where: 'client/locales/en.json#planted', text: 'Harmonized water heals the body.' },
       { where: 'client/locales/es.json#planted', text: 'El agua armonizada cura el insomnio.' },
-      { where: 'server/plugins/mail-templates.ts:1', text: 'Our ritual treats {} every day.' },
+      { where: 'server/features/auth/mail.ts:1', text: 'Our ritual treats {} every day.' },
       { where: 'db/seed/panels-content.ts#planted', text: 'Helps prevent heart disease.' },
     ]
     const claims = findClaims([...everything(), ...planted])

@@ -247,10 +247,13 @@ function sourceFiles(folder: string): string[] {
   })
 }
 
-/** The mail templates and every other server module that writes mail (a file named *mail*). */
+/**
+ * The mail templates and every other server module that writes mail: a file named *mail*, or
+ * any file under server/mail/ (the frame every message shares).
+ */
 export function mailTexts(): Text[] {
   return sourceFiles('server')
-    .filter((file) => /mail/i.test(path.basename(file)))
+    .filter((file) => /mail/i.test(path.basename(file)) || file.startsWith('server/mail/'))
     .flatMap(sourceStrings)
 }
 

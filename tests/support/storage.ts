@@ -1,4 +1,4 @@
-import type { Storage, StoredObjectReader } from '../../server/plugins/storage'
+import type { Storage, StoredObjectReader } from '../../server/storage/storage'
 
 /** Opens `key` for reading, failing the test when it is not there. */
 export async function openStored(storage: Storage, key: string): Promise<StoredObjectReader> {

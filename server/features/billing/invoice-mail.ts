@@ -4,8 +4,8 @@ import { users } from '../../../db/schema/auth'
 import { billingInvoices } from '../../../db/schema/billing'
 import { formatAmount } from '../../../domain/billing'
 import { isLanguage, type Language } from '../../../domain/i18n'
+import { PRODUCT, paragraph, type RenderedEmail, renderLetter } from '../../mail/layout'
 import type { Queue } from '../../plugins/jobs'
-import { invoiceEmail } from '../../plugins/mail-templates'
 import { type InvoiceDocument, renderInvoicePdf, type Seller } from './invoice-pdf'
 
 // Each paid invoice goes once, as a PDF, to the billing e-mail and to the 'Cc Invoice to
@@ -47,6 +47,38 @@ export async function languageOf(app: FastifyInstance, userId: string): Promise<
 }
 
 export const invoiceFileName = (row: Pick<InvoiceRow, 'number'>) => `invoice-${row.number}.pdf`
+
+/** The invoice of a payment, sent with its PDF to the billing e-mail and the copy address. */
+export function invoiceEmail(input: {
+  language: Language
+  name?: string | null
+  number: string
+  amount: string
+}): RenderedEmail {
+  const { language, name, number, amount } = input
+  const lines =
+    language === 'es'
+      ? {
+          subject: `Tu factura ${number} de ${PRODUCT}`,
+          paragraphs: [
+            `Gracias por tu pago de ${amount}. Adjuntamos tu factura ${number} en PDF.`,
+            'También la encontrarás en Mi cuenta, en el historial de facturación.',
+          ],
+        }
+      : {
+          subject: `Your ${PRODUCT} invoice ${number}`,
+          paragraphs: [
+            `Thank you for your payment of ${amount}. Your invoice ${number} is attached as a PDF.`,
+            'You can also find it in My Account, under the billing history.',
+          ],
+        }
+  return renderLetter({
+    language,
+    subject: lines.subject,
+    name,
+    blocks: lines.paragraphs.map(paragraph),
+  })
+}
 
 export async function defineInvoiceMail(app: FastifyInstance) {
   const queue = await app.jobs.define<{ invoiceId: string }>(

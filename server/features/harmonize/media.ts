@@ -15,7 +15,7 @@ import {
   type OperatorMedia,
 } from '../../../domain/harmonize'
 import { AppError } from '../../errors'
-import type { Storage } from '../../plugins/storage'
+import type { Storage } from '../../storage/storage'
 
 type MediaRow = typeof mediaFiles.$inferSelect
 

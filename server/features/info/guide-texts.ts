@@ -1,7 +1,7 @@
+import { CODE_VALID_MINUTES } from '../../../domain/auth'
 import type { Language } from '../../../domain/i18n'
 import type { InfoGuide } from '../../../domain/info'
 import type { GuideText } from '../../pdf-guide'
-import { CODE_VALID_MINUTES } from '../../plugins/mail-templates'
 
 // The 'Sign Up Guide' and 'Trouble Shooting' documents of the How-To page (spec scans §2
 // How-To), written by us in both languages (PRODUCT.md "Writing content"): warm, plain, short

@@ -6,7 +6,7 @@ import { operatorMediaSchema } from '../../../domain/harmonize'
 import { textSchema } from '../../../domain/text'
 import { listFailedJobs } from '../../plugins/jobs'
 import type { PaymentGateway } from '../../plugins/payments'
-import type { Storage } from '../../plugins/storage'
+import type { Storage } from '../../storage/storage'
 import { createCodes, listCodes, revokeCode } from '../access/public'
 import {
   advanceClock,

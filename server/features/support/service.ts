@@ -7,8 +7,8 @@ import {
 } from '../../../domain/support'
 import type { AuthUser } from '../../plugins/auth'
 import type { Mailer } from '../../plugins/mail'
-import { supportCopyEmail, supportRequestEmail } from '../../plugins/mail-templates'
 import type { RateLimiter, Rule } from '../../plugins/rate-limit'
+import { supportCopyEmail, supportRequestEmail } from './support-mail'
 
 /** Per user: each message lands in a person's inbox, so a loop in a script must not flood it. */
 export const SUPPORT_MAIL_LIMIT: Rule = { limit: SUPPORT_MAILS_PER_HOUR, windowMs: 60 * 60_000 }

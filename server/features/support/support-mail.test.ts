@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { supportCopyEmail, supportRequestEmail } from '../../plugins/mail-templates'
+import { supportCopyEmail, supportRequestEmail } from './support-mail'
 
 const member = { id: 'u-1', name: 'Ana Núñez', email: 'ana@example.test', language: 'es' as const }
 

@@ -12,104 +12,16 @@ import {
   stat,
 } from 'node:fs/promises'
 import path from 'node:path'
-import type { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
-import fp from 'fastify-plugin'
-import { type Config, ConfigError } from '../config'
-
-/** One stored object as a listing shows it. */
-export interface StoredObjectInfo {
-  key: string
-  size: number
-  updatedAt: Date
-}
-
-/** One stored object with its bytes. */
-export interface StoredObject {
-  data: Buffer
-  contentType: string
-  updatedAt: Date
-}
-
-/**
- * One stored object opened for reading, without its bytes in memory. Size, type and time belong
- * to the version that was opened, even if the key is overwritten meanwhile. Call `stream` once
- * (the stream closes the file when it ends or is destroyed) or `close`, never neither.
- */
-export interface StoredObjectReader {
-  size: number
-  contentType: string
-  updatedAt: Date
-  /** Differs for every version of the object (an HTTP validator can be built from it). */
-  version: string
-  /** The bytes from `start` to `end` inclusive (the whole object without a range). */
-  stream(range?: { start: number; end: number }): Readable
-  close(): Promise<void>
-}
-
-/**
- * Where uploaded files live. Keys are slash-separated paths such as `avatars/{userId}`; a key
- * that could escape the store (`..`, absolute, backslash, NUL…) throws InvalidStorageKeyError.
- */
-export interface Storage {
-  /** Stores `data` under `key`, replacing what was there in one step (readers see old or new). */
-  put(key: string, data: Buffer, contentType: string): Promise<void>
-  /** The object under `key`, or null when there is none. */
-  get(key: string): Promise<StoredObject | null>
-  /** The object under `key` opened for streaming (large media), or null when there is none. */
-  open(key: string): Promise<StoredObjectReader | null>
-  /** Removes the object; removing a missing one is not an error. */
-  delete(key: string): Promise<void>
-  /** Every object whose key starts with `prefix`, sorted by key. */
-  list(prefix: string): Promise<StoredObjectInfo[]>
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    storage: Storage
-  }
-}
-
-export class InvalidStorageKeyError extends Error {
-  constructor(key: string, reason: string) {
-    super(`Invalid storage key ${JSON.stringify(key)}: ${reason}`)
-    this.name = 'InvalidStorageKeyError'
-  }
-}
-
-// Segments start with a letter or digit, so they never collide with our temp files (which start
-// with a dot) and can never be `.` or `..`.
-const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/
-const META_SUFFIX = '.meta.json'
-const MAX_KEY_LENGTH = 512
-
-/** Throws unless `key` is a plain relative path that stays inside the store. */
-export function assertValidKey(key: string, { prefix = false } = {}): void {
-  if (typeof key !== 'string') throw new InvalidStorageKeyError(String(key), 'not a string')
-  if (key.length > MAX_KEY_LENGTH) throw new InvalidStorageKeyError(key, 'too long')
-  if (key.includes('\0')) throw new InvalidStorageKeyError(key, 'contains NUL')
-  if (key.includes('\\')) throw new InvalidStorageKeyError(key, 'contains a backslash')
-  if (key.startsWith('/') || path.isAbsolute(key)) {
-    throw new InvalidStorageKeyError(key, 'is an absolute path')
-  }
-  const segments = key.split('/')
-  if (segments.includes('..')) throw new InvalidStorageKeyError(key, 'contains ..')
-  if (prefix) {
-    // A prefix may be empty, end with a slash or stop in the middle of a name.
-    const last = segments.pop() ?? ''
-    if (!/^[A-Za-z0-9._-]*$/.test(last)) {
-      throw new InvalidStorageKeyError(key, `bad segment ${JSON.stringify(last)}`)
-    }
-  }
-  for (const segment of segments) {
-    if (!SEGMENT.test(segment)) {
-      throw new InvalidStorageKeyError(key, `bad segment ${JSON.stringify(segment)}`)
-    }
-  }
-  if (!prefix && key.endsWith(META_SUFFIX)) {
-    throw new InvalidStorageKeyError(key, `may not end with ${META_SUFFIX}`)
-  }
-}
+import {
+  assertValidKey,
+  InvalidStorageKeyError,
+  KEY_SEGMENT,
+  META_SUFFIX,
+  type Storage,
+  type StoredObjectInfo,
+  type StoredObjectReader,
+} from './storage'
 
 /** Writes a file next to its destination, flushes it, then renames it over the destination. */
 async function writeAtomically(destination: string, data: Buffer | string) {
@@ -140,12 +52,6 @@ const isMissing = (error: unknown) => {
 
 /** The name writeAtomically gives its temp files; keys can never look like this. */
 const TEMP_FILE = /^\..*\.tmp$/
-/**
- * A write takes seconds at most, so a temp file this old was left by a process that died
- * mid-write. A younger one may be another process's write in flight: with PostgreSQL the
- * operator command and several servers can share these files.
- */
-const SHARED_TEMP_FILE_AGE_MS = 60 * 60 * 1000
 
 /**
  * Removes the temp files that interrupted writes left anywhere under `root` (those older than
@@ -277,7 +183,7 @@ export function createLocalStorage(root: string): Storage {
           throw error
         }
         for (const entry of entries) {
-          if (!SEGMENT.test(entry.name)) continue
+          if (!KEY_SEGMENT.test(entry.name)) continue
           const key = relative ? `${relative}/${entry.name}` : entry.name
           if (entry.isDirectory()) {
             if (prefix.startsWith(`${key}/`) || key.startsWith(prefix)) await walk(key)
@@ -301,55 +207,3 @@ export function createLocalStorage(root: string): Storage {
     },
   }
 }
-
-/**
- * The store for the configuration: local files under `<DATA_DIR>/files` (cleared of abandoned
- * temp files first), or an S3-compatible bucket with STORAGE_URL (the config schema has already
- * required region and keys with it). The S3 client is loaded only then: it is large and most
- * installations never need it.
- */
-export async function createStorage(
-  config: Pick<
-    Config,
-    | 'STORAGE_URL'
-    | 'S3_ENDPOINT'
-    | 'S3_REGION'
-    | 'S3_ACCESS_KEY_ID'
-    | 'S3_SECRET_ACCESS_KEY'
-    | 'dataDir'
-    | 'database'
-  >,
-): Promise<Storage> {
-  if (!config.STORAGE_URL) {
-    const root = path.join(config.dataDir, 'files')
-    // With the embedded database this process holds DATA_DIR alone (its lock), so every temp
-    // file there is a leftover; with PostgreSQL others may be writing beside it.
-    await removeAbandonedTempFiles(
-      root,
-      config.database.kind === 'pglite' ? 0 : SHARED_TEMP_FILE_AGE_MS,
-    )
-    return createLocalStorage(root)
-  }
-  const { S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } = config
-  if (!S3_REGION || !S3_ACCESS_KEY_ID || !S3_SECRET_ACCESS_KEY) {
-    throw new ConfigError([
-      'STORAGE_URL needs S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY as well.',
-    ])
-  }
-  const { createS3Storage } = await import('./s3-storage')
-  return createS3Storage({
-    url: config.STORAGE_URL,
-    endpoint: config.S3_ENDPOINT,
-    region: S3_REGION,
-    accessKeyId: S3_ACCESS_KEY_ID,
-    secretAccessKey: S3_SECRET_ACCESS_KEY,
-  })
-}
-
-/** Decorates `app.storage` with the configured file store. */
-export const storagePlugin = fp<{ config: Config }>(
-  async (app, { config }) => {
-    app.decorate('storage', await createStorage(config))
-  },
-  { name: 'storage' },
-)

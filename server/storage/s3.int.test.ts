@@ -9,8 +9,9 @@ import { createTestEnvironment, type TestEnvironment } from '../../tests/support
 import { loadConfig } from '../config'
 import { createCodes } from '../features/access/public'
 import { addMedia, signMediaUrl } from '../features/harmonize/public'
-import { parseStorageUrl } from './s3-storage'
-import { createStorage, InvalidStorageKeyError, type Storage } from './storage'
+import { createStorage } from './plugin'
+import { parseStorageUrl } from './s3'
+import { InvalidStorageKeyError, type Storage } from './storage'
 
 let s3: TestS3
 let storage: Storage
