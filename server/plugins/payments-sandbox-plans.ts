@@ -8,7 +8,7 @@ import {
   type GatewayPrice,
   type GatewaySubscription,
   type RequestOptions,
-} from './payments'
+} from './payments-gateway'
 import { missing, type SandboxStore, sandboxData, sandboxId } from './payments-sandbox-store'
 
 // The sandbox's monthly plans, invoices and test clocks. Each customer has a clock that runs

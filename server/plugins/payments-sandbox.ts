@@ -10,7 +10,7 @@ import {
   type GatewayProduct,
   type PaymentGateway,
   type RequestOptions,
-} from './payments'
+} from './payments-gateway'
 import { publicCustomer, type StoredCustomer, sandboxPlans } from './payments-sandbox-plans'
 import { missing, nowSeconds, sandboxData, sandboxId, sandboxStore } from './payments-sandbox-store'
 

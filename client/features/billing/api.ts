@@ -19,7 +19,7 @@ import {
 import { countriesResponseSchema, statesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
 import { paymentsQueryKey } from '../../lib/payment-progress'
-import { accessQueryKey } from '../access/public'
+import { accessQueryKey } from '../../lib/query-keys'
 
 // Billing for the signed-in member: prices, saved cards and billing information.
 

@@ -10,7 +10,7 @@ import {
 import { apiRequest, endpoint } from '../../lib/api-client'
 import { invoicesQueryKey, planQueryKey } from '../../lib/payment-progress'
 import { planQuery } from '../../lib/plan-query'
-import { accessQueryKey } from '../access/public'
+import { accessQueryKey } from '../../lib/query-keys'
 
 // The member's monthly plan and invoices (spec core §2 account actions).
 

@@ -16,7 +16,7 @@ import type {
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
 import { accessFactsKey, cacheFor, invalidate } from '../../plugins/cache'
-import { GatewayError } from '../../plugins/payments'
+import { GatewayError } from '../../plugins/payments-gateway'
 import { isSandboxGateway } from '../../plugins/payments-sandbox'
 import { isCountry, isStateOf } from '../reference/public'
 import { hasRunningPlan, invoiceRow, planStatus, subscriptionRow } from './plan-sync'

@@ -5,7 +5,7 @@ import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
 import { operatorMediaSchema } from '../../../domain/harmonize'
 import { textSchema } from '../../../domain/text'
 import { listFailedJobs } from '../../plugins/jobs'
-import type { PaymentGateway } from '../../plugins/payments'
+import type { PaymentGateway } from '../../plugins/payments-gateway'
 import type { Storage } from '../../storage/storage'
 import { createCodes, listCodes, revokeCode } from '../access/public'
 import {

@@ -23,6 +23,8 @@ export function MyAccountPage() {
   const { user } = useSession()
   // Media belong to sessions, so only people with access see them (the API says 402 otherwise).
   const access = useAccess()
+  // What billing's plan and price lists show for a payment paid for good, from access's answer.
+  const paidOnce = access.data?.flow.kind === 'payment' && access.data.flow.status === 'paid'
   const [dialog, setDialog] = useState<'email' | 'password' | null>(null)
   const close = (open: boolean) => {
     if (!open) setDialog(null)
@@ -74,8 +76,8 @@ export function MyAccountPage() {
           </div>
         </dl>
       </div>
-      <PlanSummary />
-      <PricePlans />
+      <PlanSummary paidOnce={paidOnce} />
+      <PricePlans paidOnce={paidOnce} />
       <SavedCards />
       <BillingInfoSummary />
       <RedeemCode />

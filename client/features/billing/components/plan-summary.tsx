@@ -11,7 +11,6 @@ import { SectionCard } from '../../../components/ui/section-card'
 import { readServerError } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
-import { useAccess } from '../../access/public'
 import { useBillingAccount, usePrices } from '../api'
 import {
   isCharging,
@@ -35,9 +34,11 @@ const BADGE = {
 /**
  * My Account's plan: its status, what happens next, and the account actions spec core §2
  * lists (Start Now, Cancel Renewal, Reactivate Subscription, Pay Actual Invoice), plus Pause,
- * Resume and Upgrade. The server decides which actions are offered.
+ * Resume and Upgrade. The server decides which actions are offered. `paidOnce` is what the
+ * access answer says (a payment paid: ONE PAYMENT, or FOUR PAYMENTS paid off); the page passes
+ * it in, as billing does not import access (on the server, access reads billing).
  */
-export function PlanSummary() {
+export function PlanSummary({ paidOnce }: { paidOnce: boolean }) {
   const { t } = useTranslation()
   const plan = usePlan()
   const account = useBillingAccount()
@@ -60,8 +61,8 @@ export function PlanSummary() {
         {plan.isError && <p className="text-sm text-red-700">{t('common.networkError')}</p>}
         {state?.subscription && <SandboxNotice sandbox={account.data?.sandbox} />}
         {isCharging(state) && <PaymentInProgress />}
-        {state && <PlanDetails state={state} />}
-        {state && <PlanActions state={state} />}
+        {state && <PlanDetails state={state} paidOnce={paidOnce} />}
+        {state && <PlanActions state={state} paidOnce={paidOnce} />}
       </div>
     </SectionCard>
   )
@@ -82,12 +83,10 @@ export function PaymentInProgress() {
   )
 }
 
-function PlanDetails({ state }: { state: PlanState }) {
+function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean }) {
   const { t } = useTranslation()
-  const access = useAccess()
   const plan = state.subscription
   if (!plan) {
-    const paidOnce = access.data?.flow.kind === 'payment' && access.data.flow.status === 'paid'
     return (
       <p className="text-sm text-slate-600">
         {paidOnce ? t('billing.pay.paid') : t('billing.plan.none')}
@@ -208,7 +207,7 @@ export function PlanPriceChoice({
 export const recurringPrices = (prices: readonly Price[] | undefined) =>
   (prices ?? []).filter((price) => price.plan !== 'one_payment')
 
-function PlanActions({ state }: { state: PlanState }) {
+function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean }) {
   const { t } = useTranslation()
   const text = useMessageText()
   const { notify } = useNotifications()
@@ -233,10 +232,7 @@ function PlanActions({ state }: { state: PlanState }) {
     !['canceled', 'incomplete_expired'].includes(subscription.status)
   const needsPrice = actions.startNow || (actions.reactivate && !undoesCancel)
   // Without a card there is nothing to start yet; after a lifetime payment, nothing to start.
-  const access = useAccess()
-  const needsCardHint = !(
-    access.data?.flow.kind === 'payment' && access.data.flow.status === 'paid'
-  )
+  const needsCardHint = !paidOnce
 
   // Start Now goes on to the panels once the first payment is confirmed (spec core §2).
   const navigate = useNavigate()

@@ -3,25 +3,24 @@ import { Link } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'
 import { RUNNING_STATUSES } from '../../../../domain/billing-plans'
 import { SectionCard } from '../../../components/ui/section-card'
-import { useAccess } from '../../access/public'
 import { useBillingAccount, usePrices } from '../api'
 import { usePlan } from '../plan-api'
 import { SandboxNotice } from './sandbox-notice'
 
-/** My Account's price plans (only those on sale, spec core §2), with the way to buy each. */
-export function PricePlans() {
+/**
+ * My Account's price plans (only those on sale, spec core §2), with the way to buy each.
+ * `paidOnce` is what the access answer says, passed in by the page as in PlanSummary.
+ */
+export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
   const { t } = useTranslation()
   const prices = usePrices()
   const account = useBillingAccount()
   const plan = usePlan()
   // While a plan runs, another is not bought beside it: ONE PAYMENT comes as an upgrade.
-  const access = useAccess()
   const status = plan.data?.subscription?.status
   const running = status !== undefined && RUNNING_STATUSES.includes(status)
   // Paid for good (ONE PAYMENT, or FOUR PAYMENTS paid off): there is nothing left to buy.
-  const paidForGood =
-    status === 'paid' ||
-    (access.data?.flow.kind === 'payment' && access.data.flow.status === 'paid')
+  const paidForGood = status === 'paid' || paidOnce
   const link =
     'rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50'
   return (

@@ -1,0 +1,345 @@
+import type { CardBrand, Plan } from '../../domain/billing'
+
+// The card provider's contract: the interface every gateway answers to, its objects and its
+// error. It imports nothing of ours at run time (only types from domain), so a gateway and the
+// features import it without importing one another. The objects keep the provider's shapes and
+// state names (Stripe's API: snake_case fields, epoch seconds, `object` tags), so the Stripe
+// gateway can hand them through and the sandbox can be checked against Stripe's documentation.
+
+/** The one product everything is a price of. */
+export interface GatewayProduct {
+  id: string
+  object: 'product'
+  name: string
+  active: boolean
+  created: number
+}
+
+/** A price of the product. A one-time price has no `recurring`; the others charge monthly. */
+export interface GatewayPrice {
+  id: string
+  object: 'price'
+  product: string
+  nickname: string
+  unit_amount: number
+  currency: 'usd'
+  active: boolean
+  created: number
+  type: 'one_time' | 'recurring'
+  recurring: { interval: 'month'; interval_count: number } | null
+  /** Which of our plans it is; FOUR PAYMENTS is a monthly price that stops after four. */
+  metadata: { plan: Plan }
+}
+
+/** A postal address as the provider keeps it. */
+export interface GatewayAddress {
+  line1: string
+  line2: string | null
+  city: string | null
+  state: string | null
+  postal_code: string
+  country: string
+}
+
+/** The paying person: one per user, with the billing information and the default card. */
+export interface GatewayCustomer {
+  id: string
+  object: 'customer'
+  email: string
+  name: string
+  address: GatewayAddress | null
+  invoice_settings: { default_payment_method: string | null }
+  /** Our user id, so a customer can always be traced back. */
+  metadata: { user_id: string }
+  created: number
+}
+
+/** A saved card. Only its brand, last four digits and expiry ever leave the provider. */
+export interface GatewayPaymentMethod {
+  id: string
+  object: 'payment_method'
+  type: 'card'
+  customer: string | null
+  card: {
+    brand: CardBrand
+    last4: string
+    exp_month: number
+    exp_year: number
+    funding: 'credit' | 'debit' | 'prepaid' | 'unknown'
+  }
+  /** `card_type` is what the person chose in the card-type select (Debit or Credit). */
+  metadata: { card_type?: 'debit' | 'credit' }
+  created: number
+}
+
+const PAYMENT_INTENT_STATUSES = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'processing',
+  'succeeded',
+  'canceled',
+] as const
+
+/** One charge. `processing` until the bank answers; a refusal goes back to needing a card. */
+export interface GatewayPaymentIntent {
+  id: string
+  object: 'payment_intent'
+  amount: number
+  currency: 'usd'
+  customer: string
+  payment_method: string | null
+  status: (typeof PAYMENT_INTENT_STATUSES)[number]
+  receipt_email: string | null
+  /** Why the last try failed, in the provider's words and codes. */
+  last_payment_error: { code: string; decline_code?: string; message: string } | null
+  /** What was bought, for our records; `invoice` when the charge pays one. */
+  metadata: {
+    price_id: string
+    user_id: string
+    invoice?: string
+    subscription?: string
+    /** A try the member made ('Pay Actual Invoice'), not one of the automatic retries. */
+    manual?: 'true'
+  }
+  created: number
+}
+
+/**
+ * A plan that charges monthly: the SUBSCRIPTION until cancelled, or FOUR PAYMENTS, which has
+ * `cancel_at` four months after its start and so ends by itself after the fourth charge.
+ * `incomplete` until its first invoice is paid; `past_due` after a failed renewal, `unpaid` when
+ * the retries are used up. Times are the customer's clock (the sandbox's test clock).
+ */
+export interface GatewaySubscription {
+  id: string
+  object: 'subscription'
+  customer: string
+  status: 'incomplete' | 'incomplete_expired' | 'active' | 'past_due' | 'unpaid' | 'canceled'
+  items: { data: { id: string; price: string }[] }
+  billing_cycle_anchor: number
+  current_period_start: number
+  current_period_end: number
+  cancel_at_period_end: boolean
+  cancel_at: number | null
+  canceled_at: number | null
+  ended_at: number | null
+  /** Set while paused: invoices of the period are voided and nothing is charged. */
+  pause_collection: { behavior: 'void'; resumes_at: number | null } | null
+  default_payment_method: string | null
+  latest_invoice: string | null
+  metadata: { plan: Plan; user_id: string; price_id: string }
+  created: number
+}
+
+export interface GatewayInvoiceLine {
+  id: string
+  description: string
+  /** Cents; a credit (the unused part of a period) is negative. */
+  amount: number
+  price: string | null
+  proration: boolean
+  period: { start: number; end: number }
+}
+
+/**
+ * A bill, numbered when it is finalized (every invoice here is finalized at once). `open` until
+ * paid; `void` when it will never be collected (a paused period, an expired first payment).
+ */
+export interface GatewayInvoice {
+  id: string
+  object: 'invoice'
+  /** Sequential per account, without gaps. */
+  number: string
+  customer: string
+  subscription: string | null
+  status: 'open' | 'paid' | 'void' | 'uncollectible'
+  billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'manual'
+  currency: 'usd'
+  subtotal: number
+  total: number
+  amount_due: number
+  amount_paid: number
+  lines: { data: GatewayInvoiceLine[] }
+  /** The billing information as it was when the invoice was made. */
+  customer_name: string
+  customer_email: string
+  customer_address: GatewayAddress | null
+  /** Where a copy goes ('Cc Invoice to Payment'), besides the billing e-mail. */
+  receipt_email: string | null
+  /** The latest charge that tried to pay it. */
+  payment_intent: string | null
+  attempt_count: number
+  next_payment_attempt: number | null
+  status_transitions: { finalized_at: number; paid_at: number | null; voided_at: number | null }
+  period_start: number
+  period_end: number
+  /** `ends_subscription`: paying it ends that plan (an upgrade to a one-time price). */
+  metadata: { user_id: string; ends_subscription?: string }
+  created: number
+}
+
+/** What moving a plan to another price would cost now: the new price less the unused time. */
+export interface GatewayUpgradePreview {
+  /** The new price's amount, in cents. */
+  amount: number
+  /** The unused part of the current period, as a negative number of cents. */
+  credit: number
+  /** What is charged now. */
+  total: number
+}
+
+/**
+ * What the provider tells us happened, as its webhooks do. Our side answers every event the
+ * same way: by syncing the customer it names.
+ */
+export interface GatewayEvent {
+  type:
+    | 'payment_intent.succeeded'
+    | 'payment_intent.payment_failed'
+    | 'invoice.paid'
+    | 'invoice.payment_failed'
+    | 'customer.subscription.updated'
+    | 'customer.subscription.deleted'
+  customer: string
+}
+
+/** Asked of every call that creates something: the same key again returns the first result. */
+export interface RequestOptions {
+  idempotencyKey?: string
+}
+
+export interface PaymentGateway {
+  /** `sandbox` takes no real money and says so wherever money is shown. */
+  readonly kind: 'sandbox' | 'stripe'
+  /** The product, or null when there is none with this id. */
+  retrieveProduct(id: string): Promise<GatewayProduct | null>
+  /** Creates the product under a chosen id (the provider allows it for products). */
+  createProduct(
+    input: { id: string; name: string },
+    options?: RequestOptions,
+  ): Promise<GatewayProduct>
+  createPrice(
+    input: { product: string; nickname: string; unitAmount: number; currency: 'usd'; plan: Plan },
+    options?: RequestOptions,
+  ): Promise<GatewayPrice>
+  /** A price's amount can never change; it can only be taken off the list (or put back). */
+  updatePrice(id: string, input: { active: boolean }): Promise<GatewayPrice | null>
+  /** Every price of the product, active or not, newest first. */
+  listPrices(product: string): Promise<GatewayPrice[]>
+
+  createCustomer(
+    input: { email: string; name: string; userId: string },
+    options?: RequestOptions,
+  ): Promise<GatewayCustomer>
+  retrieveCustomer(id: string): Promise<GatewayCustomer | null>
+  /** Changes the billing information or the default card; fields left out stay as they are. */
+  updateCustomer(
+    id: string,
+    input: {
+      email?: string
+      name?: string
+      address?: GatewayAddress
+      defaultPaymentMethod?: string | null
+    },
+  ): Promise<GatewayCustomer>
+
+  retrievePaymentMethod(id: string): Promise<GatewayPaymentMethod | null>
+  /**
+   * Saves a card made in the browser to the customer. The provider checks the card with its
+   * bank here, so a declined card fails now (GatewayError `card_declined`), not at the charge.
+   */
+  attachPaymentMethod(
+    id: string,
+    input: { customer: string; cardType?: 'debit' | 'credit' },
+  ): Promise<GatewayPaymentMethod>
+  detachPaymentMethod(id: string): Promise<GatewayPaymentMethod>
+  /** The customer's saved cards, newest first. */
+  listPaymentMethods(customer: string): Promise<GatewayPaymentMethod[]>
+
+  /**
+   * Creates a payment and confirms it with the card at once. A card the bank refuses outright
+   * comes back as `requires_payment_method` with `last_payment_error`; otherwise the payment is
+   * `processing`, and an event says later whether it succeeded.
+   */
+  createPaymentIntent(
+    input: {
+      amount: number
+      currency: 'usd'
+      customer: string
+      paymentMethod: string
+      receiptEmail: string | null
+      metadata: GatewayPaymentIntent['metadata']
+    },
+    options?: RequestOptions,
+  ): Promise<GatewayPaymentIntent>
+  /**
+   * The customer's payments, newest first. A one-time payment that succeeds gets a paid
+   * invoice of its own (as the provider's `invoice_creation` does).
+   */
+  listPaymentIntents(customer: string): Promise<GatewayPaymentIntent[]>
+
+  /**
+   * Starts a monthly plan on the card: its first invoice is made and charged at once, and the
+   * plan stays `incomplete` until that charge succeeds. `installments` ends it by itself after
+   * that many charges (FOUR PAYMENTS).
+   */
+  createSubscription(
+    input: {
+      customer: string
+      price: string
+      paymentMethod: string
+      installments: number | null
+      metadata: GatewaySubscription['metadata']
+    },
+    options?: RequestOptions,
+  ): Promise<GatewaySubscription>
+  retrieveSubscription(id: string): Promise<GatewaySubscription | null>
+  /** The customer's plans, newest first, ended ones too. */
+  listSubscriptions(customer: string): Promise<GatewaySubscription[]>
+  /**
+   * Cancel at the period's end (or take that back), pause collection (or resume): fields left out
+   * stay as they are.
+   */
+  updateSubscription(
+    id: string,
+    input: {
+      cancelAtPeriodEnd?: boolean
+      pauseCollection?: { behavior: 'void' } | null
+    },
+  ): Promise<GatewaySubscription>
+
+  /** What `upgradeSubscription` would charge now (the provider's upcoming-invoice preview). */
+  previewUpgrade(id: string, input: { price: string }): Promise<GatewayUpgradePreview>
+  /**
+   * Moves a running plan to another price now, crediting the unused part of its period on the
+   * invoice for the new price, which is charged to the default card at once. A recurring price
+   * (FOUR PAYMENTS) restarts the plan's months on it; a one-time price (ONE PAYMENT) ends the
+   * plan once that invoice is paid.
+   */
+  upgradeSubscription(
+    id: string,
+    input: { price: string; installments: number | null },
+    options?: RequestOptions,
+  ): Promise<GatewayInvoice>
+  retrieveInvoice(id: string): Promise<GatewayInvoice | null>
+  /** The customer's invoices, newest first. */
+  listInvoices(customer: string): Promise<GatewayInvoice[]>
+  /** Charges an open invoice again, with this card ('Pay Actual Invoice'). */
+  payInvoice(id: string, input: { paymentMethod: string }): Promise<GatewayInvoice>
+  /** Registers what to do when the provider reports an event (the webhook, in Stripe mode). */
+  onEvent(handler: (event: GatewayEvent) => Promise<void>): void
+}
+
+/** Raised by a gateway for a call that cannot succeed as asked (an unknown id, a closed object). */
+export class GatewayError extends Error {
+  constructor(
+    /** The provider's error code (`resource_missing`, `card_declined`, `expired_card`…). */
+    public readonly code: string,
+    message: string,
+    /** For a declined card, the bank's reason (`generic_decline`, `insufficient_funds`…). */
+    public readonly declineCode?: string,
+  ) {
+    super(message)
+    this.name = 'GatewayError'
+  }
+}
