@@ -7,6 +7,7 @@
 // depend on it, but every time does, so timings are medians of three and load figures also come
 // as a ratio to the bare-Fastify reference measured in the same round.
 // BENCH_QUICK=1: one round, shorter runs, one Lighthouse run per page (a check that it works).
+// BENCH_SECTIONS=bytes,lighthouse,load: only those sections after start-up (default: all).
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -38,6 +39,8 @@ const PLAN = QUICK
   ? { rounds: 1, seconds: 3, warmUpSeconds: 1, lighthouseRuns: 1, settleMs: 1_000 }
   : { rounds: 3, seconds: 10, warmUpSeconds: 3, lighthouseRuns: 3, settleMs: 3_000 }
 const CONNECTIONS = [50, 100]
+const SECTIONS = process.env.BENCH_SECTIONS?.split(',').map((name) => name.trim())
+const wanted = (name: 'bytes' | 'lighthouse' | 'load') => !SECTIONS || SECTIONS.includes(name)
 
 const log = (text: string) => process.stderr.write(`· ${text}\n`)
 
@@ -136,19 +139,24 @@ async function benchDatabase(database: Database): Promise<string> {
     log('signing up a subscriber through the API and the CLI')
     const subscriber = await section('subscriber', () => signUpSubscriber(running))
 
-    log('JavaScript to a usable page in Chromium')
-    const bytes = await section('page bytes', () => pageBytes(running, subscriber))
-    out.push(
-      '',
-      '  JavaScript to a usable page (Chromium, a fresh context per page, no service worker)',
-    )
-    out.push(failed(bytes) ? failureLine(bytes) : bytesTable(bytes))
+    if (wanted('bytes')) {
+      log('JavaScript to a usable page in Chromium')
+      const bytes = await section('page bytes', () => pageBytes(running, subscriber))
+      out.push(
+        '',
+        '  JavaScript to a usable page (Chromium, a fresh context per page, no service worker)',
+      )
+      out.push(failed(bytes) ? failureLine(bytes) : bytesTable(bytes))
+    }
 
-    const lighthouse = await section('Lighthouse', () => lighthouseRuns(running, subscriber))
-    out.push('', `  Lighthouse 12, mobile (default config), median of ${PLAN.lighthouseRuns}`)
-    out.push(failed(lighthouse) ? failureLine(lighthouse) : lighthouseTable(lighthouse))
-    if (!failed(lighthouse)) failures += lighthouse.filter((result) => result.error).length
+    if (wanted('lighthouse')) {
+      const lighthouse = await section('Lighthouse', () => lighthouseRuns(running, subscriber))
+      out.push('', `  Lighthouse 13, mobile (default config), median of ${PLAN.lighthouseRuns}`)
+      out.push(failed(lighthouse) ? failureLine(lighthouse) : lighthouseTable(lighthouse))
+      if (!failed(lighthouse)) failures += lighthouse.filter((result) => result.error).length
+    }
 
+    if (!wanted('load')) return out.join('\n')
     const load = await section('HTTP load', () => httpLoad(running, subscriber))
     out.push(
       '',
