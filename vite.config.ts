@@ -101,7 +101,7 @@ export default defineConfig({
               // The sign-in page with what it shares with the other account pages.
               name: 'auth',
               includeDependenciesRecursively: false,
-              test: /[\\/]client[\\/](features[\\/]auth[\\/](api|use-human-check|components[\\/]auth-card|routes[\\/]login-page)|components[\\/]human-check)\./,
+              test: /[\\/]client[\\/](features[\\/]auth[\\/](api|use-human-check|components[\\/]auth-(card|form)|routes[\\/]login-page)|components[\\/]human-check)\./,
             },
             {
               // /home and /panel-info with the panel texts, the offline preparation and the
