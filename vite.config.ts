@@ -101,13 +101,14 @@ export default defineConfig({
               // The sign-in page with what it shares with the other account pages.
               name: 'auth',
               includeDependenciesRecursively: false,
-              test: /[\\/]client[\\/](features[\\/]auth[\\/](api|use-human-check|components[\\/]auth-card|routes[\\/]login-page)|components[\\/]human-check)\./,
+              test: /[\\/]client[\\/](features[\\/]auth[\\/](api|use-human-check|components[\\/]auth-(card|form)|routes[\\/]login-page)|components[\\/]human-check)\./,
             },
             {
-              // /home and /panel-info with the panel and harmonize modules they share.
+              // /home and /panel-info with the panel texts, the offline preparation and the
+              // session history they share with the harmonizing screen.
               name: 'panels',
               includeDependenciesRecursively: false,
-              test: /[\\/]client[\\/]features[\\/](panels[\\/]|harmonize[\\/](api|public|keep-for-offline|media|media-pick|components[\\/](offline-media|recent-sessions))\.)|[\\/]domain[\\/](panels|harmonize)\./,
+              test: /[\\/]client[\\/](features[\\/]panels[\\/]|lib[\\/](panel-queries|keep-for-offline|harmonize-media|media-pick|recent-sessions)\.)|[\\/]domain[\\/](panels|harmonize)\./,
             },
             {
               // The plan and its schemas: /home asks for it (a failed payment's banner), and so

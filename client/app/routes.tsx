@@ -7,6 +7,7 @@ import {
   matchAppRoute,
   SIGNED_IN_LANDING_PATH,
 } from '../../domain/routes'
+import { NotFoundPage } from '../components/not-found-page'
 import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
 import { clientTextsReady } from '../features/clients/texts'
 import { infoTextsReady } from '../features/info/texts'
@@ -16,7 +17,6 @@ import { requestEarly } from '../lib/api-client'
 import { queryClient } from '../lib/query-client'
 import { sessionQuery } from '../lib/session'
 import { AppLayout } from './layout/app-layout'
-import { NotFoundPage } from './pages/not-found-page'
 import { RouteGuard } from './route-guard'
 
 type Page = (LazyExoticComponent<ComponentType> | ComponentType) & { preload?: () => void }
@@ -234,19 +234,19 @@ type Params = Record<string, string | undefined>
 const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) => Promise<void>>> = {
   '/home': async (_params, language) => {
     requestEarly('/api/panels')
-    const { panelsQuery } = await import('../features/panels/api')
+    const { panelsQuery } = await import('../lib/panel-queries')
     await Promise.all([queryClient.prefetchQuery(panelsQuery(language)), prefetchAccess()])
   },
   '/panel-info/:id': async ({ id }, language) => {
     if (!id) return
     requestEarly(`/api/panels/${id}`)
-    const { panelQuery } = await import('../features/panels/api')
+    const { panelQuery } = await import('../lib/panel-queries')
     await queryClient.prefetchQuery(panelQuery(id, language))
   },
   '/harmonizing-screen/:id': async ({ id }, language) => {
     if (id) requestEarly(`/api/panels/${id}`)
     requestEarly('/api/affirmations')
-    const { panelQuery, affirmationsQuery } = await import('../features/panels/api')
+    const { panelQuery, affirmationsQuery } = await import('../lib/panel-queries')
     await Promise.all([
       id ? queryClient.prefetchQuery(panelQuery(id, language)) : undefined,
       queryClient.prefetchQuery(affirmationsQuery(language)),

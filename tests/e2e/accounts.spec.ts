@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { messageText } from '../../domain/messages'
 import { createAccessCode } from './support/access'
@@ -344,6 +345,41 @@ test.describe('signing in', () => {
     await signIn.click()
     await expect(snackbar).toHaveText('Usuario o contraseña incorrectos.')
   })
+
+  test.describe('an account still waiting for its code', () => {
+    // The server answers 403 to the sign-in and 400 to the wrong code; Chromium logs both.
+    test.use({ allowedConsoleErrors: /the server responded with a status of 40[03]/ })
+
+    test('signing in leads on to the code page with the address, as information; the right code leaves no red message', async ({
+      page,
+    }) => {
+      const user = await createUser(page.request, { confirmed: false })
+      await page.goto('/login')
+      await signInThroughForm(page, user)
+
+      await expect(page).toHaveURL(/\/signup-confirm$/)
+      await expect(page.getByLabel('Email')).toHaveValue(user.email)
+      const snackbar = page.getByTestId('snackbar')
+      await expect(snackbar).toHaveText(en('auth.emailNotVerifiedCodeSent'))
+      await expect(snackbar).toHaveAttribute('data-severity', 'info')
+      await expect(snackbar).toHaveRole('status')
+
+      const code = await waitForCode(user.email, 1)
+      const wrong = `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`
+      await page.getByLabel('Confirmation code').fill(wrong)
+      await page.getByRole('button', { name: 'Confirm', exact: true }).click()
+      await expect(snackbar).toHaveText(en('auth.codeInvalid'))
+      await expect(snackbar).toHaveAttribute('data-severity', 'error')
+
+      await page.getByLabel('Confirmation code').fill(code)
+      await page.getByRole('button', { name: 'Confirm', exact: true }).click()
+      await expect(page).toHaveURL(/\/signed$/)
+      await expect(
+        page.getByText('Please use your credentials to enter your account'),
+      ).toBeVisible()
+      await expect(snackbar).toBeHidden()
+    })
+  })
 })
 
 test.describe('who may see what', () => {
@@ -476,5 +512,31 @@ test.describe('My Account', () => {
     await expect(page.getByTestId('account-email')).toHaveText(newEmail)
     await page.reload()
     await expect(page.getByTestId('account-email')).toHaveText(newEmail)
+  })
+
+  test('the redeem form goes away once a code is active', async ({ page }) => {
+    const user = await createUser(page.request)
+    await signInAs(page, user)
+    await page.goto('/my-account')
+    await page.getByLabel('Access code').fill(await createAccessCode())
+    await page.getByRole('button', { name: 'Redeem' }).click()
+
+    await expect(page.getByTestId('code-active')).toHaveText('You have an active access code.')
+    await expect(page.getByLabel('Access code')).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Redeem' })).toHaveCount(0)
+    await page.reload()
+    await expect(page.getByTestId('code-active')).toBeVisible()
+    await expect(page.getByLabel('Access code')).toHaveCount(0)
+  })
+
+  test('its summary is a valid definition list (axe-core)', async ({ page }) => {
+    const user = await createUser(page.request)
+    await signInAs(page, user)
+    await page.goto('/my-account')
+    await expect(page.getByTestId('account-email')).toHaveText(user.email)
+    const { violations } = await new AxeBuilder({ page })
+      .withRules(['definition-list', 'dlitem'])
+      .analyze()
+    expect(violations.map(({ id, nodes }) => `${id}: ${nodes.length}`)).toEqual([])
   })
 })

@@ -1,6 +1,32 @@
+import type { Locator } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { builtChunkPath } from './support/build-manifest'
 import { expect, test } from './support/test'
+
+/** A colour as the browser paints it, read back as RGB through a canvas (CSS may say lab()). */
+async function paintedColour(locator: Locator, property: 'color' | 'backgroundColor') {
+  return locator.evaluate((element, name) => {
+    const context = document.createElement('canvas').getContext('2d')
+    if (!context) throw new Error('no 2D canvas')
+    context.fillStyle = getComputedStyle(element)[name]
+    context.fillRect(0, 0, 1, 1)
+    const [red = 0, green = 0, blue = 0] = context.getImageData(0, 0, 1, 1).data
+    return [red, green, blue] as const
+  }, property)
+}
+
+/** WCAG 2.2 contrast ratio of two sRGB colours. */
+function contrast(a: readonly number[], b: readonly number[]): number {
+  const luminance = (rgb: readonly number[]) => {
+    const [r = 0, g = 0, b = 0] = rgb.map((value) => {
+      const channel = value / 255
+      return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4
+    })
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+  }
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x)
+  return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05)
+}
 
 test.describe('app shell for a visitor', () => {
   test('/ and /home land on /login', async ({ page }) => {
@@ -113,6 +139,54 @@ test.describe('app shell for a visitor', () => {
       page.getByRole('heading', { name: 'Forgot your password?', level: 2 }),
     ).toBeVisible()
   })
+
+  test('only the chosen language’s texts load with the page; the other comes when chosen', async ({
+    page,
+  }) => {
+    const catalogues: string[] = []
+    page.on('request', (request) => {
+      const name = new URL(request.url()).pathname.match(/\/assets\/(en|es)-[\w-]+\.js$/)?.[1]
+      if (name) catalogues.push(name)
+    })
+    await page.goto('/login')
+    await expect(page.getByTestId('header-title')).toHaveText('Sign In')
+    expect(catalogues).toEqual(['en'])
+
+    await page.getByLabel('Choose language').selectOption({ label: 'Español' })
+    await expect(page.getByTestId('header-title')).toHaveText('Iniciar sesión')
+    expect(catalogues).toEqual(['en', 'es'])
+  })
+
+  test.describe('side menu', () => {
+    test('a visitor is offered only the ways into an account', async ({ page }) => {
+      await page.goto('/login')
+      await page.getByRole('button', { name: 'Open menu' }).click()
+      const menu = page.getByTestId('side-menu')
+      await expect(menu.getByRole('link')).toHaveText([
+        'Sign In',
+        'Create an Account',
+        'Confirm your code',
+        'Forgot your password?',
+      ])
+      await menu.getByRole('link', { name: 'Create an Account' }).click()
+      await expect(page).toHaveURL(/\/signup$/)
+      await expect(menu).toBeHidden()
+    })
+
+    test('Escape gives focus back to the menu button', async ({ page }) => {
+      await page.goto('/login')
+      const button = page.getByRole('button', { name: 'Open menu' })
+      await button.click()
+      const menu = page.getByTestId('side-menu')
+      await expect(menu).toBeVisible()
+      await page.keyboard.press('Escape')
+      await expect(menu).toBeHidden()
+      await expect(button).toBeFocused()
+      // And the keyboard opens it again from there.
+      await page.keyboard.press('Enter')
+      await expect(menu).toBeVisible()
+    })
+  })
 })
 
 test.describe('offline', () => {
@@ -204,6 +278,34 @@ test.describe('offline', () => {
     await context.setOffline(false)
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready
+    })
+  })
+
+  test.describe(() => {
+    test.use({ allowedConsoleErrors: /ERR_INTERNET_DISCONNECTED/ })
+
+    test('the offline notice reads well and stands out from the dark header', async ({
+      page,
+      context,
+    }) => {
+      await page.goto('/login')
+      await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+      // The network goes once the service worker is in: while its script is still on the way,
+      // Chromium reports the failed fetch as a console error (the case of the tests above).
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready
+      })
+      await context.setOffline(true)
+      const snackbar = page.getByTestId('snackbar')
+      await expect(snackbar).toHaveText('Sorry, it seems that you are offline')
+
+      const box = await paintedColour(snackbar, 'backgroundColor')
+      const text = await paintedColour(snackbar.locator('p'), 'color')
+      const header = await paintedColour(page.locator('header'), 'backgroundColor')
+      expect(contrast(text, box)).toBeGreaterThanOrEqual(4.5)
+      // WCAG 1.4.11: a component's edge against what is around it, here the header it lies on.
+      expect(contrast(box, header)).toBeGreaterThanOrEqual(3)
+      await context.setOffline(false)
     })
   })
 })

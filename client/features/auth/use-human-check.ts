@@ -13,3 +13,5 @@ export function useHumanCheck() {
   }, [])
   return { payload, onChange: setPayload, key: round, renew }
 }
+
+export type HumanCheckState = ReturnType<typeof useHumanCheck>

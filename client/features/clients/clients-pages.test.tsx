@@ -7,7 +7,8 @@ import { type AppServer, signedInMember, startAppServer } from '../../lib/testin
 import { renderApp } from '../../lib/testing/render-app'
 import { uploadClientPhoto } from './api'
 
-// The records list against the real server: pages of clients, search, and the empty state.
+// The records list and the client form against the real server: pages of clients, search,
+// the empty state, and the form's errors.
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -83,5 +84,20 @@ describe('the records list', () => {
       'Sorry, no payment found yet.',
     )
     expect(screen.queryByTestId('client-search')).toBeNull()
+  })
+})
+
+describe('the client form', () => {
+  it('announces each missing field, the affirmation too, and points the field at its error', async () => {
+    await signedInMember(server, { access: true })
+    await renderApp('/user-details')
+    await userEvent.click(await screen.findByRole('button', { name: 'Start' }, { timeout: 15_000 }))
+    const affirmation = await screen.findByRole('textbox', { name: 'Positive affirmation' })
+    await waitFor(() => expect(affirmation.getAttribute('aria-invalid')).toBe('true'))
+    const error = screen
+      .getAllByRole('alert')
+      .find((alert) => alert.textContent === 'Affirmation is required')
+    expect(error).toBeDefined()
+    expect(affirmation.getAttribute('aria-describedby')).toBe(error?.id)
   })
 })

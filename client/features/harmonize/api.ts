@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query'
 import { okResponseSchema } from '../../../domain/api'
-import { recentSessionsResponseSchema, sessionContentSchema } from '../../../domain/harmonize'
+import { sessionContentSchema } from '../../../domain/harmonize'
 import { apiRequest } from '../../lib/api-client'
-import { currentLanguage } from '../../lib/i18n'
 
 /** Records the start of a session and gets its words (402 without access). */
 export const startSession = (panelId: string) =>
@@ -16,12 +14,3 @@ export const completeSession = (sessionId: number) =>
     method: 'POST',
     body: '{}',
   })
-
-/** The signed-in user's latest sessions. */
-export function useRecentSessions() {
-  return useQuery({
-    queryKey: ['harmonize', 'sessions', currentLanguage()],
-    queryFn: async () =>
-      (await apiRequest('/api/harmonize/sessions', recentSessionsResponseSchema)).sessions,
-  })
-}

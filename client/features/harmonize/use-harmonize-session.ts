@@ -8,6 +8,7 @@ import {
 import type { SessionContent } from '../../../domain/harmonize'
 import type { PanelDetail, PanelSummary } from '../../../domain/panels'
 import { isNetworkFailure } from '../../lib/offline-cache'
+import { recentSessionsQueryKey } from '../../lib/recent-sessions'
 import { completeSession, startSession } from './api'
 import type { HarmonizePlayerState } from './audio/player'
 import { useCountdown } from './use-countdown'
@@ -133,7 +134,7 @@ export function useHarmonizeSession({
       .filter((id): id is number => Boolean(id))
     if (!sessionIds.length) return
     Promise.all(sessionIds.map((id) => completeSession(id)))
-      .then(() => queryClient.invalidateQueries({ queryKey: ['harmonize', 'sessions'] }))
+      .then(() => queryClient.invalidateQueries({ queryKey: recentSessionsQueryKey }))
       .catch(() => {
         // The session ran; only its 'Completed' mark in the history is lost.
       })

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
+import { savedMediaUrl, useHarmonizeMedia } from '../../lib/harmonize-media'
 import { savedCopyInTime } from './in-time'
-import { savedMediaUrl, useHarmonizeMedia } from './media'
 
 /** What a session plays: URLs (blob: for saved copies) or null for the generated picture/sound. */
 export interface MediaSources {

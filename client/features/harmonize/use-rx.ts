@@ -4,7 +4,7 @@ import { useLocation } from 'react-router'
 import { parseRx } from '../../../domain/harmonize'
 import type { PanelSummary } from '../../../domain/panels'
 import { currentLanguage } from '../../lib/i18n'
-import { panelsQuery } from '../panels/public'
+import { panelsQuery } from '../../lib/panel-queries'
 
 const NO_LAYERS: readonly PanelSummary[] = []
 

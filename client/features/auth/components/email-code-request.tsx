@@ -4,12 +4,10 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
 import { emailWithHumanCheckSchema } from '../../../../domain/auth'
-import { HumanCheck } from '../../../components/human-check'
-import { Button } from '../../../components/ui/button'
-import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useHumanCheck } from '../use-human-check'
+import { AuthForm, EmailField } from './auth-form'
 
 const formSchema = z.omit(emailWithHumanCheckSchema, { humanCheck: true })
 
@@ -46,19 +44,13 @@ export function EmailCodeRequest({
   })
 
   return (
-    <form noValidate onSubmit={handleSend} className="flex flex-col gap-4">
-      <TextField
-        label={t('auth.fields.email')}
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        error={text(errors.email?.message)}
-        {...form.register('email')}
-      />
-      <HumanCheck key={humanCheck.key} onChange={humanCheck.onChange} />
-      <Button type="submit" loading={pending} className="w-full">
-        {t('auth.sendCode')}
-      </Button>
-    </form>
+    <AuthForm
+      onSubmit={handleSend}
+      pending={pending}
+      submitLabel={t('auth.sendCode')}
+      humanCheck={humanCheck}
+    >
+      <EmailField error={text(errors.email?.message)} {...form.register('email')} />
+    </AuthForm>
   )
 }

@@ -5,15 +5,13 @@ import { Link, useLocation, useNavigate } from 'react-router'
 import { z } from 'zod/mini'
 import { signInRequestSchema } from '../../../../domain/auth'
 import { LOGIN_PATH, SIGNED_IN_LANDING_PATH } from '../../../../domain/routes'
-import { HumanCheck } from '../../../components/human-check'
-import { Button } from '../../../components/ui/button'
 import { PasswordField } from '../../../components/ui/password-field'
-import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { isUnconfirmedAccount, useSignIn } from '../api'
 import { AuthCard } from '../components/auth-card'
+import { AuthForm, EmailField } from '../components/auth-form'
 import { useHumanCheck } from '../use-human-check'
 
 // The human check is a widget, not an input: its payload joins the values when they are sent.
@@ -58,15 +56,13 @@ export function LoginPage() {
 
   return (
     <AuthCard title={t('auth.login.heading')} intro={t('auth.login.intro')}>
-      <form noValidate onSubmit={handleSignIn} className="flex flex-col gap-4">
-        <TextField
-          label={t('auth.fields.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={text(errors.email?.message)}
-          {...form.register('email')}
-        />
+      <AuthForm
+        onSubmit={handleSignIn}
+        pending={pending}
+        submitLabel={t('auth.login.submit')}
+        humanCheck={humanCheck}
+      >
+        <EmailField error={text(errors.email?.message)} {...form.register('email')} />
         <PasswordField
           label={t('auth.fields.password')}
           autoComplete="current-password"
@@ -81,11 +77,7 @@ export function LoginPage() {
           />
           {t('auth.login.rememberMe')}
         </label>
-        <HumanCheck key={humanCheck.key} onChange={humanCheck.onChange} />
-        <Button type="submit" loading={pending} className="w-full">
-          {t('auth.login.submit')}
-        </Button>
-      </form>
+      </AuthForm>
       <div className="mt-5 flex flex-col items-center gap-2 text-sm">
         <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
           {t('auth.login.forgot')}

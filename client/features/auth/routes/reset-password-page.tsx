@@ -5,8 +5,6 @@ import { useLocation, useNavigate } from 'react-router'
 import { z } from 'zod/mini'
 import { resetPasswordRequestSchema } from '../../../../domain/auth'
 import { LOGIN_PATH } from '../../../../domain/routes'
-import { HumanCheck } from '../../../components/human-check'
-import { Button } from '../../../components/ui/button'
 import { PasswordField } from '../../../components/ui/password-field'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
@@ -14,6 +12,7 @@ import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { useResetPassword } from '../api'
 import { AuthCard } from '../components/auth-card'
+import { AuthForm, EmailField } from '../components/auth-form'
 import { useHumanCheck } from '../use-human-check'
 
 const formSchema = z.omit(resetPasswordRequestSchema, { humanCheck: true })
@@ -57,15 +56,13 @@ export function ResetPasswordPage() {
       intro={t('auth.reset.intro')}
       backTo="/forgot-password"
     >
-      <form noValidate onSubmit={handleChange} className="flex flex-col gap-4">
-        <TextField
-          label={t('auth.fields.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={text(errors.email?.message)}
-          {...form.register('email')}
-        />
+      <AuthForm
+        onSubmit={handleChange}
+        pending={pending}
+        submitLabel={t('auth.reset.submit')}
+        humanCheck={humanCheck}
+      >
+        <EmailField error={text(errors.email?.message)} {...form.register('email')} />
         <TextField
           label={t('auth.fields.code')}
           autoComplete="one-time-code"
@@ -81,11 +78,7 @@ export function ResetPasswordPage() {
           error={errors.password ? text('validation.passwordPolicy') : undefined}
           {...form.register('password')}
         />
-        <HumanCheck key={humanCheck.key} onChange={humanCheck.onChange} />
-        <Button type="submit" loading={pending} className="w-full">
-          {t('auth.reset.submit')}
-        </Button>
-      </form>
+      </AuthForm>
     </AuthCard>
   )
 }

@@ -3,12 +3,12 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { confirmSignUpRequestSchema } from '../../../../domain/auth'
-import { Button } from '../../../components/ui/button'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useConfirmSignUp } from '../api'
 import { AuthCard } from '../components/auth-card'
+import { AuthForm, EmailField } from '../components/auth-form'
 
 export function SignupConfirmPage() {
   const { t } = useTranslation()
@@ -28,16 +28,8 @@ export function SignupConfirmPage() {
 
   return (
     <AuthCard title={t('auth.confirm.heading')} intro={t('auth.confirm.intro')} backTo="/signup">
-      <form noValidate onSubmit={handleConfirm} className="flex flex-col gap-4">
-        <TextField
-          label={t('auth.fields.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          error={text(errors.email?.message)}
-          {...form.register('email')}
-        />
+      <AuthForm onSubmit={handleConfirm} pending={pending} submitLabel={t('auth.confirm.submit')}>
+        <EmailField required error={text(errors.email?.message)} {...form.register('email')} />
         <TextField
           label={t('auth.fields.code')}
           autoComplete="one-time-code"
@@ -47,10 +39,7 @@ export function SignupConfirmPage() {
           error={text(errors.code?.message)}
           {...form.register('code')}
         />
-        <Button type="submit" loading={pending} className="w-full">
-          {t('auth.confirm.submit')}
-        </Button>
-      </form>
+      </AuthForm>
       <p className="mt-5 text-center text-sm">
         <Link to="/resend-confirmation-code" className="font-medium text-brand-700 hover:underline">
           {t('auth.signup.resendLink')}

@@ -4,8 +4,6 @@ import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { z } from 'zod/mini'
 import { signUpRequestSchema } from '../../../../domain/auth'
-import { HumanCheck } from '../../../components/human-check'
-import { Button } from '../../../components/ui/button'
 import { PasswordField } from '../../../components/ui/password-field'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
@@ -14,6 +12,7 @@ import { useNotifications } from '../../../lib/notifications'
 import { useInvitationCode } from '../../access/public'
 import { useSignUp } from '../api'
 import { AuthCard } from '../components/auth-card'
+import { AuthForm, EmailField } from '../components/auth-form'
 import { useHumanCheck } from '../use-human-check'
 
 // The request's own rules, plus the second password, which never leaves the form. The code
@@ -94,21 +93,20 @@ export function SignupPage() {
           {t('auth.signup.invitation', { code })}
         </p>
       ) : null}
-      <form noValidate onSubmit={handleRegister} className="flex flex-col gap-4">
+      <AuthForm
+        onSubmit={handleRegister}
+        pending={pending}
+        submitLabel={t('auth.signup.submit')}
+        submitDisabled={!humanCheck.payload || !allFilled}
+        humanCheck={humanCheck}
+      >
         <TextField
           label={t('auth.fields.fullName')}
           autoComplete="name"
           error={incorrect(Boolean(errors.name))}
           {...form.register('name')}
         />
-        <TextField
-          label={t('auth.fields.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={incorrect(Boolean(errors.email))}
-          {...form.register('email')}
-        />
+        <EmailField error={incorrect(Boolean(errors.email))} {...form.register('email')} />
         <PasswordField
           label={t('auth.fields.password')}
           autoComplete="new-password"
@@ -122,16 +120,7 @@ export function SignupPage() {
           error={text(errors.confirmPassword?.message)}
           {...form.register('confirmPassword')}
         />
-        <HumanCheck key={humanCheck.key} onChange={humanCheck.onChange} />
-        <Button
-          type="submit"
-          loading={pending}
-          disabled={!humanCheck.payload || !allFilled}
-          className="w-full"
-        >
-          {t('auth.signup.submit')}
-        </Button>
-      </form>
+      </AuthForm>
       <div className="mt-5 flex flex-col items-center gap-2 text-sm">
         <Link to="/signup-confirm" className="font-medium text-brand-700 hover:underline">
           {t('auth.signup.confirmLink')}

@@ -8,6 +8,7 @@ import type { z } from 'zod/mini'
 import { type ClientPhoto, type ClientRecord, clientFormSchema } from '../../../../domain/clients'
 import type { Language } from '../../../../domain/i18n'
 import { Button } from '../../../components/ui/button'
+import { TextAreaField } from '../../../components/ui/text-area-field'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useHeaderSlot } from '../../../lib/header-slot'
@@ -222,6 +223,7 @@ function ClientFormCard({
       />
       <TextAreaField
         label={t('clients.details.affirmation')}
+        rows={3}
         error={text(errors.affirmation?.message)}
         {...form.register('affirmation')}
       />
@@ -359,40 +361,6 @@ function BirthDateField({
           <CalendarDays className="size-5" />
         </span>
       </div>
-    </div>
-  )
-}
-
-function TextAreaField({
-  label,
-  error,
-  ...textarea
-}: React.TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: string
-  error?: string
-  ref?: React.Ref<HTMLTextAreaElement>
-}) {
-  const id = useId()
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={3}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`w-full rounded-lg border bg-white px-3 py-2.5 text-base text-slate-900 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-200 ${
-          error ? 'border-red-600' : 'border-slate-300'
-        }`}
-        {...textarea}
-      />
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
     </div>
   )
 }

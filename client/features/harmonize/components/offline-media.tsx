@@ -3,14 +3,14 @@ import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { MediaItem } from '../../../../domain/harmonize'
 import { Button } from '../../../components/ui/button'
-import { useNotifications } from '../../../lib/notifications'
 import {
   listSavedMedia,
   removeSavedMedia,
   type SavedMedia,
   saveMediaOffline,
   useHarmonizeMedia,
-} from '../media'
+} from '../../../lib/harmonize-media'
+import { useNotifications } from '../../../lib/notifications'
 
 const nameOf = (key: string) => key.replace(/^medias\//, '')
 

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
-import { useRecentSessions } from '../api'
+import { useRecentSessions } from '../../../lib/recent-sessions'
 import { SessionComplete } from '../components/session-complete'
 import { lastSessionPath } from '../last-session'
 

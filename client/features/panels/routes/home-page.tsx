@@ -4,11 +4,12 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button } from '../../../components/ui/button'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
+import { useKeepForOffline } from '../../../lib/keep-for-offline'
+import { usePanels } from '../../../lib/panel-queries'
 import { planQuery } from '../../../lib/plan-query'
 import { NoAccessNotice, useAccess } from '../../access/public'
-import { RecentSessions, useKeepForOffline } from '../../harmonize/public'
-import { usePanels } from '../api'
 import { PanelIcon } from '../components/panel-icon'
+import { RecentSessions } from '../components/recent-sessions'
 
 // Shown only after a failed payment, and its module brings billing's shared screens (dialogs,
 // cards, plans: 8 chunks, 21 KB gzipped) with it. Loaded only when the plan says a payment

@@ -3,11 +3,11 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import type { PanelDetail } from '../../../../domain/panels'
-import { NotFoundPage } from '../../../app/pages/not-found-page'
+import { NotFoundPage } from '../../../components/not-found-page'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
 import { ApiError } from '../../../lib/api-client'
 import { useHeaderSlot } from '../../../lib/header-slot'
-import { usePanel } from '../api'
+import { usePanel } from '../../../lib/panel-queries'
 import { PanelIcon } from '../components/panel-icon'
 
 /**

@@ -11,12 +11,12 @@ import {
   supportMailRequestSchema,
 } from '../../../../domain/support'
 import { Button } from '../../../components/ui/button'
+import { TextAreaField } from '../../../components/ui/text-area-field'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useSession } from '../../../lib/session'
 import { useSendSupportMail } from '../api'
-import { TextAreaField } from '../components/text-area-field'
 
 type SupportMailValues = z.input<typeof supportMailRequestSchema>
 

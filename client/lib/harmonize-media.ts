@@ -3,16 +3,19 @@ import {
   type HarmonizeMedia,
   harmonizeMediaResponseSchema,
   type MediaItem,
-} from '../../../domain/harmonize'
-import { apiRequest } from '../../lib/api-client'
+} from '../../domain/harmonize'
+import { apiRequest } from './api-client'
+import { pickSavedMedia } from './media-pick'
 import {
   isNetworkFailure,
   OfflineError,
   offlineFirstQuery,
   recall,
   remember,
-} from '../../lib/offline-cache'
-import { pickSavedMedia } from './media-pick'
+} from './offline-cache'
+
+// Here rather than in harmonize: the offline preparation (keep-for-offline.ts), which /home
+// starts too, keeps the media list with the panel texts.
 
 /** The Cache Storage bucket holding media saved for offline use. */
 export const MEDIA_CACHE = 'harmonize-media'

@@ -1,12 +1,15 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Language } from '../../../domain/i18n'
-import { afterFirstPage } from '../../lib/after-first-page'
-import { currentLanguage } from '../../lib/i18n'
-import { recall, remember } from '../../lib/offline-cache'
-import { affirmationsQuery, panelQuery, panelsQuery } from '../panels/public'
-import { harmonizeMediaQuery } from './media'
+import type { Language } from '../../domain/i18n'
+import { afterFirstPage } from './after-first-page'
+import { harmonizeMediaQuery } from './harmonize-media'
+import { currentLanguage } from './i18n'
+import { recall, remember } from './offline-cache'
+import { affirmationsQuery, panelQuery, panelsQuery } from './panel-queries'
+
+// Here rather than in a feature: /home (panels) and the harmonizing screen (harmonize) both
+// start it, and neither feature imports the other.
 
 // Kept with the offline copies, so signing out (which clears them all) also forgets that they
 // were made, and the next member gets their own.

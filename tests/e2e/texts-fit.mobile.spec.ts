@@ -3,8 +3,9 @@ import { grantAccess } from './support/access'
 import { createUser, ownClientAddress, signInAs } from './support/accounts'
 import { expect, test } from './support/test'
 
-// What a new user tripped over on a phone (issue 8): texts cut short and rows that overflow.
-// Pixel 7 (412 px), and 360 px, the narrowest common phone width.
+// Long texts on a phone are shown whole, in English and Spanish: the header's title of a panel
+// and of the session, and My Account's e-mail and summary rows (nothing cut short, no row
+// overflowing). Pixel 7 (412 px), and 360 px, the narrowest common phone width.
 
 test.use(ownClientAddress)
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { MediaItem } from '../../../domain/harmonize'
+import type { MediaItem } from '../../domain/harmonize'
 import { pickSavedMedia } from './media-pick'
 
 const item = (key: string, kind: MediaItem['kind'], panelId: string | null): MediaItem => ({

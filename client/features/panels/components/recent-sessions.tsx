@@ -1,7 +1,7 @@
 import { CheckCircle2, CircleDashed, History } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { useRecentSessions } from '../api'
+import { useRecentSessions } from '../../../lib/recent-sessions'
 
 /** The user's last few sessions, newest first, each a way back to its panel. */
 export function RecentSessions() {

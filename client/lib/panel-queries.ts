@@ -1,13 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import type { Language } from '../../../domain/i18n'
+import type { Language } from '../../domain/i18n'
 import {
   affirmationsResponseSchema,
   panelDetailSchema,
   panelListResponseSchema,
-} from '../../../domain/panels'
-import { apiRequest } from '../../lib/api-client'
-import { currentLanguage } from '../../lib/i18n'
-import { offlineFirstQuery, withOfflineCopy } from '../../lib/offline-cache'
+} from '../../domain/panels'
+import { apiRequest } from './api-client'
+import { currentLanguage } from './i18n'
+import { offlineFirstQuery, withOfflineCopy } from './offline-cache'
+
+// Here rather than in the panels feature: the harmonizing screen (harmonize) and the scans
+// (clients) read the same panels and affirmations, and panels and harmonize do not import each
+// other (docs/decisions/0021-panels-and-harmonize-share-through-lib.md).
 
 // Panel texts change only when the operator edits them: an hour's freshness is plenty, and the
 // copies kept on the device make every one of them readable offline.

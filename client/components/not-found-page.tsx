@@ -1,9 +1,9 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
-import { HOME_PATH } from '../../../domain/routes'
-import { firstPageShown } from '../../lib/after-first-page'
-import { useHeaderSlot } from '../../lib/header-slot'
+import { HOME_PATH } from '../../domain/routes'
+import { firstPageShown } from '../lib/after-first-page'
+import { useHeaderSlot } from '../lib/header-slot'
 
 /** '404 Not Found' with Go Home (spec core §2), for unknown paths and unknown records alike. */
 export function NotFoundPage() {

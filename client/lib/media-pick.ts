@@ -1,8 +1,4 @@
-import {
-  BACKING_TRACK_MARKER,
-  type HarmonizeMedia,
-  type MediaItem,
-} from '../../../domain/harmonize'
+import { BACKING_TRACK_MARKER, type HarmonizeMedia, type MediaItem } from '../../domain/harmonize'
 
 /**
  * What a session on `panelId` can play from the files saved on this device, chosen the way the

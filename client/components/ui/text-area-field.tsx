@@ -1,6 +1,9 @@
 import { type Ref, type TextareaHTMLAttributes, useId } from 'react'
 
-/** A labelled multi-line field with its hint and error wired like TextField's. */
+/**
+ * A labelled multi-line field with its hint and error wired like TextField's: the error is
+ * announced (`role="alert"`) and the field points at it. `rows` sets its height.
+ */
 export function TextAreaField({
   label,
   error,
@@ -25,7 +28,7 @@ export function TextAreaField({
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
-        className={`min-h-40 w-full resize-y rounded-lg border bg-white px-3 py-2.5 text-base text-slate-900 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-200 ${
+        className={`w-full resize-y rounded-lg border bg-white px-3 py-2.5 text-base text-slate-900 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-200 ${
           error ? 'border-red-600' : 'border-slate-300'
         }`}
         {...textarea}
