@@ -104,3 +104,23 @@ describe('ambient transactions', () => {
     expect(ran).toEqual(['outer', 'inner'])
   })
 })
+
+describe('raw SQL', () => {
+  it('gives the rows of every statement of a block, in order, as the job queue expects', async () => {
+    const { rows } = await handle.executeSql(
+      "select 'first' as said; select 'second' as said, 2 as n",
+    )
+    expect(rows).toEqual([{ said: 'first' }, { said: 'second', n: 2 }])
+  })
+
+  it('leaves the database usable after a block that fails inside its own transaction', async () => {
+    await expect(handle.executeSql('begin; select 1; select 1 / 0; commit')).rejects.toThrow(
+      /division by zero/,
+    )
+    const { rows } = await handle.executeSql('select 1 as one')
+    expect(rows).toEqual([{ one: 1 }])
+    const key = newKey()
+    await handle.db.insert(appMeta).values({ key, value: 'after' })
+    expect(await storedValue(key)).toBe('after')
+  })
+})

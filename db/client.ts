@@ -22,12 +22,11 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>
 
 export type DatabaseTarget = { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string }
 
-/** The rows of a raw statement (the last one, when the text holds several). */
+/** The rows of a raw statement; of every statement in turn when the text holds several. */
 export interface SqlResult {
   rows: Record<string, unknown>[]
 }
 
-/** Raw SQL with `$1…` parameters; several statements are allowed only without parameters. */
 export type ExecuteSql = (text: string, values?: unknown[]) => Promise<SqlResult>
 
 export interface DatabaseHandle {
@@ -100,14 +99,23 @@ async function pgliteSql(client: PgliteLike, text: string, values?: unknown[]) {
     const { rows } = await client.query(text, values)
     return { rows: rows as Record<string, unknown>[] }
   }
-  const results = await client.exec(text)
-  return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] }
+  // pg-boss reads a row that a statement in the middle returns (a lock it claimed), so every
+  // statement's rows are kept, as pg-boss's own PGlite adapter does. A block of statements that
+  // fails half-way inside its own BEGIN would leave PGlite's one connection in an aborted
+  // transaction that refuses everything after it; a pool would have dropped that connection.
+  try {
+    const results = await client.exec(text)
+    return { rows: results.flatMap((result) => result.rows) as Record<string, unknown>[] }
+  } catch (error) {
+    await client.query('rollback').catch(() => {})
+    throw error
+  }
 }
 
 async function pgSql(client: PgLike, text: string, values?: unknown[]) {
   const result = await client.query(text, values)
-  const last = Array.isArray(result) ? result.at(-1) : result
-  return { rows: (last?.rows ?? []) as Record<string, unknown>[] }
+  const results = Array.isArray(result) ? result : [result]
+  return { rows: results.flatMap((each) => each.rows ?? []) as Record<string, unknown>[] }
 }
 
 /**

@@ -17,14 +17,21 @@ let handle: DatabaseHandle
 let runner: Awaited<ReturnType<typeof createJobRunner>>
 let queueCount = 0
 const quietLog = { error: () => {}, warn: () => {} }
+/** What the main runner reported as an error (an operator would see each in the log). */
+const runnerErrors: string[] = []
 
 beforeAll(async () => {
   environment = await createTestEnvironment()
   handle = await openDatabase(environment.config.database)
   await handle.prepare()
-  runner = await createJobRunner(asRunnerDatabase(handle), quietLog, {
-    pollingIntervalSeconds: 0.5,
-  })
+  runner = await createJobRunner(
+    asRunnerDatabase(handle),
+    {
+      ...quietLog,
+      error: (details, message) => runnerErrors.push(`${message}: ${JSON.stringify(details)}`),
+    },
+    { pollingIntervalSeconds: 0.5 },
+  )
   await runner.start()
 })
 
@@ -249,5 +256,9 @@ describe('durable jobs', () => {
       if (!closed) await own.close()
       if (ownEnvironment !== environment) await ownEnvironment.destroy()
     }
+  })
+
+  it("reports no error of its own while it works (pg-boss's background checks included)", () => {
+    expect(runnerErrors.map((line) => line.replace(/"stack":"[^"]*"/, ''))).toEqual([])
   })
 })
