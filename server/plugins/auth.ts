@@ -15,6 +15,7 @@ import { AppError } from '../errors'
 import type { RenderedEmail } from '../mail/layout'
 import type { KeyValueCache } from './cache'
 import type { MailMessage } from './mail'
+import { recordStorageRead, sessionAnswers } from './session-answers'
 
 /** One-time codes: 6 digits, 10 minutes, 3 attempts (issue: accounts). */
 export const OTP_TTL_SECONDS = CODE_VALID_MINUTES * 60
@@ -86,9 +87,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     auth: Auth
     /** The signed-in user of the request, or null for a visitor (looked up once per request). */
-    getUser(request: FastifyRequest): Promise<AuthUser | null>
+    getUser(request: FastifyRequest): Promise<Readonly<AuthUser> | null>
     /** The signed-in user, or HTTP 401 'Please sign in to continue.'. */
-    requireUser(request: FastifyRequest): Promise<AuthUser>
+    requireUser(request: FastifyRequest): Promise<Readonly<AuthUser>>
   }
   interface FastifyContextConfig {
     /**
@@ -172,7 +173,12 @@ function sessionStorage(cache: KeyValueCache): NonNullable<BetterAuthOptions['se
   const isCode = (key: string) => key.startsWith('verification:')
   const name = (key: string) => `auth:${key}`
   return {
-    get: (key: string) => (isCode(key) ? Promise.resolve(null) : cache.get(name(key))),
+    get: async (key: string) => {
+      if (isCode(key)) return null
+      const value = await cache.get(name(key))
+      recordStorageRead(key, value)
+      return value
+    },
     set: async (key: string, value: string, ttl?: number) => {
       if (!isCode(key)) await cache.set(name(key), value, ttl)
     },
@@ -337,19 +343,27 @@ function createAuth(app: FastifyInstance, config: Config, mail: AuthMail) {
 export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
   async (app, { config, mail }) => {
     app.decorate('auth', createAuth(app, config, mail))
+    // better-auth's answer for a cookie, kept while the session entries it read are unchanged
+    // (session-answers.ts): sign-out and revocation delete them, so they still count at once.
+    const answers = sessionAnswers<Readonly<AuthUser>>({
+      getSession: async (cookie) => {
+        const headers = new Headers({ cookie })
+        const found = await app.auth.api.getSession({ headers })
+        if (!found) return null
+        return {
+          user: Object.freeze(toAuthUser(found.user as Record<string, unknown>)),
+          expiresAt: new Date(found.session.expiresAt),
+        }
+      },
+      readStorage: (key) => app.cache.get(`auth:${key}`),
+    })
     // Found once per request: the signed-in-by-default hook below, the access gate and the
-    // handler all ask. better-auth reads the session from the cache (secondary storage) and
-    // checks the cookie's signature itself; sign-out and revocation delete the cached copy, so
-    // they count at once.
-    const users = new WeakMap<FastifyRequest, Promise<AuthUser | null>>()
-    const lookUp = async (request: FastifyRequest) => {
-      const session = await app.auth.api.getSession({ headers: authHeaders(request) })
-      return session ? toAuthUser(session.user as Record<string, unknown>) : null
-    }
+    // handler all ask.
+    const users = new WeakMap<FastifyRequest, Promise<Readonly<AuthUser> | null>>()
     const getUser = (request: FastifyRequest) => {
       let found = users.get(request)
       if (!found) {
-        found = lookUp(request)
+        found = answers(request.headers.cookie)
         users.set(request, found)
       }
       return found

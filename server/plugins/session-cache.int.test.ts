@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createSignedInUser } from '../../tests/support/accounts'
+import { createSession } from '../../tests/support/factories'
 import {
   createTestEnvironment,
   type TestEnvironment,
@@ -63,6 +64,31 @@ describe('cached sessions', () => {
     expect((await signOut(cookie)).statusCode).toBe(200)
     expect((await get('/api/access', cookie)).statusCode).toBe(401)
     expect((await get('/api/session', cookie)).json().user).toBeNull()
+  })
+
+  it('ask better-auth once for a cookie, then answer from what it read (server/plugins/session-answers.ts)', async () => {
+    // Fails if better-auth stops reading sessions through the secondary storage we give it:
+    // every signed-in request would then pay for its full session check again.
+    const { cookie } = await createSignedInUser(app)
+    const getSession = vi.spyOn(app.auth.api, 'getSession')
+    try {
+      for (let i = 0; i < 3; i++) expect((await get('/api/access', cookie)).statusCode).toBe(200)
+      expect(getSession).toHaveBeenCalledTimes(1)
+    } finally {
+      getSession.mockRestore()
+    }
+  })
+
+  it('end every session of a member at once when they are all revoked, though each was read before', async () => {
+    const { cookie, user } = await createSignedInUser(app)
+    const other = (await createSession(app, user.id)).header
+    for (const each of [cookie, other]) {
+      expect((await get('/api/access', each)).statusCode).toBe(200)
+    }
+    await app.auth.api.revokeSessions({ headers: new Headers({ cookie }) })
+    for (const each of [cookie, other]) {
+      expect((await get('/api/access', each)).statusCode).toBe(401)
+    }
   })
 
   it('show a new language at once to the session that is cached', async () => {
