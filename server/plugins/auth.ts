@@ -347,12 +347,15 @@ export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
     // (session-answers.ts): sign-out and revocation delete them, so they still count at once.
     const answers = sessionAnswers<Readonly<AuthUser>>({
       getSession: async (cookie) => {
-        const headers = new Headers({ cookie })
-        const found = await app.auth.api.getSession({ headers })
+        const { headers, response: found } = await app.auth.api.getSession({
+          headers: new Headers({ cookie }),
+          returnHeaders: true,
+        })
         if (!found) return null
         return {
           user: Object.freeze(toAuthUser(found.user as Record<string, unknown>)),
           expiresAt: new Date(found.session.expiresAt),
+          setCookie: headers.getSetCookie(),
         }
       },
       readStorage: (key) => app.cache.get(`auth:${key}`),
@@ -360,14 +363,29 @@ export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
     // Found once per request: the signed-in-by-default hook below, the access gate and the
     // handler all ask.
     const users = new WeakMap<FastifyRequest, Promise<Readonly<AuthUser> | null>>()
+    // A session in use is renewed by better-auth a day after its last renewal; the cookie it
+    // sets then (30 more days) goes out with the answer, or the browser would drop the session
+    // 30 days after signing in, however often it was used.
+    const renewed = new WeakMap<FastifyRequest, string[]>()
     const getUser = (request: FastifyRequest) => {
       let found = users.get(request)
       if (!found) {
-        found = answers(request.headers.cookie)
+        found = answers(request.headers.cookie, (cookies) => renewed.set(request, cookies))
         users.set(request, found)
       }
       return found
     }
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const cookies = renewed.get(request)
+      if (cookies) {
+        // Before the route's own (a sign-out's, say), which must have the last word.
+        const own = reply.getHeader('set-cookie')
+        const owned = own === undefined ? [] : Array.isArray(own) ? own : [String(own)]
+        reply.removeHeader('set-cookie')
+        reply.header('set-cookie', [...cookies, ...owned])
+      }
+      done(null, payload)
+    })
     const requireUser = async (request: FastifyRequest) => {
       const user = await getUser(request)
       if (!user) throw signInRequired()

@@ -108,4 +108,25 @@ describe('session answers', () => {
     expect(await auth.answers('a=1')).toEqual({ name: 'Ann' })
     expect(await auth.answers('b=2')).toBeNull()
   })
+
+  it('keep no answer when an entry changed while better-auth was reading it (a sign-out mid-renewal)', async () => {
+    const storage = new Map([['token', 'v1']])
+    let calls = 0
+    const answers = sessionAnswers<{ name: string }>({
+      getSession: async () => {
+        calls += 1
+        const first = storage.get('token') ?? null
+        recordStorageRead('token', first)
+        // A sign-out elsewhere, between the read and the renewal's second read.
+        storage.delete('token')
+        recordStorageRead('token', storage.get('token') ?? null)
+        recordStorageRead('revoked-before', 'T')
+        return first ? { user: { name: 'Ann' }, expiresAt: new Date(Date.now() + 60_000) } : null
+      },
+      readStorage: async (key) => storage.get(key) ?? (key === 'revoked-before' ? 'T' : null),
+    })
+    expect(await answers('a=1')).toEqual({ name: 'Ann' })
+    expect(await answers('a=1')).toBeNull()
+    expect(calls).toBe(2)
+  })
 })

@@ -91,6 +91,23 @@ describe('cached sessions', () => {
     }
   })
 
+  it('send the renewed cookie when better-auth renews a session in use, a day after the last renewal', async () => {
+    const { user } = await createSignedInUser(app)
+    const { header } = await createSession(app, user.id, true)
+    const token = decodeURIComponent(/session_token=([^;]+)/.exec(header)?.[1] ?? '').split('.')[0]
+    const { internalAdapter } = await app.auth.$context
+    // Signed in 29 days ago and last renewed then: one day left, and due for renewal.
+    await internalAdapter.updateSession(token ?? '', {
+      expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
+      updatedAt: new Date(Date.now() - 29 * 24 * 60 * 60 * 1000),
+    })
+    const response = await get('/api/access', header)
+    expect(response.statusCode).toBe(200)
+    const cookies = [response.headers['set-cookie'] ?? []].flat()
+    const renewed = cookies.find((cookie) => cookie.startsWith('harmonize.session_token='))
+    expect(renewed).toMatch(/Max-Age=2592000/i)
+  })
+
   it('show a new language at once to the session that is cached', async () => {
     const { cookie } = await createSignedInUser(app, { language: 'en' })
     expect((await get('/api/session', cookie)).json().user.language).toBe('en')
