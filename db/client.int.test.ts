@@ -123,4 +123,15 @@ describe('raw SQL', () => {
     await handle.db.insert(appMeta).values({ key, value: 'after' })
     expect(await storedValue(key)).toBe('after')
   })
+
+  it('refuses a block of statements inside a transaction, which its own COMMIT would end early', async () => {
+    const key = newKey()
+    await expect(
+      handle.db.transaction(async () => {
+        await handle.db.insert(appMeta).values({ key, value: 'inside' })
+        await handle.executeSql('begin; select 1; commit')
+      }),
+    ).rejects.toThrow('Several statements in one text cannot run inside a transaction')
+    expect(await storedValue(key)).toBeUndefined()
+  })
 })

@@ -27,6 +27,10 @@ export interface SqlResult {
   rows: Record<string, unknown>[]
 }
 
+/**
+ * Raw SQL with `$1…` parameters. Several statements in one text are allowed only without
+ * parameters and outside a transaction.
+ */
 export type ExecuteSql = (text: string, values?: unknown[]) => Promise<SqlResult>
 
 export interface DatabaseHandle {
@@ -86,7 +90,9 @@ const MIGRATION_LOCK = 4_320_783
 
 interface PgliteLike {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
-  exec(text: string): Promise<{ rows: unknown[] }[]>
+  transaction<T>(
+    fn: (tx: { exec(text: string): Promise<{ rows: unknown[] }[]> }) => Promise<T>,
+  ): Promise<T>
 }
 
 interface PgLike {
@@ -100,16 +106,13 @@ async function pgliteSql(client: PgliteLike, text: string, values?: unknown[]) {
     return { rows: rows as Record<string, unknown>[] }
   }
   // pg-boss reads a row that a statement in the middle returns (a lock it claimed), so every
-  // statement's rows are kept, as pg-boss's own PGlite adapter does. A block of statements that
-  // fails half-way inside its own BEGIN would leave PGlite's one connection in an aborted
-  // transaction that refuses everything after it; a pool would have dropped that connection.
-  try {
-    const results = await client.exec(text)
-    return { rows: results.flatMap((result) => result.rows) as Record<string, unknown>[] }
-  } catch (error) {
-    await client.query('rollback').catch(() => {})
-    throw error
-  }
+  // statement's rows are kept, as pg-boss's own PGlite adapter does. A block that fails half-way
+  // inside its own BEGIN would leave PGlite's one connection in an aborted transaction that
+  // refuses everything after it (a pool would have dropped that connection): run in one of
+  // PGlite's transactions, it is rolled back before anyone else may use the connection. (The
+  // block's own BEGIN and COMMIT only draw warnings there.)
+  const results = await client.transaction((tx) => tx.exec(text))
+  return { rows: results.flatMap((result) => result.rows) as Record<string, unknown>[] }
 }
 
 async function pgSql(client: PgLike, text: string, values?: unknown[]) {
@@ -151,12 +154,21 @@ function ambient(root: Database, rootSql: ExecuteSql) {
     try {
       const result = await (parent?.tx ?? root).transaction((raw) => {
         const tx = raw as unknown as Database
-        // pg-boss's own adapter turns `$1…` text into Drizzle's `sql` with bound parameters;
-        // statements inside a transaction are single ones (see ExecuteSql).
+        // pg-boss's own adapter turns `$1…` text into Drizzle's `sql` with bound parameters.
         // Both drivers answer `execute` with an object holding `rows`; the shared type cannot say so.
         const execute = (query: unknown) => tx.execute(query as SQL) as Promise<SqlResult>
         const { executeSql } = fromDrizzle({ execute }, sql)
-        scope = { tx, executeSql: executeSql as ExecuteSql, parent, open: true, committed: [] }
+        const single: ExecuteSql = (text, values) => {
+          // A block with its own BEGIN and COMMIT would end this transaction half-way on
+          // PostgreSQL, and PGlite refuses several statements here.
+          if (/;\s*\S/.test(text.trim().replace(/;+$/, ''))) {
+            return Promise.reject(
+              new Error('Several statements in one text cannot run inside a transaction'),
+            )
+          }
+          return executeSql(text, values) as Promise<SqlResult>
+        }
+        scope = { tx, executeSql: single, parent, open: true, committed: [] }
         return current.run(scope, () => fn(tx))
       })
       const callbacks = scope?.committed ?? []

@@ -50,13 +50,25 @@ async function queueWithPgBoss10() {
   const [doomed] = await old.fetch('doomed')
   if (!doomed) throw new Error('pg-boss 10 gave no job to fail')
   await old.fail('doomed', doomed.id, new Error('mailbox unavailable'))
+  // Failed once and waiting for its retry (two allowed): one retry is left after the next run.
+  await old.createQueue('digest', { name: 'digest', retryLimit: 2, retryDelay: 1 })
+  const retrying = await old.send('digest', {
+    about: 'digest for eve',
+    data: { to: 'eve@example.com' },
+  })
+  await old.fetch('digest')
+  await old.fail('digest', String(retrying), new Error('timed out'))
+  // Running its only attempt when the server stopped: failed, as pg-boss 10 would have.
+  await old.createQueue('once', { name: 'once', retryLimit: 0 })
+  await old.send('once', { about: 'to fay@example.com', data: {} })
+  await old.fetch('once')
   await old.stop({ graceful: false, wait: true })
-  return { later }
+  return { later, retrying: String(retrying) }
 }
 
 describe('upgrading the job queue from pg-boss 10', () => {
   it('delivers every job queued before the upgrade once, at its time, and lists old failures', async () => {
-    const { later } = await queueWithPgBoss10()
+    const { later, retrying } = await queueWithPgBoss10()
     const startOf = async (schema: string) => {
       const { rows } = await handle.executeSql(
         `select date_trunc('milliseconds', start_after)::text as start_after from ${schema}.job where id = $1`,
@@ -72,7 +84,20 @@ describe('upgrading the job queue from pg-boss 10', () => {
     })
     // Queued again with the same id and the same start time (to the millisecond JavaScript keeps).
     expect(await startOf('pgboss')).toBe(dueAt)
+    const { rows: moved } = await handle.executeSql(
+      'select state, retry_limit from pgboss.job where id = $1',
+      [retrying],
+    )
+    expect(moved).toEqual([{ state: 'created', retry_limit: 1 }])
+    const digests: string[] = []
     try {
+      await runner.jobs.define<{ to: string }>(
+        'digest',
+        { ...fast, describe: (data) => `digest for ${data.to}` },
+        async (data) => {
+          digests.push(data.to)
+        },
+      )
       await runner.jobs.define<{ to: string }>(
         'mail',
         { ...fast, describe: (data) => `to ${data.to}` },
@@ -83,14 +108,23 @@ describe('upgrading the job queue from pg-boss 10', () => {
       await runner.start()
       await vi.waitFor(() => expect(delivered).toHaveLength(3), { timeout: 15_000 })
       expect(delivered.sort()).toEqual(['ann@example.com', 'bo@example.com', 'cy@example.com'])
+      await vi.waitFor(() => expect(digests).toEqual(['eve@example.com']), { timeout: 15_000 })
       const failed = await listFailedJobs(handle.executeSql)
-      expect(failed).toEqual([
-        expect.objectContaining({
-          queue: 'doomed',
-          about: 'to dee@example.com',
-          error: 'mailbox unavailable',
-        }),
-      ])
+      expect(failed).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            queue: 'doomed',
+            about: 'to dee@example.com',
+            error: 'mailbox unavailable',
+          }),
+          expect.objectContaining({
+            queue: 'once',
+            about: 'to fay@example.com',
+            error: 'stopped while running its last attempt, when the job queue was upgraded',
+          }),
+        ]),
+      )
+      expect(failed).toHaveLength(2)
     } finally {
       await runner.stop()
     }

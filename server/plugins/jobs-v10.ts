@@ -57,17 +57,20 @@ export async function setAsideV10Schema(database: UpgradeDatabase, schema: strin
 }
 
 /**
- * Once the current pg-boss has started: queues again every job that was waiting, retrying or
- * running in the pg-boss 10 schema (a running one's process has stopped, so it runs again, as it
- * would have after its expiry), with the same id, payload, start time and the retries it had
- * left. Moved jobs leave the old schema in the same transaction, so each is queued once even
- * when the upgrade is interrupted and run again. Returns how many were moved.
+ * Once the current pg-boss has started: queues again every job that was waiting or retrying in
+ * the pg-boss 10 schema, with the same id, payload and start time and the attempts it had left.
+ * A job that was running (its process has stopped) runs again if it had a retry left, as it
+ * would have after its expiry; on its last attempt it is marked failed, as pg-boss 10 would have,
+ * and listed with the failed jobs. Moved jobs leave the old schema in the same transaction, and
+ * the move fails whole if pg-boss did not take every one, so each is queued once even when the
+ * upgrade is interrupted and run again. Returns how many were moved.
  */
 export async function moveV10Jobs(boss: PgBoss, database: UpgradeDatabase): Promise<number> {
   const { executeSql } = database
   if (!(await schemaExists(executeSql, V10_SCHEMA))) return 0
   const { rows: queues } = await executeSql(
-    `select name, retry_limit, retry_delay, retry_backoff, expire_seconds from ${V10_SCHEMA}.queue`,
+    `select name, retry_limit, retry_delay, retry_backoff, expire_seconds from ${V10_SCHEMA}.queue
+     where exists (select 1 from ${V10_SCHEMA}.job where job.name = queue.name and ${PENDING})`,
   )
   // Outside the transaction: pg-boss creates a queue in a transaction of its own.
   for (const queue of queues) {
@@ -82,36 +85,55 @@ export async function moveV10Jobs(boss: PgBoss, database: UpgradeDatabase): Prom
   }
   return database.transaction(async () => {
     await executeSql('select pg_advisory_xact_lock($1)', [UPGRADE_LOCK])
-    const { rows } = await executeSql(
-      `select id::text as id, name, priority, data, retry_limit, retry_count, retry_delay,
-              retry_backoff, extract(epoch from expire_in)::int as expire_seconds,
-              singleton_key, start_after
-       from ${V10_SCHEMA}.job
-       where state in ('created', 'retry', 'active')
-       order by created_on`,
+    await executeSql(
+      `update ${V10_SCHEMA}.job
+       set state = 'failed', completed_on = now(),
+           output = jsonb_build_object('message', 'stopped while running its last attempt, when the job queue was upgraded')
+       where state = 'active' and retry_count >= retry_limit`,
     )
+    // The rows taken out are the rows moved: nothing can slip between a read and a delete.
+    const { rows } = await executeSql(
+      `delete from ${V10_SCHEMA}.job where ${PENDING}
+       returning id::text as id, name, priority, data, state, retry_limit, retry_count,
+                 retry_delay, retry_backoff, extract(epoch from expire_in)::int as expire_seconds,
+                 singleton_key, (extract(epoch from start_after) * 1000)::float8 as start_ms,
+                 created_on`,
+    )
+    rows.sort((a, b) => String(a.created_on).localeCompare(String(b.created_on)))
     const byQueue = new Map<string, Parameters<PgBoss['insert']>[1]>()
     for (const row of rows) {
       const name = String(row.name)
+      // pg-boss 10 counts a retry when it fetches the job again, so a job that has run once
+      // (waiting to retry, or running) has one attempt fewer left than its count says.
+      const ran = row.state === 'created' ? 0 : 1
       const jobs = byQueue.get(name) ?? []
       jobs.push({
         id: String(row.id),
         data: row.data as object,
         priority: Number(row.priority),
-        retryLimit: Math.max(0, Number(row.retry_limit) - Number(row.retry_count)),
+        retryLimit: Math.max(0, Number(row.retry_limit) - Number(row.retry_count) - ran),
         retryDelay: Number(row.retry_delay),
         retryBackoff: Boolean(row.retry_backoff),
         ...positive('expireInSeconds', row.expire_seconds),
-        startAfter: new Date(row.start_after as string),
+        startAfter: new Date(Number(row.start_ms)),
         ...(row.singleton_key ? { singletonKey: String(row.singleton_key) } : {}),
       })
       byQueue.set(name, jobs)
     }
-    for (const [name, jobs] of byQueue) await boss.insert(name, jobs)
-    await executeSql(`delete from ${V10_SCHEMA}.job where state in ('created', 'retry', 'active')`)
+    for (const [name, jobs] of byQueue) {
+      const ids = await boss.insert(name, jobs, { returnId: true })
+      if ((ids?.length ?? 0) !== jobs.length) {
+        throw new Error(
+          `Moving ${jobs.length} jobs of queue ${name} from pg-boss 10: only ${ids?.length ?? 0} were taken; nothing was moved`,
+        )
+      }
+    }
     return rows.length
   })
 }
+
+/** Jobs still to run: waiting, retrying, or running when their process stopped. */
+const PENDING = "state in ('created', 'retry', 'active')"
 
 /** `{ [key]: n }` for a positive number, else nothing (pg-boss's default applies). */
 function positive<K extends string>(key: K, value: unknown): { [P in K]?: number } {
