@@ -43,8 +43,10 @@ describe('readThrough', () => {
   it('keeps the keys that make invalidation work even when the cache is full', async () => {
     const cache = memoryCache()
     await cache.set('auth:active-sessions-u1', '["t1"]')
+    await cache.set('auth:revoked-sessions-before-u1', '1795700000000', 86_400)
     for (let i = 0; i < 60_000; i++) await cache.set(`auth:token-${i}`, 'x')
     expect(await cache.get('auth:active-sessions-u1')).toBe('["t1"]')
+    expect(await cache.get('auth:revoked-sessions-before-u1')).toBe('1795700000000')
     expect(await cache.get('auth:token-0')).toBeNull()
     await cache.close()
   })

@@ -29,10 +29,12 @@ const MEMORY_ENTRIES = 50_000
 
 /**
  * Keys a dropped entry would make wrong rather than merely slower: a session's list of its
- * user's sessions is how a sign-out everywhere finds them, and a generation counter is how a
- * stale copy is told from a fresh one. They are small and never pushed out.
+ * user's sessions is how a sign-out everywhere finds them, the time before which a user's
+ * sessions were revoked is how better-auth refuses the ones it did not find, and a generation
+ * counter is how a stale copy is told from a fresh one. They are small and never pushed out
+ * (only their own expiry ends them).
  */
-const KEPT = /^(auth:active-sessions-|gen:)/
+const KEPT = /^(auth:active-sessions-|auth:revoked-sessions-before-|gen:)/
 
 export function memoryCache(): KeyValueCache {
   const entries = new LRUCache<string, string>({ max: MEMORY_ENTRIES, ttlAutopurge: false })
