@@ -169,26 +169,28 @@ function languageField(user: object): Language {
  * better-auth's secondary storage over our cache, for sessions only: its one-time codes are
  * kept out (they live in the database alone, where their attempts are counted).
  */
+/** Where an entry of better-auth's secondary storage lives in our cache. */
+const storageKey = (key: string) => `auth:${key}`
+
 function sessionStorage(cache: KeyValueCache): NonNullable<BetterAuthOptions['secondaryStorage']> {
   const isCode = (key: string) => key.startsWith('verification:')
-  const name = (key: string) => `auth:${key}`
   return {
     get: async (key: string) => {
       if (isCode(key)) return null
-      const value = await cache.get(name(key))
+      const value = await cache.get(storageKey(key))
       recordStorageRead(key, value)
       return value
     },
     set: async (key: string, value: string, ttl?: number) => {
-      if (!isCode(key)) await cache.set(name(key), value, ttl)
+      if (!isCode(key)) await cache.set(storageKey(key), value, ttl)
     },
     delete: async (key: string) => {
-      if (!isCode(key)) await cache.delete(name(key))
+      if (!isCode(key)) await cache.delete(storageKey(key))
     },
     getAndDelete: async (key: string) => {
       if (isCode(key)) return null
-      const value = await cache.get(name(key))
-      await cache.delete(name(key))
+      const value = await cache.get(storageKey(key))
+      await cache.delete(storageKey(key))
       return value
     },
     // Only better-auth's own rate limiter counts here, and it is off (our routes limit).
@@ -358,7 +360,7 @@ export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
           setCookie: headers.getSetCookie(),
         }
       },
-      readStorage: (key) => app.cache.get(`auth:${key}`),
+      readStorage: (key) => app.cache.get(storageKey(key)),
     })
     // Found once per request: the signed-in-by-default hook below, the access gate and the
     // handler all ask.

@@ -8,7 +8,7 @@ import type { ExecuteSql } from '../../db/client'
 
 /** The schema version pg-boss 10.x left in `<schema>.version`. */
 const V10_SCHEMA_VERSION = 24
-/** Where a pg-boss 10 schema goes; its failed jobs stay readable there (`listV10FailedJobs`). */
+/** Where a pg-boss 10 schema goes; its failed jobs stay readable there (`v10FailedJobRows`). */
 export const V10_SCHEMA = 'pgboss_v10'
 /** Any number that is ours alone among the advisory locks of a database. */
 const UPGRADE_LOCK = 4_320_785
@@ -18,22 +18,22 @@ interface UpgradeDatabase {
   transaction<T>(fn: () => Promise<T>): Promise<T>
 }
 
+/** Jobs still to run: waiting, retrying, or running when their process stopped. */
+const PENDING = "state in ('created', 'retry', 'active')"
+
+// Both run at every start: the catalog's own lookups, not information_schema's views.
 async function schemaVersion(executeSql: ExecuteSql, schema: string): Promise<number | null> {
-  const { rows: tables } = await executeSql(
-    'select 1 from information_schema.tables where table_schema = $1 and table_name = $2',
-    [schema, 'version'],
-  )
-  if (tables.length === 0) return null
-  const { rows } = await executeSql(`select version from ${schema}.version`)
-  return rows[0] ? Number(rows[0].version) : null
+  const { rows } = await executeSql('select to_regclass($1) is not null as present', [
+    `${schema}.version`,
+  ])
+  if (!rows[0]?.present) return null
+  const { rows: versions } = await executeSql(`select version from ${schema}.version`)
+  return versions[0] ? Number(versions[0].version) : null
 }
 
 async function schemaExists(executeSql: ExecuteSql, schema: string): Promise<boolean> {
-  const { rows } = await executeSql(
-    'select 1 from information_schema.schemata where schema_name = $1',
-    [schema],
-  )
-  return rows.length > 0
+  const { rows } = await executeSql('select to_regnamespace($1) is not null as present', [schema])
+  return Boolean(rows[0]?.present)
 }
 
 /**
@@ -131,9 +131,6 @@ export async function moveV10Jobs(boss: PgBoss, database: UpgradeDatabase): Prom
     return rows.length
   })
 }
-
-/** Jobs still to run: waiting, retrying, or running when their process stopped. */
-const PENDING = "state in ('created', 'retry', 'active')"
 
 /** `{ [key]: n }` for a positive number, else nothing (pg-boss's default applies). */
 function positive<K extends string>(key: K, value: unknown): { [P in K]?: number } {
