@@ -202,7 +202,13 @@ describe('SUBSCRIPTION', () => {
     await call('DELETE', `/api/billing/cards/${good}`, cookie)
 
     await advance(user.email, 31)
-    const pastDue = await planWhen(cookie, (state) => state.paymentFailed)
+    // Each of the renewal's events syncs the member's rows; one that read the gateway half-way
+    // through the renewal can show the failed charge before the past-due status. The rows are
+    // checked once the last sync has written both.
+    const pastDue = await planWhen(
+      cookie,
+      (state) => state.paymentFailed && statusIs('past_due')(state),
+    )
     expect(pastDue.subscription?.status).toBe('past_due')
     expect(pastDue.openInvoice?.status).toBe('open')
     expect(pastDue.actions.payInvoice).toBe(true)
@@ -253,7 +259,13 @@ describe('Pay Actual Invoice', () => {
     const failing = await saveCard(cookie, '4000000000000341')
     await call('PUT', `/api/billing/cards/${failing}/default`, cookie)
     await advance(user.email, 31)
-    const pastDue = await planWhen(cookie, (state) => state.paymentFailed)
+    // Each of the renewal's events syncs the member's rows; one that read the gateway half-way
+    // through the renewal can show the failed charge before the past-due status. The rows are
+    // checked once the last sync has written both.
+    const pastDue = await planWhen(
+      cookie,
+      (state) => state.paymentFailed && statusIs('past_due')(state),
+    )
     const invoiceId = pastDue.openInvoice?.id ?? ''
 
     // A try of the member's own with the failing card: refused, still past due, retry kept.
