@@ -32,10 +32,22 @@ describe('the import boundaries', () => {
     expect(brokenRule('client/lib/api-client.ts', 'domain/messages.ts')).toBeNull()
   })
 
-  it('refuse a plugin importing a feature', () => {
-    expect(brokenRule('server/plugins/auth.ts', 'server/features/auth/public.ts')).toMatch(
-      /plugin never imports a feature/,
-    )
+  it('refuse a plugin or a service folder importing a feature', () => {
+    for (const file of [
+      'server/plugins/auth.ts',
+      'server/payments/plugin.ts',
+      'server/mail/layout.ts',
+    ])
+      expect(brokenRule(file, 'server/features/auth/public.ts')).toMatch(/never imports a feature/)
+  })
+
+  it('refuse the sandbox to anything outside server/payments/ but tests', () => {
+    const sandbox = 'server/payments/sandbox/gateway.ts'
+    expect(brokenRule('server/features/billing/clock.ts', sandbox)).toMatch(/only server\/payments/)
+    expect(brokenRule('scripts/cli.ts', sandbox)).toMatch(/only server\/payments/)
+    expect(brokenRule('server/payments/plugin.ts', sandbox)).toBeNull()
+    expect(brokenRule('tests/support/test-app.ts', sandbox)).toBeNull()
+    expect(brokenRule('server/features/billing/clock.ts', 'server/payments/gateway.ts')).toBeNull()
   })
 
   it("refuse a feature reaching into another feature's files, but not into its own", () => {
@@ -180,10 +192,10 @@ describe('import cycles', () => {
   it('leave out type-only imports and re-exports, which are gone once compiled', () => {
     expect(
       cyclesOf({
-        'server/plugins/payments.ts':
-          "import { createSandbox } from './payments-sandbox'\nexport interface Gateway {}",
-        'server/plugins/payments-sandbox.ts':
-          "import type { Gateway } from './payments'\nexport type { Gateway as G } from './payments'",
+        'server/payments/plugin.ts':
+          "import { createSandbox } from './sandbox'\nexport interface Gateway {}",
+        'server/payments/sandbox.ts':
+          "import type { Gateway } from './plugin'\nexport type { Gateway as G } from './plugin'",
       }),
     ).toEqual([])
   })

@@ -61,6 +61,9 @@ function featureOf(file: string) {
   return match ? { side: match[1], feature: match[2] ?? '', rest: match[3] ?? '' } : null
 }
 
+/** Folders below the features: what they import must not depend on any feature. */
+const SERVICES = ['server/plugins/', 'server/payments/', 'server/storage/', 'server/mail/']
+
 /** The rule `file` breaks by importing `target` (both relative to the root), or null. */
 export function brokenRule(file: string, target: string): string | null {
   const top = target.split('/')[0] ?? ''
@@ -79,11 +82,19 @@ export function brokenRule(file: string, target: string): string | null {
     return 'db imports only domain and db'
   }
   if (
-    file.startsWith('server/plugins/') &&
+    SERVICES.some((folder) => file.startsWith(folder)) &&
     !isTest(file) &&
     target.startsWith('server/features/')
   ) {
-    return 'a plugin never imports a feature'
+    return 'a plugin or service (payments, storage, mail) never imports a feature'
+  }
+  if (
+    target.startsWith('server/payments/sandbox/') &&
+    !file.startsWith('server/payments/') &&
+    !file.startsWith('tests/') &&
+    !isTest(file)
+  ) {
+    return 'only server/payments/ reaches the sandbox; the rest uses the contract (gateway.ts)'
   }
   const to = featureOf(target)
   if (!to || COMPOSITION_ROOTS.has(file) || file.startsWith('tests/')) return null

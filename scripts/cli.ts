@@ -16,7 +16,7 @@ import {
 } from '../server/data-dir'
 import { AppError } from '../server/errors'
 import { translate } from '../server/i18n'
-import { createPaymentGateway } from '../server/plugins/payments'
+import { createPaymentGateway } from '../server/payments/plugin'
 import { createStorage } from '../server/storage/plugin'
 import {
   directOperate,

@@ -15,9 +15,8 @@ import type {
 } from '../../../domain/billing'
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
+import { GatewayError } from '../../payments/gateway'
 import { accessFactsKey, cacheFor, invalidate } from '../../plugins/cache'
-import { GatewayError } from '../../plugins/payments-gateway'
-import { isSandboxGateway } from '../../plugins/payments-sandbox'
 import { isCountry, isStateOf } from '../reference/public'
 import { hasRunningPlan, invoiceRow, planStatus, subscriptionRow } from './plan-sync'
 import type { BillingDeps } from './service'
@@ -219,9 +218,9 @@ export async function billingAccountOf(deps: BillingDeps, userId: string): Promi
 
 /** The sandbox's card field: makes a payment method from the typed card. */
 export async function createSandboxCard(deps: BillingDeps, card: SandboxCardRequest) {
-  if (!isSandboxGateway(deps.payments)) throw new AppError(404, 'billing.sandboxOnly')
-  const gateway = deps.payments
-  const method = await asUserError(() => gateway.createCardPaymentMethod(card))
+  const field = deps.payments.cardField
+  if (!field) throw new AppError(404, 'billing.sandboxOnly')
+  const method = await asUserError(() => field.createCardPaymentMethod(card))
   return { id: method.id, brand: method.card.brand, last4: method.card.last4 }
 }
 

@@ -7,7 +7,7 @@ import type {
   GatewayInvoice,
   GatewayPaymentIntent,
   GatewaySubscription,
-} from '../../plugins/payments-gateway'
+} from '../../payments/gateway'
 
 // How the gateway's plans and invoices become our rows (the sync in customers.ts writes what
 // these return), and which of a user's plans is the current one.

@@ -20,7 +20,7 @@ import {
   type UpgradePreview,
 } from '../../../domain/billing-plans'
 import { AppError } from '../../errors'
-import { GatewayError } from '../../plugins/payments-gateway'
+import { GatewayError } from '../../payments/gateway'
 import { customerIdFor, type Payer, syncCustomer } from './customers'
 import { currentPlanRow, type SubscriptionRow } from './plan-sync'
 import type { BillingDeps } from './service'

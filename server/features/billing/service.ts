@@ -3,7 +3,7 @@ import type { Database } from '../../../db/client'
 import { billingPrices } from '../../../db/schema/billing'
 import { type CreatePriceRequest, PLANS, type Price } from '../../../domain/billing'
 import { AppError } from '../../errors'
-import type { GatewayPrice, PaymentGateway } from '../../plugins/payments-gateway'
+import type { GatewayPrice, PaymentGateway } from '../../payments/gateway'
 import { DEFAULT_PRICES, PRODUCT } from './catalog'
 import { presentPrice } from './presenter'
 

@@ -4,8 +4,8 @@ import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/ac
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
 import { operatorMediaSchema } from '../../../domain/harmonize'
 import { textSchema } from '../../../domain/text'
+import type { PaymentGateway } from '../../payments/gateway'
 import { listFailedJobs } from '../../plugins/jobs'
-import type { PaymentGateway } from '../../plugins/payments-gateway'
 import type { Storage } from '../../storage/storage'
 import { createCodes, listCodes, revokeCode } from '../access/public'
 import {

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin'
 import type { Database } from '../../db/client'
 import { type Config, ConfigError } from '../config'
-import type { PaymentGateway } from './payments-gateway'
-import { createSandboxGateway, isSandboxGateway } from './payments-sandbox'
+import type { PaymentGateway } from './gateway'
+import { createSandboxGateway, isSandboxGateway } from './sandbox/gateway'
 
 // The payments plugin: picks the gateway the configuration names and runs the sandbox's bank and
 // clock in durable jobs. The contract both gateways answer to is in payments-gateway.ts, which

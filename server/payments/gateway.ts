@@ -208,9 +208,33 @@ export interface RequestOptions {
   idempotencyKey?: string
 }
 
+/**
+ * The sandbox's own card field: turns the numbers typed in the browser into a payment method,
+ * as the provider's card field does in its own frame. Where the provider takes cards, its
+ * field makes payment methods and this is absent.
+ */
+export interface CardField {
+  createCardPaymentMethod(card: {
+    number: string
+    expMonth: number
+    expYear: number
+    cvc: string
+  }): Promise<GatewayPaymentMethod>
+}
+
+/** Test clocks: a customer's time moved forward, so renewals and retries happen now. */
+export interface TestClocks {
+  /** Moves the customer's clock and waits for what became due; answers the new time. */
+  advanceClock(customer: string, seconds: number): Promise<number>
+}
+
 export interface PaymentGateway {
   /** `sandbox` takes no real money and says so wherever money is shown. */
   readonly kind: 'sandbox' | 'stripe'
+  /** Present when cards are typed into our own form (the sandbox). */
+  readonly cardField: CardField | null
+  /** Present in test mode only. */
+  readonly testClocks: TestClocks | null
   /** The product, or null when there is none with this id. */
   retrieveProduct(id: string): Promise<GatewayProduct | null>
   /** Creates the product under a chosen id (the provider allows it for products). */

@@ -8,8 +8,8 @@ import {
   type GatewayPrice,
   type GatewaySubscription,
   type RequestOptions,
-} from './payments-gateway'
-import { missing, type SandboxStore, sandboxData, sandboxId } from './payments-sandbox-store'
+} from '../gateway'
+import { missing, type SandboxStore, sandboxData, sandboxId } from './store'
 
 // The sandbox's monthly plans, invoices and test clocks. Each customer has a clock that runs
 // with real time plus however far it was advanced (`cli billing advance`); renewals, the

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
-import type { Database } from '../../db/client'
-import { cardBrand, cardDigits } from '../../domain/billing'
+import type { Database } from '../../../db/client'
+import { cardBrand, cardDigits } from '../../../domain/billing'
 import {
+  type CardField,
   GatewayError,
   type GatewayEvent,
   type GatewayPaymentIntent,
@@ -10,9 +11,10 @@ import {
   type GatewayProduct,
   type PaymentGateway,
   type RequestOptions,
-} from './payments-gateway'
-import { publicCustomer, type StoredCustomer, sandboxPlans } from './payments-sandbox-plans'
-import { missing, nowSeconds, sandboxData, sandboxId, sandboxStore } from './payments-sandbox-store'
+  type TestClocks,
+} from '../gateway'
+import { publicCustomer, type StoredCustomer, sandboxPlans } from './plans'
+import { missing, nowSeconds, sandboxData, sandboxId, sandboxStore } from './store'
 
 // The sandbox gateway: the card provider played in our own database, so every money path runs
 // on one machine with no keys. It answers in the provider's shapes and keeps its rules (ids with
@@ -99,19 +101,12 @@ export interface SandboxGateway extends PaymentGateway {
   runDue(customer: string): Promise<void>
   /** The customers whose plans still have work ahead, for the jobs after a restart. */
   customersWithLivePlans(): Promise<string[]>
-  /** Moves a customer's test clock forward and does what became due; answers the new time. */
-  advanceClock(customer: string, seconds: number): Promise<number>
   /**
-   * Makes a card payment method from the numbers typed in the browser, as the provider's card
-   * field does in its own frame. The number itself is never stored: only brand, last four
-   * digits, expiry, and which test card it was.
+   * The card field. The number itself is never stored: only brand, last four digits, expiry,
+   * and which test card it was.
    */
-  createCardPaymentMethod(card: {
-    number: string
-    expMonth: number
-    expYear: number
-    cvc: string
-  }): Promise<GatewayPaymentMethod>
+  cardField: CardField
+  testClocks: TestClocks
 }
 
 export function createSandboxGateway(db: Database): SandboxGateway {
@@ -233,32 +228,38 @@ export function createSandboxGateway(db: Database): SandboxGateway {
     })
   }
 
-  return {
-    kind: 'sandbox',
+  async function createCardPaymentMethod({
+    number,
+    expMonth,
+    expYear,
+  }: Parameters<CardField['createCardPaymentMethod']>[0]): Promise<GatewayPaymentMethod> {
+    const digits = cardDigits(number)
+    const behaviour = SANDBOX_CARDS[digits]
+    if (!behaviour) throw declined('test_mode_live_card')
+    const id = sandboxId('pm')
+    const method = await create<StoredPaymentMethod>('payment_method', id, () => ({
+      id,
+      object: 'payment_method',
+      type: 'card',
+      customer: null,
+      card: {
+        brand: cardBrand(digits),
+        last4: digits.slice(-4),
+        exp_month: expMonth,
+        exp_year: expYear,
+        funding: behaviour.funding,
+      },
+      metadata: {},
+      created: nowSeconds(),
+      sandbox: behaviour,
+    }))
+    return publicMethod(method)
+  }
 
-    async createCardPaymentMethod({ number, expMonth, expYear, cvc: _cvc }) {
-      const digits = cardDigits(number)
-      const behaviour = SANDBOX_CARDS[digits]
-      if (!behaviour) throw declined('test_mode_live_card')
-      const id = sandboxId('pm')
-      const method = await create<StoredPaymentMethod>('payment_method', id, () => ({
-        id,
-        object: 'payment_method',
-        type: 'card',
-        customer: null,
-        card: {
-          brand: cardBrand(digits),
-          last4: digits.slice(-4),
-          exp_month: expMonth,
-          exp_year: expYear,
-          funding: behaviour.funding,
-        },
-        metadata: {},
-        created: nowSeconds(),
-        sandbox: behaviour,
-      }))
-      return publicMethod(method)
-    },
+  const gateway: SandboxGateway = {
+    kind: 'sandbox',
+    cardField: { createCardPaymentMethod },
+    testClocks: { advanceClock: plans.advanceClock },
 
     async createCustomer({ email, name, userId }, options) {
       const id = sandboxId('cus')
@@ -383,7 +384,6 @@ export function createSandboxGateway(db: Database): SandboxGateway {
 
     runDue: plans.runDue,
     customersWithLivePlans: plans.customersWithLivePlans,
-    advanceClock: plans.advanceClock,
     createSubscription: plans.createSubscription,
     retrieveSubscription: plans.retrieveSubscription,
     listSubscriptions: plans.listSubscriptions,
@@ -433,9 +433,10 @@ export function createSandboxGateway(db: Database): SandboxGateway {
     listPrices: (product) =>
       store.listAll<GatewayPrice>('price', sql`${sandboxData}->>'product' = ${product}`),
   }
+  return gateway
 }
 
 /** Whether the configured gateway is the sandbox (which has the browser's card endpoint). */
 export function isSandboxGateway(gateway: PaymentGateway): gateway is SandboxGateway {
-  return gateway.kind === 'sandbox' && 'createCardPaymentMethod' in gateway
+  return gateway.kind === 'sandbox' && 'settlePaymentIntent' in gateway
 }

@@ -1,8 +1,12 @@
 import { randomInt } from 'node:crypto'
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { Database } from '../../db/client'
-import { sandboxIdempotencyKeys, sandboxObjects, sandboxSequences } from '../../db/schema/billing'
-import { GatewayError, type RequestOptions } from './payments-gateway'
+import type { Database } from '../../../db/client'
+import {
+  sandboxIdempotencyKeys,
+  sandboxObjects,
+  sandboxSequences,
+} from '../../../db/schema/billing'
+import { GatewayError, type RequestOptions } from '../gateway'
 
 // The sandbox gateway's store: the provider's objects as JSON rows, with its idempotency keys
 // and gap-free counters. Everything the sandbox keeps goes through here.
