@@ -30,6 +30,8 @@ export const USAGE = `Usage:
   npm run cli -- billing advance --email ADDRESS --days N
                                                          sandbox only: moves that member's clock N
                                                          days on; renewals and installments due run
+  npm run cli -- billing sync --all | --email ADDRESS   re-reads members from the payment provider
+                                                         and rewrites their billing tables
   npm run cli -- jobs failed                             background jobs (e.g. mail) that gave up`
 
 /** Runs an operator operation, on the database directly or through the running server. */
@@ -192,9 +194,20 @@ async function runPrices(
 async function runBilling(
   operate: Operate,
   action: string | undefined,
-  values: { email?: string; days?: string },
+  values: { email?: string; days?: string; all?: boolean },
   print: (line: string) => void,
 ) {
+  if (action === 'sync') {
+    if (Boolean(values.all) === Boolean(values.email)) {
+      throw new UsageError('billing sync takes --all or --email ADDRESS (one of them).')
+    }
+    const { synced } = await operate(
+      'billing.sync',
+      values.email ? { email: values.email } : { all: true },
+    )
+    print(`Synced ${synced} ${synced === 1 ? 'member' : 'members'} from the payment provider.`)
+    return
+  }
   if (action !== 'advance') throw new UsageError(`Unknown action "${action ?? ''}".`)
   const days = Number(values.days)
   if (!Number.isInteger(days) || days < 1 || days > 3660) {
@@ -255,6 +268,7 @@ export async function runCli(
       amount: { type: 'string' },
       email: { type: 'string' },
       days: { type: 'string' },
+      all: { type: 'boolean' },
     },
   })
   const [group, action, target] = positionals

@@ -88,6 +88,10 @@ const SERVER_MESSAGES = {
     en: 'Please choose a state or province of the chosen country.',
     es: 'Por favor, elige un estado o provincia del país elegido.',
   },
+  'billing.webhookSignature': {
+    en: 'This event is not signed by the payment provider, or its signature is too old.',
+    es: 'Este evento no está firmado por el proveedor de pagos, o su firma es demasiado antigua.',
+  },
   'billing.sandboxOnly': {
     en: 'This card form belongs to the sandbox, which is not in use here.',
     es: 'Este formulario de tarjeta pertenece al entorno de pruebas, que aquí no se usa.',

@@ -3,8 +3,10 @@ import { writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { billingCustomers } from '../db/schema/billing'
 import {
   directOperate,
   type Operate,
@@ -16,6 +18,7 @@ import { serverInfoFile } from '../server/data-dir'
 import { AppError } from '../server/errors'
 import { translate } from '../server/i18n'
 import { createJobRunner } from '../server/plugins/jobs'
+import { buildUser } from './support/factories'
 import { makeWav, makeWebmHeader } from './support/media'
 import { createTestEnvironment, type TestEnvironment } from './support/test-app'
 
@@ -177,6 +180,54 @@ describe.each(transports)('npm run cli, %s', (label, transport) => {
     }
     await expect(cli(operate, 'prices', 'archive', 'price_unknown')).rejects.toThrow(
       'This price does not exist.',
+    )
+  })
+
+  it('syncs one member or every member from the payment provider', async () => {
+    const operate = transport()
+    const { user, session } = await buildUser(app, { name: `Sync ${label}` })
+    // Billing information saved: the member's customer at the provider, synced here.
+    const saved = await app.inject({
+      method: 'PUT',
+      url: '/api/billing/info',
+      headers: { cookie: session?.header ?? '' },
+      payload: {
+        name: 'As Saved',
+        email: user.email,
+        line1: 'Calle Mayor 1',
+        city: 'Madrid',
+        postalCode: '28013',
+        country: 'ES',
+      },
+    })
+    expect(saved.statusCode).toBe(200)
+    const nameHere = async () =>
+      (
+        await app.db
+          .select({ name: billingCustomers.name, customerId: billingCustomers.customerId })
+          .from(billingCustomers)
+          .where(eq(billingCustomers.userId, user.id))
+      )[0]
+    const customerId = (await nameHere())?.customerId ?? ''
+    // A change made at the provider with no event: our tables know nothing of it yet.
+    await app.payments.updateCustomer(customerId, { name: 'Renamed At The Provider' })
+    expect((await nameHere())?.name).toBe('As Saved')
+    expect(await cli(operate, 'billing', 'sync', '--email', user.email.toUpperCase())).toBe(
+      'Synced 1 member from the payment provider.',
+    )
+    expect((await nameHere())?.name).toBe('Renamed At The Provider')
+
+    await app.payments.updateCustomer(customerId, { name: 'Renamed Again' })
+    expect(await cli(operate, 'billing', 'sync', '--all')).toMatch(
+      /^Synced \d+ members? from the payment provider\.$/,
+    )
+    expect((await nameHere())?.name).toBe('Renamed Again')
+
+    await expect(cli(operate, 'billing', 'sync')).rejects.toThrow(
+      'billing sync takes --all or --email ADDRESS (one of them).',
+    )
+    await expect(cli(operate, 'billing', 'sync', '--email', 'nobody@example.com')).rejects.toThrow(
+      translate('billing.customerNotFound', 'en'),
     )
   })
 

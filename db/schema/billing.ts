@@ -174,6 +174,27 @@ export const billingInvoices = pgTable(
 )
 
 /**
+ * Each event the provider reported (its webhook), recorded once by its id: a repeated delivery
+ * finds its row and changes nothing. The sync it asks for runs in a job; `processed_at` says
+ * when that job finished.
+ */
+export const billingEvents = pgTable(
+  'billing_event',
+  {
+    /** The provider's id (`evt_…`). */
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    /** The customer the event is about; null for events about the catalog (prices, product). */
+    customerId: text('customer_id'),
+    /** When the provider made the event. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (table) => [index('billing_event_customer_idx').on(table.customerId, table.receivedAt)],
+)
+
+/**
  * The sandbox gateway's objects, shaped as the card provider's API returns them (a customer, a
  * payment method, a payment intent, a subscription, an invoice…). JSON, because the sandbox
  * answers in the provider's shapes and never queries them by anything but id, type and owner.

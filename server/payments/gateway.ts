@@ -189,18 +189,18 @@ export interface GatewayUpgradePreview {
 }
 
 /**
- * What the provider tells us happened, as its webhooks do. Our side answers every event the
- * same way: by syncing the customer it names.
+ * What the provider tells us happened (its webhook), once the delivery's signature is checked.
+ * Our side answers every event the same way: by syncing the customer it names (the catalog
+ * when it names none), so events may come late, twice or out of order.
  */
 export interface GatewayEvent {
-  type:
-    | 'payment_intent.succeeded'
-    | 'payment_intent.payment_failed'
-    | 'invoice.paid'
-    | 'invoice.payment_failed'
-    | 'customer.subscription.updated'
-    | 'customer.subscription.deleted'
-  customer: string
+  /** The provider's id (`evt_…`): the same event delivered again has the same id. */
+  id: string
+  /** `invoice.paid`, `customer.subscription.updated`… */
+  type: string
+  /** When the provider made it (epoch seconds). */
+  created: number
+  customer: string | null
 }
 
 /** Asked of every call that creates something: the same key again returns the first result. */
@@ -350,8 +350,11 @@ export interface PaymentGateway {
   listInvoices(customer: string): Promise<GatewayInvoice[]>
   /** Charges an open invoice again, with this card ('Pay Actual Invoice'). */
   payInvoice(id: string, input: { paymentMethod: string }): Promise<GatewayInvoice>
-  /** Registers what to do when the provider reports an event (the webhook, in Stripe mode). */
-  onEvent(handler: (event: GatewayEvent) => Promise<void>): void
+  /**
+   * The event in a webhook delivery, checked against the endpoint's signing secret; a GatewayError
+   * `signature_invalid` when the signature is missing, wrong or older than five minutes.
+   */
+  readEvent(payload: Buffer, signature: string | string[] | undefined): Promise<GatewayEvent>
 }
 
 /** Raised by a gateway for a call that cannot succeed as asked (an unknown id, a closed object). */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { Database } from '../../db/client'
 import { type Config, ConfigError } from '../config'
@@ -7,6 +8,9 @@ import { createSandboxGateway, isSandboxGateway } from './sandbox/gateway'
 // The payments plugin: picks the gateway the configuration names and runs the sandbox's bank and
 // clock in durable jobs. The contract both gateways answer to is in payments-gateway.ts, which
 // imports nothing of ours at run time, so the gateways can import it without importing this file.
+
+/** Where the provider's events are posted (the billing feature's route). */
+export const WEBHOOK_PATH = '/api/billing/webhook'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,7 +26,11 @@ export function createPaymentGateway(config: Config, db: Database): PaymentGatew
       'PAYMENTS=stripe is not available in this version yet; leave PAYMENTS unset for the sandbox',
     ])
   }
-  return createSandboxGateway(db)
+  // The sandbox signs its events as Stripe does. Each process makes a secret of its own (its
+  // events go to its own endpoint) unless one is named: tests sign events of their own with it.
+  return createSandboxGateway(db, {
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('base64url')}`,
+  })
 }
 
 export const paymentsPlugin = fp<{ config: Config }>(
@@ -54,6 +62,20 @@ export const paymentsPlugin = fp<{ config: Config }>(
         ({ customer }) => gateway.runDue(customer),
       )
       gateway.connectScheduler((customer, at) => clock.send({ customer }, { at }))
+      // Its events reach the webhook endpoint as Stripe's do, signed, through the whole request
+      // path (the signature check, the event record, the sync job). Not delivered is an error,
+      // so the job that caused the event runs again.
+      gateway.connectWebhooks(async ({ payload, signature }) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: WEBHOOK_PATH,
+          payload,
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        })
+        if (response.statusCode !== 200) {
+          throw new Error(`the webhook endpoint answered ${response.statusCode}: ${response.body}`)
+        }
+      })
       // What was scheduled by a process that is gone (or by the CLI, which has no jobs) is
       // looked at again once; each run schedules the next.
       for (const customer of await gateway.customersWithLivePlans()) await clock.send({ customer })

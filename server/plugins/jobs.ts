@@ -22,6 +22,16 @@ export interface QueueOptions {
   startWithin?: { minSeconds: number; maxSeconds: number }
 }
 
+/**
+ * At most one job of a key in each slot of this many seconds, across every process: another
+ * sent in the same slot is dropped (pg-boss's singletonKey and singletonSeconds). Periodic work
+ * that every server schedules is done once.
+ */
+export interface Throttle {
+  key: string
+  perSeconds: number
+}
+
 /** A queue's sending side; what it sends is typed by the queue's definition. */
 export interface Queue<T extends object> {
   /**
@@ -29,7 +39,7 @@ export interface Queue<T extends object> {
    * only if the transaction commits, and a failure to queue rolls the transaction back. With
    * `at`, it runs no earlier than that moment.
    */
-  send(data: T, options?: { at?: Date }): Promise<void>
+  send(data: T, options?: { at?: Date; once?: Throttle }): Promise<void>
 }
 
 /** A job that used up its retries, as `npm run cli -- jobs failed` lists it. */
@@ -189,7 +199,7 @@ export async function createJobRunner(
       if (started) await startWorker()
       else starters.push(startWorker)
       return {
-        async send(data, { at } = {}) {
+        async send(data, { at, once } = {}) {
           const envelope: Envelope<typeof data> = { about: queueOptions.describe(data), data }
           // The queue row keeps the settings it was first created with; each job carries
           // today's, so a changed setting applies without touching the database.
@@ -199,6 +209,7 @@ export async function createJobRunner(
             retryDelay: queueOptions.retryDelaySeconds,
             retryBackoff: true,
             expireInSeconds: queueOptions.expireInSeconds,
+            ...(once ? { singletonKey: once.key, singletonSeconds: once.perSeconds } : {}),
             ...(at
               ? { startAfter: at }
               : window

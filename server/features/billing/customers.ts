@@ -1,5 +1,6 @@
 import { and, eq, notInArray } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
+import { users } from '../../../db/schema/auth'
 import {
   billingCustomers,
   billingInvoices,
@@ -61,9 +62,15 @@ async function asUserError<T>(call: () => Promise<T>): Promise<T> {
  * the gateway no longer lists are removed.
  */
 export async function syncCustomer({ db, payments }: BillingDeps, customerId: string) {
+  // Before the first read: what happened at the provider before this moment is in what we read,
+  // so an event received earlier needs no sync of its own (webhook.ts).
+  const startedAt = new Date()
   const customer = await payments.retrieveCustomer(customerId)
-  if (!customer) return
-  const userId = customer.metadata.user_id
+  // A customer made outside the app (in the provider's dashboard) is nobody's here.
+  const userId = customer?.metadata.user_id
+  if (!customer || !userId) return
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId))
+  if (!user) return
   const methods = await payments.listPaymentMethods(customerId)
   const intents = await payments.listPaymentIntents(customerId)
   const subscriptions = await payments.listSubscriptions(customerId)
@@ -81,7 +88,7 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
     postalCode: address?.postal_code ?? null,
     country: address?.country ?? null,
     defaultPaymentMethodId: customer.invoice_settings.default_payment_method,
-    syncedAt: new Date(),
+    syncedAt: startedAt,
   }
   await db.transaction(async (tx) => {
     await tx

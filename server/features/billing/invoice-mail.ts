@@ -80,7 +80,10 @@ export function invoiceEmail(input: {
   })
 }
 
-export async function defineInvoiceMail(app: FastifyInstance) {
+/** The queue that mails paid invoices. */
+export type InvoiceMailQueue = Queue<{ invoiceId: string }>
+
+export async function defineInvoiceMail(app: FastifyInstance): Promise<InvoiceMailQueue> {
   const queue = await app.jobs.define<{ invoiceId: string }>(
     'billing.invoice-mail',
     {
@@ -129,7 +132,7 @@ export async function defineInvoiceMail(app: FastifyInstance) {
  */
 export async function queueInvoiceMail(
   app: FastifyInstance,
-  queue: Queue<{ invoiceId: string }>,
+  queue: InvoiceMailQueue,
   userId?: string,
 ): Promise<void> {
   await app.db.transaction(async (tx) => {

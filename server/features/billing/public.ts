@@ -3,5 +3,6 @@
 export { advanceClock } from './clock'
 export { paymentFactsFor } from './payments'
 export { planStatusFor } from './plans'
+export { resyncCustomers } from './resync'
 export type { BillingDeps } from './service'
 export { archivePrice, createPrice, ensureCatalog, listAllPrices } from './service'

@@ -28,6 +28,7 @@ import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
 import { paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
 import { ensureCatalog, listActivePrices } from './service'
+import { webhookRoutes } from './webhook'
 
 const errors = {
   400: apiErrorSchema,
@@ -61,16 +62,10 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   const deps = { db: app.db, payments: app.payments }
-  // The provider's word on a payment (its webhook; the sandbox's bank job) updates our tables.
   const invoiceMail = await defineInvoiceMail(app)
-  app.payments.onEvent(async (event) => {
-    await syncCustomer(deps, event.customer)
-    const [customer] = await app.db
-      .select({ userId: billingCustomers.userId })
-      .from(billingCustomers)
-      .where(eq(billingCustomers.customerId, event.customer))
-    if (customer) await queueInvoiceMail(app, invoiceMail, customer.userId)
-  })
+  // The provider's word on a payment (its webhook; the sandbox posts there too) updates our
+  // tables, then mails the invoices it paid.
+  await app.register(webhookRoutes, { invoiceMail })
   // Invoices paid while no server ran (the operator command settles charges itself).
   await queueInvoiceMail(app, invoiceMail)
   await app.register(planRoutes)

@@ -14,6 +14,7 @@ import {
   createPrice,
   ensureCatalog,
   listAllPrices,
+  resyncCustomers,
 } from '../billing/public'
 import { addMedia, listMedia, removeMedia } from '../harmonize/public'
 
@@ -125,6 +126,14 @@ export const operatorOperations = {
     }),
     output: z.object({ email: z.string(), clock: z.string() }),
     run: (deps, input) => advanceClock(deps, input),
+  }),
+  'billing.sync': operation({
+    input: z.union([
+      z.object({ email: textSchema().check(z.minLength(3), z.maxLength(254)) }),
+      z.object({ all: z.literal(true) }),
+    ]),
+    output: z.object({ synced: z.number() }),
+    run: (deps, input) => resyncCustomers(deps, input),
   }),
   'jobs.failed': operation({
     input: z.object({}),

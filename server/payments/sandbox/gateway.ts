@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { cardBrand, cardDigits } from '../../../domain/billing'
+import { signEvent, verifyEvent } from '../events'
 import {
   type CardField,
   GatewayError,
-  type GatewayEvent,
   type GatewayPaymentIntent,
   type GatewayPaymentMethod,
   type GatewayPrice,
@@ -13,7 +13,7 @@ import {
   type RequestOptions,
   type TestClocks,
 } from '../gateway'
-import { publicCustomer, type StoredCustomer, sandboxPlans } from './plans'
+import { publicCustomer, type SandboxEvent, type StoredCustomer, sandboxPlans } from './plans'
 import { missing, nowSeconds, sandboxData, sandboxId, sandboxStore } from './store'
 
 // The sandbox gateway: the card provider played in our own database, so every money path runs
@@ -97,6 +97,11 @@ export interface SandboxGateway extends PaymentGateway {
    * reaches it: a delayed job that calls `runDue`. Without one, only `advanceClock` runs it.
    */
   connectScheduler(schedule: (customer: string, at: Date) => Promise<void>): void
+  /**
+   * Where the sandbox sends its events, signed, as Stripe calls a webhook endpoint. Without
+   * one (the operator command, which syncs by itself), events are not sent.
+   */
+  connectWebhooks(send: (delivery: WebhookDelivery) => Promise<void>): void
   /** Does whatever the customer's clock has reached. Safe to run twice. */
   runDue(customer: string): Promise<void>
   /** The customers whose plans still have work ahead, for the jobs after a restart. */
@@ -109,13 +114,38 @@ export interface SandboxGateway extends PaymentGateway {
   testClocks: TestClocks
 }
 
-export function createSandboxGateway(db: Database): SandboxGateway {
+/** A webhook delivery: the signed body and its `Stripe-Signature` header. */
+export interface WebhookDelivery {
+  payload: string
+  signature: string
+}
+
+export function createSandboxGateway(
+  db: Database,
+  options: {
+    /** Signs the events the sandbox sends, as an endpoint's signing secret (`whsec_…`). */
+    webhookSecret: string
+  },
+): SandboxGateway {
   const store = sandboxStore(db)
   const { retrieve, create, change } = store
 
-  const eventHandlers: ((event: GatewayEvent) => Promise<void>)[] = []
-  const emit = async (event: GatewayEvent) => {
-    for (const handler of eventHandlers) await handler(event)
+  let deliver: ((delivery: WebhookDelivery) => Promise<void>) | null = null
+  /** The event as Stripe sends it: signed, with the object it is about naming its customer. */
+  const emit = async ({ type, customer }: SandboxEvent) => {
+    if (!deliver) return
+    const object = type.replace(/^customer\./, '').replace(/\.[a-z_]+$/, '')
+    await deliver(
+      await signEvent(
+        {
+          id: sandboxId('evt'),
+          type,
+          created: nowSeconds(),
+          data: { object: { object, customer } },
+        },
+        options.webhookSecret,
+      ),
+    )
   }
   let bank: ((paymentIntentId: string) => Promise<void>) | null = null
   let scheduler: ((customer: string, at: Date) => Promise<void>) | null = null
@@ -368,9 +398,11 @@ export function createSandboxGateway(db: Database): SandboxGateway {
 
     settlePaymentIntent: settle,
 
-    onEvent(handler) {
-      eventHandlers.push(handler)
+    connectWebhooks(send) {
+      deliver = send
     },
+
+    readEvent: (payload, signature) => verifyEvent(payload, signature, options.webhookSecret),
 
     createPaymentIntent: ({ currency: _usd, ...input }, options) =>
       createPaymentIntent(input, options),

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm'
 import {
   type GatewayCustomer,
   GatewayError,
-  type GatewayEvent,
   type GatewayInvoice,
   type GatewayPaymentIntent,
   type GatewayPrice,
@@ -73,10 +72,22 @@ export function addMonths(epoch: number, months: number): number {
 
 const ENDED: GatewaySubscription['status'][] = ['canceled', 'incomplete_expired']
 
+/** What the sandbox tells: the event type and the customer it is about (sent as a webhook). */
+export interface SandboxEvent {
+  type:
+    | 'payment_intent.succeeded'
+    | 'payment_intent.payment_failed'
+    | 'invoice.paid'
+    | 'invoice.payment_failed'
+    | 'customer.subscription.updated'
+    | 'customer.subscription.deleted'
+  customer: string
+}
+
 /** What the plans need of the rest of the sandbox. */
 export interface PlanContext {
   store: SandboxStore
-  emit(event: GatewayEvent): Promise<void>
+  emit(event: SandboxEvent): Promise<void>
   /**
    * Charges a card, as a payment intent: refused at once or `processing` until the bank answers,
    * which then calls `afterCharge`.

@@ -1,0 +1,52 @@
+import { asc, eq, lt } from 'drizzle-orm'
+import { users } from '../../../db/schema/auth'
+import { billingCustomers } from '../../../db/schema/billing'
+import { AppError } from '../../errors'
+import { syncCustomer } from './customers'
+import type { BillingDeps } from './service'
+
+// Syncing from the provider without an event: the operator's `billing sync`, and the daily
+// pass over members not synced for a day, so a webhook that never arrived heals by itself.
+
+/** How long a member may go without a sync before the daily pass syncs them. */
+export const STALE_AFTER_MS = 24 * 60 * 60_000
+
+/** Members synced per pass; the rest wait for the next (the oldest go first). */
+const PASS_SIZE = 500
+
+async function customerIdsOf(
+  deps: BillingDeps,
+  which: { email: string } | { all: true } | { staleBefore: Date },
+): Promise<string[]> {
+  const select = deps.db
+    .select({ customerId: billingCustomers.customerId })
+    .from(billingCustomers)
+    .innerJoin(users, eq(users.id, billingCustomers.userId))
+  if ('email' in which) {
+    const rows = await select.where(eq(users.email, which.email.trim().toLowerCase()))
+    if (rows.length === 0) throw new AppError(404, 'billing.customerNotFound')
+    return rows.map((row) => row.customerId)
+  }
+  if ('all' in which) {
+    const rows = await select.orderBy(asc(billingCustomers.syncedAt))
+    return rows.map((row) => row.customerId)
+  }
+  const rows = await select
+    .where(lt(billingCustomers.syncedAt, which.staleBefore))
+    .orderBy(asc(billingCustomers.syncedAt))
+    .limit(PASS_SIZE)
+  return rows.map((row) => row.customerId)
+}
+
+/**
+ * Re-reads members from the provider and writes our tables: one member by e-mail, every member,
+ * or those not synced since `staleBefore`. Answers how many were synced.
+ */
+export async function resyncCustomers(
+  deps: BillingDeps,
+  which: { email: string } | { all: true } | { staleBefore: Date },
+): Promise<{ synced: number }> {
+  const customerIds = await customerIdsOf(deps, which)
+  for (const customerId of customerIds) await syncCustomer(deps, customerId)
+  return { synced: customerIds.length }
+}

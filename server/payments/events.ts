@@ -1,0 +1,81 @@
+import Stripe from 'stripe'
+import { GatewayError, type GatewayEvent } from './gateway'
+
+// The provider's events as its webhooks deliver them: a JSON body signed with the endpoint's
+// secret in the `Stripe-Signature` header. The Stripe SDK checks the signature (both gateways
+// use it: the sandbox signs its events the way Stripe does), and only what the app needs is
+// taken from the event: its id, type, time and the customer it is about.
+
+/** Stripe's window for a signature's time: an older delivery is refused, so none is replayed. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300
+
+/** The API version the app is written against; Stripe's events and objects are in its shapes. */
+export const STRIPE_API_VERSION = Stripe.API_VERSION
+
+/** The customer an event's object belongs to (the customer itself for customer events). */
+function customerOf(object: { id?: unknown; object?: unknown; customer?: unknown }) {
+  if (object.object === 'customer' && typeof object.id === 'string') return object.id
+  const customer = object.customer
+  if (typeof customer === 'string') return customer
+  if (customer && typeof customer === 'object' && 'id' in customer) {
+    return typeof customer.id === 'string' ? customer.id : null
+  }
+  return null
+}
+
+/**
+ * The event in a webhook delivery, once its signature is checked. A missing, malformed, wrong or
+ * older-than-five-minutes signature is a GatewayError `signature_invalid`: nothing in the body
+ * is believed then.
+ */
+export async function verifyEvent(
+  payload: Buffer | string,
+  signature: string | string[] | undefined,
+  secret: string,
+): Promise<GatewayEvent> {
+  if (typeof signature !== 'string' || signature === '') {
+    throw new GatewayError('signature_invalid', 'No Stripe-Signature header.')
+  }
+  let event: Stripe.Event
+  try {
+    event = await Stripe.webhooks.constructEventAsync(
+      payload,
+      signature,
+      secret,
+      SIGNATURE_TOLERANCE_SECONDS,
+    )
+  } catch (error) {
+    throw new GatewayError(
+      'signature_invalid',
+      error instanceof Error ? error.message : 'The signature does not match.',
+    )
+  }
+  return {
+    id: event.id,
+    type: event.type,
+    created: event.created,
+    customer: customerOf(event.data.object as { id?: unknown; object?: unknown }),
+  }
+}
+
+/** A delivery's body and `Stripe-Signature` header, signed as Stripe signs its own. */
+export async function signEvent(
+  event: { id: string; type: string; created: number; data: { object: object } },
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): Promise<{ payload: string; signature: string }> {
+  const payload = JSON.stringify({
+    object: 'event',
+    api_version: STRIPE_API_VERSION,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    ...event,
+  })
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret,
+    timestamp,
+  })
+  return { payload, signature }
+}
