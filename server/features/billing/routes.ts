@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { billingCustomers } from '../../../db/schema/billing'
 import { apiErrorSchema } from '../../../domain/api'
 import {
   addCardRequestSchema,
@@ -21,7 +19,6 @@ import {
   createSandboxCard,
   removeCard,
   setDefaultCard,
-  syncCustomer,
   updateBillingInfo,
 } from './customers'
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'

@@ -286,7 +286,7 @@ describe('The webhook', () => {
     expect((inOrder[0] as unknown[]).length).toBe(50)
 
     await forget()
-    const renamed = events.map((event, index) =>
+    const renamed = events.map((_event, index) =>
       stripeEvent(
         members[Math.floor(index / 20)]?.customerId ?? '',
         types[index % types.length],
