@@ -97,7 +97,6 @@ export interface GatewayPaymentIntent {
     price_id: string
     user_id: string
     invoice?: string
-    subscription?: string
     /** A try the member made ('Pay Actual Invoice'), not one of the automatic retries. */
     manual?: 'true'
   }
@@ -168,6 +167,12 @@ export interface GatewayInvoice {
   receipt_email: string | null
   /** The latest charge that tried to pay it. */
   payment_intent: string | null
+  /**
+   * Every charge that tried to pay it, oldest first (Stripe lists them as the invoice's
+   * payments). A charge is a plan's when it is here on an invoice of a subscription: the
+   * provider copies no metadata of ours onto the charges it makes for invoices.
+   */
+  payment_intents: string[]
   attempt_count: number
   next_payment_attempt: number | null
   status_transitions: { finalized_at: number; paid_at: number | null; voided_at: number | null }

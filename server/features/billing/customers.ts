@@ -113,8 +113,14 @@ export async function syncCustomer({ db, payments }: BillingDeps, customerId: st
         .onConflictDoUpdate({ target: billingPaymentMethods.id, set: card })
     }
     // Charges of plans are told through their invoices; this table is one-time payments
-    // (ONE PAYMENT, also when bought as an upgrade from a subscription).
-    for (const intent of intents.filter((charge) => !charge.metadata.subscription)) {
+    // (ONE PAYMENT, also when bought as an upgrade from a subscription, whose invoice belongs
+    // to no subscription). A charge is a plan's when an invoice of a subscription lists it.
+    const planCharges = new Set(
+      invoices
+        .filter((invoice) => invoice.subscription !== null)
+        .flatMap((invoice) => invoice.payment_intents),
+    )
+    for (const intent of intents.filter((charge) => !planCharges.has(charge.id))) {
       const payment = {
         id: intent.id,
         userId,

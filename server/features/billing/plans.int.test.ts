@@ -549,3 +549,24 @@ describe('invoices', () => {
     expect((await planOf(owner.cookie)).subscription?.cancelAtPeriodEnd).toBe(false)
   })
 })
+
+describe('Charges of a plan', () => {
+  it('are told from one-time payments by the invoice that lists them, not by metadata of ours', async () => {
+    // Stripe copies no metadata onto the charges it makes for invoices: the sandbox does not
+    // either, so only the invoice's list of payments says a charge was the plan's.
+    const { user, cookie } = await activeMember('subscription')
+    await advance(user.email, 31)
+    await vi.waitFor(
+      async () => {
+        const paid = (await invoicesOf(cookie)).filter((invoice) => invoice.status === 'paid')
+        if (paid.length < 2) throw new Error('renewal not paid yet')
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    // No lifetime payment appears, and the subscription may still be upgraded to one.
+    expect((await call('GET', '/api/billing/payments', cookie)).json().payments).toEqual([])
+    const state = await planOf(cookie)
+    expect(state.subscription?.status).toBe('active')
+    expect(state.actions.upgrade).toBe(true)
+  })
+})

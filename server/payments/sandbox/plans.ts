@@ -200,6 +200,7 @@ export function sandboxPlans(context: PlanContext) {
         customer_address: customer.address,
         receipt_email: input.receiptEmail,
         payment_intent: input.paid?.paymentIntent ?? null,
+        payment_intents: input.paid ? [input.paid.paymentIntent] : [],
         attempt_count: input.paid ? 1 : 0,
         next_payment_attempt: null,
         status_transitions: {
@@ -280,6 +281,7 @@ export function sandboxPlans(context: PlanContext) {
         ...current,
         attempt_count: tries,
         payment_intent: intentId,
+        payment_intents: [...(current.payment_intents ?? []), intentId],
         next_payment_attempt: manual ? current.next_payment_attempt : null,
       }
     })
@@ -308,7 +310,6 @@ export function sandboxPlans(context: PlanContext) {
           price_id: price,
           user_id: invoice.metadata.user_id,
           invoice: invoice.id,
-          ...(invoice.subscription ? { subscription: invoice.subscription } : {}),
           ...(manual ? { manual: 'true' as const } : {}),
         },
       },
