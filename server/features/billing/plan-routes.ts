@@ -24,6 +24,7 @@ import {
   startPlan,
   upgradePlan,
 } from './plans'
+import { catchUp } from './resync'
 
 const errors = {
   400: apiErrorSchema,
@@ -57,6 +58,9 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await app.requireUser(request)
       reply.header('cache-control', 'no-store')
+      const state = await planStateOf(deps, user.id)
+      // Polled while a charge is with the bank: ask the provider too, in case its webhook is late.
+      if (!state.charging || !(await catchUp(deps, app.rateLimiter, user.id))) return state
       return planStateOf(deps, user.id)
     },
   )

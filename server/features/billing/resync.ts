@@ -2,6 +2,7 @@ import { asc, eq, lt } from 'drizzle-orm'
 import { users } from '../../../db/schema/auth'
 import { billingCustomers } from '../../../db/schema/billing'
 import { AppError } from '../../errors'
+import type { RateLimiter } from '../../plugins/rate-limit'
 import { syncCustomer } from './customers'
 import type { BillingDeps } from './service'
 
@@ -49,4 +50,29 @@ export async function resyncCustomers(
   const customerIds = await customerIdsOf(deps, which)
   for (const customerId of customerIds) await syncCustomer(deps, customerId)
   return { synced: customerIds.length }
+}
+
+/** How often a page that polls while a charge is with the bank may sync the member itself. */
+export const CATCH_UP_EVERY_MS = 5_000
+
+/**
+ * Syncs a member from the provider without waiting for its webhook, at most once every few
+ * seconds across servers (the shared rate-limit counter): for the pages a member watches while
+ * a payment is under way, so a late or lost webhook never leaves them waiting. True when it
+ * synced.
+ */
+export async function catchUp(
+  deps: BillingDeps,
+  limiter: Pick<RateLimiter, 'hit'>,
+  userId: string,
+): Promise<boolean> {
+  const { count } = await limiter.hit(`billing-catch-up:${userId}`, CATCH_UP_EVERY_MS)
+  if (count > 1) return false
+  const [row] = await deps.db
+    .select({ customerId: billingCustomers.customerId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, userId))
+  if (!row) return false
+  await syncCustomer(deps, row.customerId)
+  return true
 }

@@ -24,6 +24,7 @@ import {
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
 import { paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
+import { catchUp } from './resync'
 import { ensureCatalog, listActivePrices } from './service'
 import { webhookRoutes } from './webhook'
 
@@ -79,7 +80,12 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await app.requireUser(request)
       reply.header('cache-control', 'no-store')
-      return { payments: await paymentsOf(deps, user.id, requestLanguage(request)) }
+      const language = requestLanguage(request)
+      const payments = await paymentsOf(deps, user.id, language)
+      // Polled while a payment is with the bank: ask the provider too, in case its webhook is late.
+      if (!payments.some((payment) => payment.status === 'processing')) return { payments }
+      if (!(await catchUp(deps, app.rateLimiter, user.id))) return { payments }
+      return { payments: await paymentsOf(deps, user.id, language) }
     },
   )
 

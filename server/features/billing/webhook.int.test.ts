@@ -11,9 +11,11 @@ import {
   billingPaymentMethods,
   billingSubscriptions,
 } from '../../../db/schema/billing'
+import { apiCallsTo, billingCallsTo } from '../../../tests/support/api-calls'
 import { buildUser } from '../../../tests/support/factories'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
 import { signEvent } from '../../payments/events'
+import type { SandboxGateway } from '../../payments/sandbox/gateway'
 import { PRODUCT } from './catalog'
 import { resyncCustomers, STALE_AFTER_MS } from './resync'
 
@@ -349,6 +351,48 @@ describe('The hourly pass', () => {
     const inMinutes = (new Date(String(rows[0]?.startAfter ?? 0)).getTime() - Date.now()) / 60_000
     expect(inMinutes).toBeGreaterThan(50)
     expect(inMinutes).toBeLessThanOrEqual(60)
+  })
+})
+
+describe('A member watching a payment', () => {
+  it('sees it paid though the webhook never comes: the page it polls asks the provider', async () => {
+    const target = await start()
+    // Every event the sandbox sends is lost on the way.
+    ;(target.payments as SandboxGateway).connectWebhooks(async () => {})
+    const { session } = await buildUser(target)
+    const cookie = session?.header ?? ''
+    const call = apiCallsTo(() => target)
+    const { priceOf, cardField, saveCard } = billingCallsTo(call)
+    const paid = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: await cardField(cookie, '4242424242424242'),
+      attemptId: randomUUID(),
+    })
+    expect(paid.json().payment.status).toBe('processing')
+    await vi.waitFor(
+      async () => {
+        const [payment] = (await call('GET', '/api/billing/payments', cookie)).json().payments
+        if (payment?.status !== 'succeeded') throw new Error('still processing')
+      },
+      { timeout: 30_000, interval: 500 },
+    )
+
+    // The same for a plan's first charge, on My Account's plan.
+    const other = await buildUser(target)
+    const otherCookie = other.session?.header ?? ''
+    await saveCard(otherCookie, '4242424242424242')
+    const started = await call('POST', '/api/billing/plan/start', otherCookie, {
+      priceId: await priceOf(otherCookie, 'subscription'),
+      attemptId: randomUUID(),
+    })
+    expect(started.json().subscription.status).toBe('pending')
+    await vi.waitFor(
+      async () => {
+        const plan = (await call('GET', '/api/billing/plan', otherCookie)).json()
+        if (plan.subscription?.status !== 'active') throw new Error('still pending')
+      },
+      { timeout: 30_000, interval: 500 },
+    )
   })
 })
 
