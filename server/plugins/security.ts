@@ -5,6 +5,9 @@ import type { Config } from '../config'
 import { sendError } from '../errors'
 import { requestLanguage, translate } from '../i18n'
 
+/** Where Stripe.js and its frames load from (Stripe's published CSP list). */
+const STRIPE_SCRIPTS = ['https://js.stripe.com', 'https://*.js.stripe.com']
+
 /**
  * The security headers every response carries. Scripts may only come from our own origin (no
  * inline script, no eval). Inline styles are allowed: the dialog primitives set positions and
@@ -14,18 +17,24 @@ import { requestLanguage, translate } from '../i18n'
  * helmet decides the values; they never change while the server runs, so they are worked out
  * once here instead of on every request (docs/decisions/0004-hardening-before-billing.md).
  */
-export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<string, string> {
+export function securityHeaders(
+  config: Pick<Config, 'publicUrl' | 'PAYMENTS'>,
+): Record<string, string> {
   const https = config.publicUrl.startsWith('https://')
+  // Stripe.js and its card frames (3-D Secure included) come from Stripe's hosts, and only in
+  // Stripe mode: the sandbox's card form is our own page.
+  const stripe = config.PAYMENTS === 'stripe'
   const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(stripe ? STRIPE_SCRIPTS : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(stripe ? ['https://api.stripe.com'] : [])],
+        ...(stripe ? { frameSrc: [...STRIPE_SCRIPTS, 'https://hooks.stripe.com'] } : {}),
         mediaSrc: ["'self'", 'blob:'],
         workerSrc: ["'self'", 'blob:'],
         manifestSrc: ["'self'"],
@@ -52,7 +61,9 @@ export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<strin
     },
   }
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, () => {})
-  headers['permissions-policy'] = 'camera=(self), microphone=(), geolocation=(), payment=(self)'
+  headers['permissions-policy'] = `camera=(self), microphone=(), geolocation=(), payment=(self${
+    stripe ? ' "https://js.stripe.com"' : ''
+  })`
   return headers
 }
 
