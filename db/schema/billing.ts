@@ -9,6 +9,7 @@ import {
   pgTable,
   text,
   timestamp,
+  uuid,
 } from 'drizzle-orm/pg-core'
 import { SUBSCRIPTION_STATUSES } from '../../domain/access'
 import { CARD_BRANDS, CURRENCIES, PLANS } from '../../domain/billing'
@@ -172,6 +173,20 @@ export const billingInvoices = pgTable(
   },
   (table) => [index('billing_invoice_user_idx').on(table.userId, table.createdAt)],
 )
+
+/**
+ * One money action at a time per member (server/features/billing/member-lock.ts): a lease,
+ * taken by one statement and released by its holder. `expiresAt` bounds how long a process
+ * that died while holding it keeps the member waiting.
+ */
+export const billingMemberLocks = pgTable('billing_member_lock', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Who holds it: a fresh id per taking, so only its taker can release it. */
+  holder: uuid('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+})
 
 /**
  * The sandbox gateway's objects, shaped as the card provider's API returns them (a customer, a

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray } from 'drizzle-orm'
 import { billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
 import type { Payment, PayOnceRequest } from '../../../domain/billing'
 import type { Language } from '../../../domain/i18n'
@@ -11,6 +11,7 @@ import {
   refusalMessage,
   syncCustomer,
 } from './customers'
+import { withMemberLock } from './member-lock'
 import { hasRunningPlan } from './plan-sync'
 import type { BillingDeps } from './service'
 
@@ -41,9 +42,10 @@ export async function paymentsOf(
 }
 
 /**
- * Pays a ONE PAYMENT price with the card from the card field. Never charges twice: one payment
- * at a time per user (a lock), none when one is paid or under way, and the attempt id as the
- * provider's idempotency key, so a retried request returns the first answer.
+ * Pays a ONE PAYMENT price with the card from the card field. Never charges twice: in the
+ * member's turn (member-lock.ts) it checks that nothing is paid or under way and no plan runs,
+ * then charges, with the attempt id as the provider's idempotency key, so a retried request
+ * returns the first answer.
  */
 export async function payOnce(
   deps: BillingDeps,
@@ -51,22 +53,16 @@ export async function payOnce(
   input: PayOnceRequest,
   language: Language,
 ): Promise<Payment> {
-  const [price] = await deps.db
-    .select()
-    .from(billingPrices)
-    .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
-  if (!price) throw new AppError(404, 'billing.priceNotFound')
-  if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
-
-  // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
-  if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
-  const customerId = await customerIdFor(deps, payer)
-  await assertUsableCard(deps, customerId, input.paymentMethodId)
-
-  const intent = await deps.db.transaction(async (tx) => {
-    // Two tries at once (a double click, two tabs) wait here for each other.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${payer.id}`}))`)
-    const [taken] = await tx
+  const intent = await withMemberLock(deps.db, payer.id, async () => {
+    const [price] = await deps.db
+      .select()
+      .from(billingPrices)
+      .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
+    if (!price) throw new AppError(404, 'billing.priceNotFound')
+    if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
+    // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
+    if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
+    const [taken] = await deps.db
       .select({ id: billingPaymentIntents.id })
       .from(billingPaymentIntents)
       .where(
@@ -76,6 +72,8 @@ export async function payOnce(
         ),
       )
     if (taken) throw new AppError(409, 'billing.alreadyPaid')
+    const customerId = await customerIdFor(deps, payer)
+    await assertUsableCard(deps, customerId, input.paymentMethodId)
     const created = await deps.payments.createPaymentIntent(
       {
         amount: price.unitAmount,

@@ -25,6 +25,7 @@ import {
   updateBillingInfo,
 } from './customers'
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
+import { MEMBER_LOCK_LEASE_MS } from './member-lock'
 import { paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
 import { ensureCatalog, listActivePrices } from './service'
@@ -62,9 +63,12 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const deps = { db: app.db, payments: app.payments }
   // The provider's word on a payment (its webhook; the sandbox's bank job) updates our tables.
+  // In the member's turn like any sync: in the background it may wait out a whole lease rather
+  // than fail the job (a job that ran again would not be told the event again); inside an
+  // action of the member (the sandbox tells from within its calls) it joins that action's turn.
   const invoiceMail = await defineInvoiceMail(app)
   app.payments.onEvent(async (event) => {
-    await syncCustomer(deps, event.customer)
+    await syncCustomer(deps, event.customer, { waitMs: MEMBER_LOCK_LEASE_MS })
     const [customer] = await app.db
       .select({ userId: billingCustomers.userId })
       .from(billingCustomers)
