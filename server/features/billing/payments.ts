@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import { billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
 import type { Payment, PayOnceRequest } from '../../../domain/billing'
 import type { Language } from '../../../domain/i18n'
@@ -12,11 +12,8 @@ import {
   syncCustomer,
 } from './customers'
 import { withMemberLock } from './member-lock'
-import { hasRunningPlan } from './plan-sync'
+import { hasLifetimePayment, hasRunningPlan } from './plan-sync'
 import type { BillingDeps } from './service'
-
-/** Statuses of a payment that is paid or may still be: a second one must not be taken. */
-const TAKEN = ['processing', 'succeeded']
 
 /** The user's one-time payments, newest first, as the pay screen shows them. */
 export async function paymentsOf(
@@ -60,18 +57,9 @@ export async function payOnce(
       .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
     if (!price) throw new AppError(404, 'billing.priceNotFound')
     if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
+    if (await hasLifetimePayment(deps.db, payer.id)) throw new AppError(409, 'billing.alreadyPaid')
     // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
     if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
-    const [taken] = await deps.db
-      .select({ id: billingPaymentIntents.id })
-      .from(billingPaymentIntents)
-      .where(
-        and(
-          eq(billingPaymentIntents.userId, payer.id),
-          inArray(billingPaymentIntents.status, TAKEN),
-        ),
-      )
-    if (taken) throw new AppError(409, 'billing.alreadyPaid')
     const customerId = await customerIdFor(deps, payer)
     await assertUsableCard(deps, customerId, input.paymentMethodId)
     const created = await deps.payments.createPaymentIntent(

@@ -23,7 +23,7 @@ import { AppError } from '../../errors'
 import { GatewayError } from '../../plugins/payments-gateway'
 import { customerIdFor, type Payer, syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
-import { currentPlanRow, type SubscriptionRow } from './plan-sync'
+import { currentPlanRow, hasLifetimePayment, type SubscriptionRow } from './plan-sync'
 import type { BillingDeps } from './service'
 
 // The monthly plans (SUBSCRIPTION and FOUR PAYMENTS) and invoices: what My Account shows and
@@ -137,7 +137,7 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
     hasOpenInvoice: Boolean(open),
     charging,
     hasDefaultCard,
-    paidOnce: await paidOnce(deps.db, userId),
+    lifetimePayment: await hasLifetimePayment(deps.db, userId),
   })
   return {
     subscription,
@@ -200,6 +200,8 @@ export async function startPlan(
       .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
     if (!price) throw new AppError(404, 'billing.priceNotFound')
     if (price.plan === 'one_payment') throw new AppError(400, 'billing.notAPlan')
+    // A lifetime payment, paid or still with the bank: nothing monthly beside it.
+    if (await hasLifetimePayment(deps.db, payer.id)) throw new AppError(409, 'billing.alreadyPaid')
     const customerId = await customerIdFor(deps, payer)
     const state = await planStateOf(deps, payer.id)
     if (!state.hasDefaultCard) throw new AppError(409, 'billing.noDefaultCard')
@@ -275,8 +277,12 @@ export const pausePlan = (deps: BillingDeps, userId: string) =>
 export const resumePlan = (deps: BillingDeps, userId: string) =>
   updatePlan(deps, userId, 'resume', { pauseCollection: null })
 
-/** An upgrade's target: FOUR PAYMENTS or ONE PAYMENT, on sale, from an active subscription. */
+/**
+ * An upgrade's target: FOUR PAYMENTS or ONE PAYMENT, on sale, from an active subscription of a
+ * member with no lifetime payment (it would be bought twice, or FOUR PAYMENTS beside it).
+ */
 async function upgradeTarget(deps: BillingDeps, userId: string, priceId: string) {
+  if (await hasLifetimePayment(deps.db, userId)) throw new AppError(409, 'billing.alreadyPaid')
   const state = await requireAction(deps, userId, 'upgrade')
   const [price] = await deps.db
     .select()
@@ -340,6 +346,10 @@ export async function payOpenInvoice(
       .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.userId, userId)))
     if (!invoice) throw new AppError(404, 'billing.invoiceNotFound')
     if (invoice.status !== 'open') throw new AppError(409, 'billing.actionUnavailable')
+    // Paid, an invoice of a plan that never started would start it beside a lifetime payment.
+    if (await hasLifetimePayment(deps.db, userId)) {
+      throw new AppError(409, 'billing.actionUnavailable')
+    }
     const card = await defaultCardOf(deps.db, userId)
     if (!card) throw new AppError(409, 'billing.noDefaultCard')
     try {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import { billingCustomers } from '../../../db/schema/billing'
-import type { PlanState } from '../../../domain/billing-plans'
+import type { Invoice, PlanState } from '../../../domain/billing-plans'
 import { apiCallsTo, billingCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import type { PaymentGateway } from '../../plugins/payments-gateway'
@@ -32,6 +32,9 @@ const paymentsOf = async (cookie: string) =>
     id: string
     status: string
   }[]
+
+const invoicesOf = async (cookie: string) =>
+  (await call('GET', '/api/billing/invoices', cookie)).json().invoices as Invoice[]
 
 /** The plan once `ready` holds, as My Account's polling sees it. */
 function planWhen(cookie: string, ready: (state: PlanState) => boolean): Promise<PlanState> {
@@ -86,6 +89,110 @@ const statuses = (answers: { statusCode: number }[]) =>
   answers.map((answer) => answer.statusCode).sort()
 
 const bodies = (answers: { body: string }[]) => answers.map((answer) => answer.body).join(' | ')
+
+describe('a lifetime payment', () => {
+  it('Pay now and Start Now at the same moment charge the member once', async () => {
+    const { cookie } = await member()
+    await saveCard(cookie, '4242424242424242')
+    const once = await priceOf(cookie, 'one_payment')
+    const monthly = await priceOf(cookie, 'subscription')
+    const card = await cardField(cookie, '4242424242424242')
+
+    const answers = await Promise.all([
+      call('POST', '/api/billing/one-payment', cookie, {
+        priceId: once,
+        paymentMethodId: card,
+        attemptId: randomUUID(),
+      }),
+      call('POST', '/api/billing/plan/start', cookie, {
+        priceId: monthly,
+        attemptId: randomUUID(),
+      }),
+    ])
+    expect(statuses(answers), bodies(answers)).toEqual([200, 409])
+
+    await settled(cookie)
+    // Each purchase that went through has its paid invoice: one purchase, one invoice.
+    const invoices = await vi.waitFor(
+      async () => {
+        const listed = await invoicesOf(cookie)
+        if (listed.length === 0) throw new Error('no invoice yet')
+        return listed
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    expect(invoices.map((invoice) => invoice.status)).toEqual(['paid'])
+  })
+
+  it('still with the bank already counts: Start Now is neither offered nor taken', async () => {
+    const { cookie } = await member()
+    await saveCard(cookie, '4242424242424242')
+    const paid = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: await cardField(cookie, '4242424242424242'),
+      attemptId: randomUUID(),
+    })
+    expect(paid.json().payment.status).toBe('processing')
+
+    expect((await planOf(cookie)).actions).toMatchObject({
+      startNow: false,
+      reactivate: false,
+      upgrade: false,
+    })
+    const started = await call('POST', '/api/billing/plan/start', cookie, {
+      priceId: await priceOf(cookie, 'subscription'),
+      attemptId: randomUUID(),
+    })
+    expect(started.statusCode).toBe(409)
+    expect(started.json().message).toBe(
+      'This plan is already paid, or its payment is still in progress.',
+    )
+    await settled(cookie)
+    expect((await planOf(cookie)).subscription).toBeNull()
+  })
+
+  it('is not bought again as an upgrade by a member who also has a subscription from before', async () => {
+    // A member who paid ONE PAYMENT and whose subscription started beside it (the double
+    // charge this file is about, made before it was closed): the subscription is made at the
+    // provider directly, as it was then.
+    const { user, cookie } = await member()
+    const card = await saveCard(cookie, '4242424242424242')
+    const paid = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: await cardField(cookie, '4242424242424242'),
+      attemptId: randomUUID(),
+    })
+    expect(paid.statusCode).toBe(200)
+    await settled(cookie)
+    const monthly = await priceOf(cookie, 'subscription')
+    const customer = await customerIdOf(user.id)
+    const deps = { db: testApp.app.db, payments: testApp.app.payments }
+    await deps.payments.createSubscription(
+      {
+        customer,
+        price: monthly,
+        paymentMethod: card,
+        installments: null,
+        metadata: { plan: 'subscription', user_id: user.id, price_id: monthly },
+      },
+      { idempotencyKey: `before-${user.id}` },
+    )
+    await syncCustomer(deps, customer)
+    const running = await planWhen(cookie, (state) => state.subscription?.status === 'active')
+    expect(running.actions.upgrade).toBe(false)
+
+    for (const plan of ['one_payment', 'four_payments'] as const) {
+      const upgraded = await call('POST', '/api/billing/plan/upgrade', cookie, {
+        priceId: await priceOf(cookie, plan),
+        attemptId: randomUUID(),
+      })
+      expect(upgraded.statusCode, upgraded.body).toBe(409)
+    }
+    expect(await paymentsOf(cookie)).toHaveLength(1)
+    await settled(cookie)
+    expect((await invoicesOf(cookie)).map((invoice) => invoice.total)).toEqual([1500, 14_900])
+  })
+})
 
 describe('an upgrade sent together with another plan action', () => {
   // Several members at once, so that the requests of each really interleave on the database.
