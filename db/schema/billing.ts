@@ -175,6 +175,19 @@ export const billingInvoices = pgTable(
 )
 
 /**
+ * Who typed a card into the card field: a card that is not saved yet belongs to no customer at
+ * the gateway, so this says whose it is until it is. Only its maker may save or pay with it.
+ */
+export const billingCardTokens = pgTable('billing_card_token', {
+  /** The gateway's id (`pm_…`). */
+  paymentMethodId: text('payment_method_id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
  * One money action at a time per member (server/features/billing/member-lock.ts): a lease,
  * taken by one statement and released by its holder. `expiresAt` bounds how long a process
  * that died while holding it keeps the member waiting.

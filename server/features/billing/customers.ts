@@ -1,6 +1,7 @@
 import { and, eq, notInArray } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import {
+  billingCardTokens,
   billingCustomers,
   billingInvoices,
   billingPaymentIntents,
@@ -242,27 +243,49 @@ export async function billingAccountOf(deps: BillingDeps, userId: string): Promi
   }
 }
 
-/** The sandbox's card field: makes a payment method from the typed card. */
-export async function createSandboxCard(deps: BillingDeps, card: SandboxCardRequest) {
+/**
+ * The sandbox's card field: makes a payment method from the typed card, recorded as the
+ * member's own (billing_card_token) until it is saved to their customer.
+ */
+export async function createSandboxCard(
+  deps: BillingDeps,
+  userId: string,
+  card: SandboxCardRequest,
+) {
   if (!isSandboxGateway(deps.payments)) throw new AppError(404, 'billing.sandboxOnly')
   const gateway = deps.payments
   const method = await asUserError(() => gateway.createCardPaymentMethod(card))
+  await deps.db.insert(billingCardTokens).values({ paymentMethodId: method.id, userId })
   return { id: method.id, brand: method.card.brand, last4: method.card.last4 }
 }
 
 /**
- * A card from the card field may be used by this customer: new (no owner yet) or already its
- * own. Someone else's card, or one that does not exist, reads the same.
+ * A card the member may pay with or save: one already saved to their customer, or one they
+ * typed into the card field themselves and nobody has saved. Anyone else's card, a card made by
+ * another member that is not saved yet (its id is all it takes to use it at the gateway), and
+ * an id that does not exist all read the same: 404.
  */
 export async function assertUsableCard(
   deps: BillingDeps,
+  userId: string,
   customerId: string,
   paymentMethodId: string,
 ): Promise<void> {
   const method = await deps.payments.retrievePaymentMethod(paymentMethodId)
-  if (!method || (method.customer !== null && method.customer !== customerId)) {
-    throw new AppError(404, 'billing.cardNotFound')
+  if (method?.customer === customerId) return
+  if (method && method.customer === null) {
+    const [typed] = await deps.db
+      .select({ id: billingCardTokens.paymentMethodId })
+      .from(billingCardTokens)
+      .where(
+        and(
+          eq(billingCardTokens.paymentMethodId, paymentMethodId),
+          eq(billingCardTokens.userId, userId),
+        ),
+      )
+    if (typed) return
   }
+  throw new AppError(404, 'billing.cardNotFound')
 }
 
 /**
@@ -278,7 +301,7 @@ export async function addCard(
 ): Promise<BillingAccount> {
   await withMemberLock(deps.db, payer.id, async () => {
     const customerId = await customerIdFor(deps, payer)
-    await assertUsableCard(deps, customerId, input.paymentMethodId)
+    await assertUsableCard(deps, payer.id, customerId, input.paymentMethodId)
     await asUserError(() =>
       deps.payments.attachPaymentMethod(input.paymentMethodId, {
         customer: customerId,

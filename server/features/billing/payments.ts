@@ -61,7 +61,7 @@ export async function payOnce(
     // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
     if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
     const customerId = await customerIdFor(deps, payer)
-    await assertUsableCard(deps, customerId, input.paymentMethodId)
+    await assertUsableCard(deps, payer.id, customerId, input.paymentMethodId)
     const created = await deps.payments.createPaymentIntent(
       {
         amount: price.unitAmount,

@@ -204,7 +204,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = await app.requireUser(request)
       await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
-      return createSandboxCard(deps, request.body)
+      return createSandboxCard(deps, user.id, request.body)
     },
   )
 }

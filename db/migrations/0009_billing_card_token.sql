@@ -1,0 +1,7 @@
+CREATE TABLE "billing_card_token" (
+	"payment_method_id" text PRIMARY KEY NOT NULL,
+	"user_id" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "billing_card_token" ADD CONSTRAINT "billing_card_token_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;
