@@ -15,11 +15,16 @@ import { withMemberLock } from './member-lock'
 import { hasLifetimePayment, hasRunningPlan } from './plan-sync'
 import type { BillingDeps } from './service'
 
-/** The user's one-time payments, newest first, as the pay screen shows them. */
+/**
+ * The user's one-time payments, newest first, as the pay screen shows them. With
+ * `withoutReasons` (past the first few refusals: card-tries.ts), a refused payment says only
+ * that the card was declined.
+ */
 export async function paymentsOf(
   deps: BillingDeps,
   userId: string,
   language: Language,
+  { withoutReasons = false } = {},
 ): Promise<Payment[]> {
   const rows = await deps.db
     .select()
@@ -32,7 +37,10 @@ export async function paymentsOf(
     status: row.status,
     failure:
       row.status === 'requires_payment_method'
-        ? translate(refusalMessage(row.failureCode), language)
+        ? translate(
+            withoutReasons ? 'billing.cardDeclined' : refusalMessage(row.failureCode),
+            language,
+          )
         : null,
     createdAt: row.createdAt.toISOString(),
   }))

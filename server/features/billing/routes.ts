@@ -16,6 +16,14 @@ import {
 } from '../../../domain/billing'
 import { requestLanguage } from '../../i18n'
 import {
+  answeringPaymentRefusals,
+  answeringRefusals,
+  cardCaller,
+  consumeCardTry,
+  countPaymentRefusals,
+  refusalsPastReasons,
+} from './card-tries'
+import {
   addCard,
   billingAccountOf,
   createSandboxCard,
@@ -37,9 +45,6 @@ const errors = {
   404: apiErrorSchema,
   429: apiErrorSchema,
 }
-
-/** Card checks are what card testers abuse: a member may try this many in an hour. */
-const CARD_TRIES = { limit: 20, windowMs: 60 * 60_000 }
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   // The catalog exists before the first request, so the price list is never empty on a new
@@ -91,7 +96,13 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await app.requireUser(request)
       reply.header('cache-control', 'no-store')
-      return { payments: await paymentsOf(deps, user.id, requestLanguage(request)) }
+      // A charge the bank refused after Pay now answered is learnt here: it counts as a refusal.
+      const caller = cardCaller(request, user.id)
+      await countPaymentRefusals(deps, app.rateLimiter, caller)
+      const withoutReasons = await refusalsPastReasons(app.rateLimiter, caller)
+      return {
+        payments: await paymentsOf(deps, user.id, requestLanguage(request), { withoutReasons }),
+      }
     },
   )
 
@@ -107,8 +118,12 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
-      return { payment: await payOnce(deps, user, request.body, requestLanguage(request)) }
+      const caller = cardCaller(request, user.id)
+      await consumeCardTry(app.rateLimiter, caller)
+      const payment = await answeringPaymentRefusals(deps, app.rateLimiter, caller, () =>
+        payOnce(deps, user, request.body, requestLanguage(request)),
+      )
+      return { payment }
     },
   )
 
@@ -153,8 +168,9 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
-      return addCard(deps, user, request.body)
+      const caller = cardCaller(request, user.id)
+      await consumeCardTry(app.rateLimiter, caller)
+      return answeringRefusals(app.rateLimiter, caller, () => addCard(deps, user, request.body))
     },
   )
 
@@ -203,8 +219,11 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
-      return createSandboxCard(deps, user.id, request.body)
+      const caller = cardCaller(request, user.id)
+      await consumeCardTry(app.rateLimiter, caller)
+      return answeringRefusals(app.rateLimiter, caller, () =>
+        createSandboxCard(deps, user.id, request.body),
+      )
     },
   )
 }
