@@ -6,7 +6,7 @@ const none: PlanFacts = {
   hasOpenInvoice: false,
   charging: false,
   hasDefaultCard: true,
-  paidOnce: false,
+  lifetimePayment: false,
 }
 type Plan = NonNullable<PlanFacts['subscription']>
 
@@ -22,7 +22,7 @@ describe('the account actions (spec core §2)', () => {
   it('offers Start Now only with no plan, a default card and no lifetime payment', () => {
     expect(planActions(none).startNow).toBe(true)
     expect(planActions({ ...none, hasDefaultCard: false }).startNow).toBe(false)
-    expect(planActions({ ...none, paidOnce: true }).startNow).toBe(false)
+    expect(planActions({ ...none, lifetimePayment: true }).startNow).toBe(false)
     expect(planActions({ ...none, subscription: subscription('canceled') }).startNow).toBe(false)
   })
 
@@ -46,7 +46,8 @@ describe('the account actions (spec core §2)', () => {
   it('offers Reactivate when canceled (not after a lifetime payment) or while cancelling', () => {
     expect(planActions({ ...none, subscription: subscription('canceled') }).reactivate).toBe(true)
     expect(
-      planActions({ ...none, paidOnce: true, subscription: subscription('canceled') }).reactivate,
+      planActions({ ...none, lifetimePayment: true, subscription: subscription('canceled') })
+        .reactivate,
     ).toBe(false)
     expect(
       planActions({ ...none, subscription: subscription('active', { cancelAtPeriodEnd: true }) })
@@ -62,8 +63,26 @@ describe('the account actions (spec core §2)', () => {
     expect(planActions({ ...open, hasDefaultCard: false }).payInvoice).toBe(false)
   })
 
-  it('offers Upgrade to an active, unpaused subscription with nothing open', () => {
+  it('offers nothing to buy or pay beside a lifetime payment, paid or still with the bank', () => {
+    const incomplete = { ...none, subscription: subscription('incomplete'), hasOpenInvoice: true }
+    expect(planActions(incomplete).payInvoice).toBe(true)
+    expect(planActions({ ...incomplete, lifetimePayment: true }).payInvoice).toBe(false)
+    expect(planActions({ ...none, lifetimePayment: true })).toEqual({
+      startNow: false,
+      cancelRenewal: false,
+      reactivate: false,
+      payInvoice: false,
+      pause: false,
+      resume: false,
+      upgrade: false,
+    })
+  })
+
+  it('offers Upgrade to an active, unpaused subscription with nothing open and no lifetime payment', () => {
     expect(planActions({ ...none, subscription: subscription('active') }).upgrade).toBe(true)
+    expect(
+      planActions({ ...none, subscription: subscription('active'), lifetimePayment: true }).upgrade,
+    ).toBe(false)
     expect(
       planActions({ ...none, subscription: subscription('active'), hasOpenInvoice: true }).upgrade,
     ).toBe(false)

@@ -111,8 +111,11 @@ export interface PlanFacts {
   /** A charge of the open invoice is with the bank: it cannot be paid again meanwhile. */
   charging: boolean
   hasDefaultCard: boolean
-  /** A one-time payment succeeded: there is nothing left to start. */
-  paidOnce: boolean
+  /**
+   * A one-time payment (ONE PAYMENT, also bought as an upgrade) succeeded or is still with the
+   * bank: nothing else is bought beside it, and nothing monthly starts or is paid.
+   */
+  lifetimePayment: boolean
 }
 
 /**
@@ -124,25 +127,28 @@ export function planActions({
   hasOpenInvoice,
   charging,
   hasDefaultCard,
-  paidOnce,
+  lifetimePayment,
 }: PlanFacts): PlanActions {
   const status = subscription?.status
   const isSubscription = subscription?.plan === 'subscription'
   const live = status === 'active' || status === 'trialing'
   return {
-    startNow: !subscription && hasDefaultCard && !paidOnce,
+    startNow: !subscription && hasDefaultCard && !lifetimePayment,
     cancelRenewal:
       isSubscription && live && !subscription.cancelAtPeriodEnd && !subscription.paused,
     // A lifetime ONE PAYMENT has nothing left to start again.
     reactivate:
       hasDefaultCard &&
-      ((!paidOnce && (status === 'canceled' || status === 'incomplete_expired')) ||
+      ((!lifetimePayment && (status === 'canceled' || status === 'incomplete_expired')) ||
         (isSubscription && live && subscription.cancelAtPeriodEnd === true)),
-    payInvoice: hasOpenInvoice && hasDefaultCard && !charging,
+    // Paid, the open invoice of a plan that never started would start it beside the lifetime
+    // payment.
+    payInvoice: hasOpenInvoice && hasDefaultCard && !charging && !lifetimePayment,
     pause: isSubscription && live && !subscription.paused && !subscription.cancelAtPeriodEnd,
     resume: isSubscription && status === 'paused',
-    // Not while an invoice is open: its outcome would land on the new plan.
-    upgrade: isSubscription && live && !subscription.paused && !hasOpenInvoice,
+    // Not while an invoice is open: its outcome would land on the new plan. Never to a member
+    // who paid for good (or whose ONE PAYMENT is with the bank): it would be bought twice.
+    upgrade: isSubscription && live && !subscription.paused && !hasOpenInvoice && !lifetimePayment,
   }
 }
 

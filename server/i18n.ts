@@ -84,6 +84,10 @@ const SERVER_MESSAGES = {
     en: 'You have a monthly plan in progress. Use Upgrade plan to move to ONE PAYMENT.',
     es: 'Tienes un plan mensual en curso. Usa Mejorar el plan para pasar a PAGO ÚNICO.',
   },
+  'billing.memberBusy': {
+    en: 'Another payment action is in progress. Please wait a moment and try again.',
+    es: 'Hay otra acción de pago en curso. Espera un momento y vuelve a intentarlo.',
+  },
   'billing.stateUnknown': {
     en: 'Please choose a state or province of the chosen country.',
     es: 'Por favor, elige un estado o provincia del país elegido.',

@@ -9,6 +9,7 @@ import {
   pgTable,
   text,
   timestamp,
+  uuid,
 } from 'drizzle-orm/pg-core'
 import { SUBSCRIPTION_STATUSES } from '../../domain/access'
 import { CARD_BRANDS, CURRENCIES, PLANS } from '../../domain/billing'
@@ -193,6 +194,33 @@ export const billingEvents = pgTable(
   },
   (table) => [index('billing_event_customer_idx').on(table.customerId, table.receivedAt)],
 )
+
+/**
+ * Who typed a card into the card field: a card that is not saved yet belongs to no customer at
+ * the gateway, so this says whose it is until it is. Only its maker may save or pay with it.
+ */
+export const billingCardTokens = pgTable('billing_card_token', {
+  /** The gateway's id (`pm_…`). */
+  paymentMethodId: text('payment_method_id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * One money action at a time per member (server/features/billing/member-lock.ts): a lease,
+ * taken by one statement and released by its holder. `expiresAt` bounds how long a process
+ * that died while holding it keeps the member waiting.
+ */
+export const billingMemberLocks = pgTable('billing_member_lock', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Who holds it: a fresh id per taking, so only its taker can release it. */
+  holder: uuid('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+})
 
 /**
  * The sandbox gateway's objects, shaped as the card provider's API returns them (a customer, a

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { buildUser } from './factories'
 
@@ -8,11 +9,24 @@ export async function memberWithCookie(app: FastifyInstance) {
 }
 
 /**
- * JSON calls through `inject`, as the browser makes them: with the member's cookie (empty for a
- * visitor) and the interface language. `app` is read at each call, so a test file can make its
- * caller before its app is built: `const call = apiCallsTo(() => testApp.app)`.
+ * The address a member's calls come from: one of their own, derived from the session cookie, as
+ * every e2e test is a visitor of its own (`ownClientAddress`). Limits counted per address (card
+ * tries) would otherwise add up over all the members of a test file. A visitor with no cookie
+ * calls from inject's 127.0.0.1.
  */
-export function apiCallsTo(app: () => FastifyInstance) {
+function addressOf(cookie: string): string {
+  if (!cookie) return '127.0.0.1'
+  const digest = createHash('sha256').update(cookie).digest()
+  return `10.${digest[0]}.${digest[1]}.${((digest[2] ?? 0) % 254) + 1}`
+}
+
+/**
+ * JSON calls through `inject`, as the browser makes them: with the member's cookie (empty for a
+ * visitor) and the interface language, from the member's own address (`from` puts every call
+ * at one address instead). `app` is read at each call, so a test file can make its caller
+ * before its app is built: `const call = apiCallsTo(() => testApp.app)`.
+ */
+export function apiCallsTo(app: () => FastifyInstance, { from }: { from?: string } = {}) {
   return (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
@@ -24,6 +38,7 @@ export function apiCallsTo(app: () => FastifyInstance) {
       method,
       url,
       headers: { cookie, 'accept-language': language },
+      remoteAddress: from ?? addressOf(cookie),
       ...(body === undefined ? {} : { payload: body as object }),
     })
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { messageText } from '../../../domain/messages'
 import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
@@ -158,8 +159,7 @@ describe('saved cards', () => {
       expect(response.statusCode).toBe(404)
       expect(response.json().message).toBe('This card is not saved on your account.')
     }
-    // A card made by the card field but not saved yet has no owner at the bank; whoever saves
-    // it first owns it, and only with its unguessable id.
+    // A card made by the card field but not saved yet is its maker's, to save or pay with.
     expect((await call('GET', '/api/billing/account', stranger.cookie)).json().cards).toEqual([])
     expect(
       (
@@ -170,6 +170,49 @@ describe('saved cards', () => {
       ).statusCode,
     ).toBe(200)
     expect((await call('GET', '/api/billing/account', owner.cookie)).json().cards).toHaveLength(2)
+  })
+
+  it('made by the card field, belong to the member who typed them: another who learns the id can neither save nor pay with it', async () => {
+    const maker = await member()
+    const stranger = await member()
+    const loose = (await cardField(maker.cookie, '4242424242424242')).json().id
+    const prices = (await call('GET', '/api/billing/prices', stranger.cookie)).json().prices as {
+      id: string
+      plan: string
+    }[]
+    const once = prices.find((price) => price.plan === 'one_payment')?.id
+
+    const paid = await call('POST', '/api/billing/one-payment', stranger.cookie, {
+      priceId: once,
+      paymentMethodId: loose,
+      attemptId: randomUUID(),
+    })
+    const saved = await call('POST', '/api/billing/cards', stranger.cookie, {
+      paymentMethodId: loose,
+      cardType: 'credit',
+    })
+    for (const response of [paid, saved]) {
+      expect(response.statusCode, response.body).toBe(404)
+      // The same answer as for an id that does not exist.
+      expect(response.json().message).toBe('This card is not saved on your account.')
+    }
+    expect((await call('GET', '/api/billing/payments', stranger.cookie)).json().payments).toEqual(
+      [],
+    )
+    expect((await call('GET', '/api/billing/account', stranger.cookie)).json().cards).toEqual([])
+    const missing = await call('POST', '/api/billing/cards', stranger.cookie, {
+      paymentMethodId: 'pm_doesNotExist000000000000',
+      cardType: 'credit',
+    })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json().message).toBe('This card is not saved on your account.')
+
+    // Its maker still saves it.
+    const own = await call('POST', '/api/billing/cards', maker.cookie, {
+      paymentMethodId: loose,
+      cardType: 'credit',
+    })
+    expect(own.statusCode).toBe(200)
   })
 
   it('are for members only', async () => {

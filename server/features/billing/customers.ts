@@ -2,6 +2,7 @@ import { and, eq, notInArray } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/auth'
 import {
+  billingCardTokens,
   billingCustomers,
   billingInvoices,
   billingPaymentIntents,
@@ -19,6 +20,7 @@ import type { MessageKey } from '../../i18n'
 import { GatewayError } from '../../payments/gateway'
 import { accessFactsKey, cacheFor, invalidate } from '../../plugins/cache'
 import { isCountry, isStateOf } from '../reference/public'
+import { type MemberLockOptions, withMemberLock } from './member-lock'
 import { hasRunningPlan, invoiceRow, planStatus, subscriptionRow } from './plan-sync'
 import type { BillingDeps } from './service'
 
@@ -56,12 +58,36 @@ async function asUserError<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The member a customer of the gateway belongs to (it never changes hands). */
+async function userOfCustomer({ db, payments }: BillingDeps, customerId: string) {
+  const [row] = await db
+    .select({ userId: billingCustomers.userId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.customerId, customerId))
+  if (row) return row.userId
+  // Its first sync: the gateway says whose it is.
+  return (await payments.retrieveCustomer(customerId))?.metadata.user_id ?? null
+}
+
 /**
- * Makes our customer and card rows say what the gateway says about `customerId`. Safe to
- * repeat and to run twice at once: every write is an upsert of the gateway's answer, and cards
- * the gateway no longer lists are removed.
+ * Makes our customer, card, payment, plan and invoice rows say what the gateway says about
+ * `customerId`. Safe to repeat and to run twice at once: it reads the gateway and writes what
+ * it read holding the member's lease (member-lock.ts), so two syncs take turns and the later
+ * one writes the later answer; an older answer never lands over a newer one. An action that
+ * holds the lease syncs inside its turn. Every write is an upsert of the gateway's answer, and
+ * cards the gateway no longer lists are removed.
  */
-export async function syncCustomer({ db, payments }: BillingDeps, customerId: string) {
+export async function syncCustomer(
+  deps: BillingDeps,
+  customerId: string,
+  options?: MemberLockOptions,
+): Promise<void> {
+  const userId = await userOfCustomer(deps, customerId)
+  if (!userId) return
+  await withMemberLock(deps.db, userId, () => writeCustomer(deps, customerId), options)
+}
+
+async function writeCustomer({ db, payments }: BillingDeps, customerId: string) {
   // Before the first read: what happened at the provider before this moment is in what we read,
   // so an event received earlier needs no sync of its own (webhook.ts).
   const startedAt = new Date()
@@ -229,52 +255,79 @@ export async function billingAccountOf(deps: BillingDeps, userId: string): Promi
   }
 }
 
-/** The sandbox's card field: makes a payment method from the typed card. */
-export async function createSandboxCard(deps: BillingDeps, card: SandboxCardRequest) {
+/**
+ * The sandbox's card field: makes a payment method from the typed card, recorded as the
+ * member's own (billing_card_token) until it is saved to their customer.
+ */
+export async function createSandboxCard(
+  deps: BillingDeps,
+  userId: string,
+  card: SandboxCardRequest,
+) {
   const field = deps.payments.cardField
   if (!field) throw new AppError(404, 'billing.sandboxOnly')
   const method = await asUserError(() => field.createCardPaymentMethod(card))
+  await deps.db.insert(billingCardTokens).values({ paymentMethodId: method.id, userId })
   return { id: method.id, brand: method.card.brand, last4: method.card.last4 }
 }
 
 /**
- * A card from the card field may be used by this customer: new (no owner yet) or already its
- * own. Someone else's card, or one that does not exist, reads the same.
+ * A card the member may pay with or save: one already saved to their customer, or one they
+ * typed into the card field themselves and nobody has saved. Anyone else's card, a card made by
+ * another member that is not saved yet (its id is all it takes to use it at the gateway), and
+ * an id that does not exist all read the same: 404.
  */
 export async function assertUsableCard(
   deps: BillingDeps,
+  userId: string,
   customerId: string,
   paymentMethodId: string,
 ): Promise<void> {
   const method = await deps.payments.retrievePaymentMethod(paymentMethodId)
-  if (!method || (method.customer !== null && method.customer !== customerId)) {
-    throw new AppError(404, 'billing.cardNotFound')
+  if (method?.customer === customerId) return
+  if (method && method.customer === null) {
+    const [typed] = await deps.db
+      .select({ id: billingCardTokens.paymentMethodId })
+      .from(billingCardTokens)
+      .where(
+        and(
+          eq(billingCardTokens.paymentMethodId, paymentMethodId),
+          eq(billingCardTokens.userId, userId),
+        ),
+      )
+    if (typed) return
   }
+  throw new AppError(404, 'billing.cardNotFound')
 }
 
 /**
  * Saves a card made by the card field to the user's account. The bank checks it now, so a
  * declined card is refused here. The first card becomes the default, and so does one added
- * with `makeDefault` (to pay a failed invoice).
+ * with `makeDefault` (to pay a failed invoice). In the member's turn (member-lock.ts), since
+ * the default card is what plans are charged to.
  */
 export async function addCard(
   deps: BillingDeps,
   payer: Payer,
   input: { paymentMethodId: string; cardType: CardType; makeDefault?: boolean },
 ): Promise<BillingAccount> {
-  const customerId = await customerIdFor(deps, payer)
-  await assertUsableCard(deps, customerId, input.paymentMethodId)
-  await asUserError(() =>
-    deps.payments.attachPaymentMethod(input.paymentMethodId, {
-      customer: customerId,
-      cardType: input.cardType,
-    }),
-  )
-  const customer = await deps.payments.retrieveCustomer(customerId)
-  if (input.makeDefault || !customer?.invoice_settings.default_payment_method) {
-    await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: input.paymentMethodId })
-  }
-  await syncCustomer(deps, customerId)
+  await withMemberLock(deps.db, payer.id, async () => {
+    const customerId = await customerIdFor(deps, payer)
+    await assertUsableCard(deps, payer.id, customerId, input.paymentMethodId)
+    await asUserError(() =>
+      deps.payments.attachPaymentMethod(input.paymentMethodId, {
+        customer: customerId,
+        cardType: input.cardType,
+      }),
+    )
+    const customer = await deps.payments.retrieveCustomer(customerId)
+    if (input.makeDefault || !customer?.invoice_settings.default_payment_method) {
+      await deps.payments.updateCustomer(customerId, {
+        defaultPaymentMethod: input.paymentMethodId,
+      })
+    }
+    await syncCustomer(deps, customerId)
+  })
   return billingAccountOf(deps, payer.id)
 }
 
@@ -292,42 +345,49 @@ async function ownCard(db: Database, userId: string, cardId: string) {
   return { cardId: card.id, customerId: customer.customerId }
 }
 
-/** Makes one of the user's cards the one charged for plans and invoices. */
+/** Makes one of the user's cards the one charged for plans and invoices (in the member's turn). */
 export async function setDefaultCard(
   deps: BillingDeps,
   userId: string,
   cardId: string,
 ): Promise<BillingAccount> {
-  const { customerId } = await ownCard(deps.db, userId, cardId)
-  await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: cardId })
-  await syncCustomer(deps, customerId)
+  await withMemberLock(deps.db, userId, async () => {
+    const { customerId } = await ownCard(deps.db, userId, cardId)
+    await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: cardId })
+    await syncCustomer(deps, customerId)
+  })
   return billingAccountOf(deps, userId)
 }
 
 /**
  * Removes a saved card. When it was the default, the newest remaining card takes its place, so
- * an account with cards always has a default.
+ * an account with cards always has a default. In the member's turn, so a plan started at the
+ * same moment still finds a card to charge.
  */
 export async function removeCard(
   deps: BillingDeps,
   userId: string,
   cardId: string,
 ): Promise<BillingAccount> {
-  const { customerId } = await ownCard(deps.db, userId, cardId)
-  const cards = await deps.db
-    .select({ id: billingPaymentMethods.id })
-    .from(billingPaymentMethods)
-    .where(eq(billingPaymentMethods.userId, userId))
-  if (cards.length === 1 && (await hasRunningPlan(deps.db, userId))) {
-    throw new AppError(409, 'billing.onlyCardOfPlan')
-  }
-  await deps.payments.detachPaymentMethod(cardId)
-  const customer = await deps.payments.retrieveCustomer(customerId)
-  if (customer && !customer.invoice_settings.default_payment_method) {
-    const [newest] = await deps.payments.listPaymentMethods(customerId)
-    if (newest) await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: newest.id })
-  }
-  await syncCustomer(deps, customerId)
+  await withMemberLock(deps.db, userId, async () => {
+    const { customerId } = await ownCard(deps.db, userId, cardId)
+    const cards = await deps.db
+      .select({ id: billingPaymentMethods.id })
+      .from(billingPaymentMethods)
+      .where(eq(billingPaymentMethods.userId, userId))
+    if (cards.length === 1 && (await hasRunningPlan(deps.db, userId))) {
+      throw new AppError(409, 'billing.onlyCardOfPlan')
+    }
+    await deps.payments.detachPaymentMethod(cardId)
+    const customer = await deps.payments.retrieveCustomer(customerId)
+    if (customer && !customer.invoice_settings.default_payment_method) {
+      const [newest] = await deps.payments.listPaymentMethods(customerId)
+      if (newest) {
+        await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: newest.id })
+      }
+    }
+    await syncCustomer(deps, customerId)
+  })
   return billingAccountOf(deps, userId)
 }
 
@@ -344,19 +404,21 @@ export async function updateBillingInfo(
   if (input.state && !(await isStateOf(input.country, input.state))) {
     throw new AppError(400, 'billing.stateUnknown')
   }
-  const customerId = await customerIdFor(deps, payer)
-  await deps.payments.updateCustomer(customerId, {
-    name: input.name,
-    email: input.email,
-    address: {
-      line1: input.line1,
-      line2: input.line2 || null,
-      city: input.city || null,
-      state: input.state || null,
-      postal_code: input.postalCode,
-      country: input.country,
-    },
+  await withMemberLock(deps.db, payer.id, async () => {
+    const customerId = await customerIdFor(deps, payer)
+    await deps.payments.updateCustomer(customerId, {
+      name: input.name,
+      email: input.email,
+      address: {
+        line1: input.line1,
+        line2: input.line2 || null,
+        city: input.city || null,
+        state: input.state || null,
+        postal_code: input.postalCode,
+        country: input.country,
+      },
+    })
+    await syncCustomer(deps, customerId)
   })
-  await syncCustomer(deps, customerId)
   return billingAccountOf(deps, payer.id)
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import { billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
 import type { Payment, PayOnceRequest } from '../../../domain/billing'
 import type { Language } from '../../../domain/i18n'
@@ -11,17 +11,20 @@ import {
   refusalMessage,
   syncCustomer,
 } from './customers'
-import { hasRunningPlan } from './plan-sync'
+import { withMemberLock } from './member-lock'
+import { hasLifetimePayment, hasRunningPlan } from './plan-sync'
 import type { BillingDeps } from './service'
 
-/** Statuses of a payment that is paid or may still be: a second one must not be taken. */
-const TAKEN = ['processing', 'succeeded']
-
-/** The user's one-time payments, newest first, as the pay screen shows them. */
+/**
+ * The user's one-time payments, newest first, as the pay screen shows them. With
+ * `withoutReasons` (past the first few refusals: card-tries.ts), a refused payment says only
+ * that the card was declined.
+ */
 export async function paymentsOf(
   deps: BillingDeps,
   userId: string,
   language: Language,
+  { withoutReasons = false } = {},
 ): Promise<Payment[]> {
   const rows = await deps.db
     .select()
@@ -34,16 +37,20 @@ export async function paymentsOf(
     status: row.status,
     failure:
       row.status === 'requires_payment_method'
-        ? translate(refusalMessage(row.failureCode), language)
+        ? translate(
+            withoutReasons ? 'billing.cardDeclined' : refusalMessage(row.failureCode),
+            language,
+          )
         : null,
     createdAt: row.createdAt.toISOString(),
   }))
 }
 
 /**
- * Pays a ONE PAYMENT price with the card from the card field. Never charges twice: one payment
- * at a time per user (a lock), none when one is paid or under way, and the attempt id as the
- * provider's idempotency key, so a retried request returns the first answer.
+ * Pays a ONE PAYMENT price with the card from the card field. Never charges twice: in the
+ * member's turn (member-lock.ts) it checks that nothing is paid or under way and no plan runs,
+ * then charges, with the attempt id as the provider's idempotency key, so a retried request
+ * returns the first answer.
  */
 export async function payOnce(
   deps: BillingDeps,
@@ -51,31 +58,18 @@ export async function payOnce(
   input: PayOnceRequest,
   language: Language,
 ): Promise<Payment> {
-  const [price] = await deps.db
-    .select()
-    .from(billingPrices)
-    .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
-  if (!price) throw new AppError(404, 'billing.priceNotFound')
-  if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
-
-  // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
-  if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
-  const customerId = await customerIdFor(deps, payer)
-  await assertUsableCard(deps, customerId, input.paymentMethodId)
-
-  const intent = await deps.db.transaction(async (tx) => {
-    // Two tries at once (a double click, two tabs) wait here for each other.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${payer.id}`}))`)
-    const [taken] = await tx
-      .select({ id: billingPaymentIntents.id })
-      .from(billingPaymentIntents)
-      .where(
-        and(
-          eq(billingPaymentIntents.userId, payer.id),
-          inArray(billingPaymentIntents.status, TAKEN),
-        ),
-      )
-    if (taken) throw new AppError(409, 'billing.alreadyPaid')
+  const intent = await withMemberLock(deps.db, payer.id, async () => {
+    const [price] = await deps.db
+      .select()
+      .from(billingPrices)
+      .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
+    if (!price) throw new AppError(404, 'billing.priceNotFound')
+    if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
+    if (await hasLifetimePayment(deps.db, payer.id)) throw new AppError(409, 'billing.alreadyPaid')
+    // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
+    if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
+    const customerId = await customerIdFor(deps, payer)
+    await assertUsableCard(deps, payer.id, customerId, input.paymentMethodId)
     const created = await deps.payments.createPaymentIntent(
       {
         amount: price.unitAmount,

@@ -9,6 +9,7 @@ import {
   upgradePreviewQuerySchema,
   upgradePreviewSchema,
 } from '../../../domain/billing-plans'
+import { cardCaller, consumeCardTry } from './card-tries'
 import { invoiceDocument, invoiceFileName, sellerOf } from './invoice-mail'
 import { renderInvoicePdf } from './invoice-pdf'
 import {
@@ -37,9 +38,6 @@ const errors = {
 
 /** Cancel, pause and resume each schedule work: a member may change the plan this often. */
 const PLAN_CHANGES = { limit: 30, windowMs: 60 * 60_000 }
-
-/** Starting a plan and paying an invoice charge a card: they share the card-check limit. */
-const CARD_TRIES = { limit: 20, windowMs: 60 * 60_000 }
 
 /** The monthly plans and invoices of the signed-in member (spec core §2 account actions). */
 export const planRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -77,7 +75,8 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      // Starting a plan, upgrading and paying an invoice charge a card: card tries, as Pay now.
+      await consumeCardTry(app.rateLimiter, cardCaller(request, user.id))
       return startPlan(deps, user, request.body, 'startNow')
     },
   )
@@ -94,7 +93,8 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      // Starting a plan, upgrading and paying an invoice charge a card: card tries, as Pay now.
+      await consumeCardTry(app.rateLimiter, cardCaller(request, user.id))
       return reactivate(deps, user, request.body)
     },
   )
@@ -151,7 +151,8 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      // Starting a plan, upgrading and paying an invoice charge a card: card tries, as Pay now.
+      await consumeCardTry(app.rateLimiter, cardCaller(request, user.id))
       return upgradePlan(deps, user, request.body)
     },
   )
@@ -207,7 +208,8 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
+      // Starting a plan, upgrading and paying an invoice charge a card: card tries, as Pay now.
+      await consumeCardTry(app.rateLimiter, cardCaller(request, user.id))
       return payOpenInvoice(deps, user.id, request.params.id)
     },
   )

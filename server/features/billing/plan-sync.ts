@@ -1,6 +1,6 @@
-import { desc, eq } from 'drizzle-orm'
+import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { billingSubscriptions } from '../../../db/schema/billing'
+import { billingPaymentIntents, billingSubscriptions } from '../../../db/schema/billing'
 import type { SubscriptionStatus } from '../../../domain/access'
 import { FOUR_PAYMENTS_INSTALLMENTS, RUNNING_STATUSES } from '../../../domain/billing-plans'
 import type {
@@ -138,4 +138,25 @@ export async function currentPlanRow(
 export async function hasRunningPlan(db: Database, userId: string): Promise<boolean> {
   const plan = await currentPlanRow(db, userId)
   return Boolean(plan && RUNNING_STATUSES.includes(plan.status))
+}
+
+/** Statuses of a one-time payment that is paid or may still be. */
+const LIFETIME_STATUSES = ['processing', 'succeeded']
+
+/**
+ * Whether the user has a lifetime payment: a one-time payment (ONE PAYMENT, also bought as an
+ * upgrade) that succeeded or is still with the bank. Nothing else is bought beside it.
+ */
+export async function hasLifetimePayment(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: billingPaymentIntents.id })
+    .from(billingPaymentIntents)
+    .where(
+      and(
+        eq(billingPaymentIntents.userId, userId),
+        inArray(billingPaymentIntents.status, LIFETIME_STATUSES),
+      ),
+    )
+    .limit(1)
+  return Boolean(row)
 }

@@ -22,11 +22,14 @@ import {
 import { AppError } from '../../errors'
 import { GatewayError } from '../../payments/gateway'
 import { customerIdFor, type Payer, syncCustomer } from './customers'
-import { currentPlanRow, type SubscriptionRow } from './plan-sync'
+import { withMemberLock } from './member-lock'
+import { currentPlanRow, hasLifetimePayment, type SubscriptionRow } from './plan-sync'
 import type { BillingDeps } from './service'
 
 // The monthly plans (SUBSCRIPTION and FOUR PAYMENTS) and invoices: what My Account shows and
-// the actions on it. Every action goes to the gateway, then syncs; what is shown is read from
+// the actions on it. Every action runs in the member's turn (member-lock.ts): it checks that it
+// is offered from rows read in that turn, goes to the gateway with no database transaction
+// open, then syncs before the next action of the member may start. What is shown is read from
 // our tables only.
 
 type InvoiceRow = typeof billingInvoices.$inferSelect
@@ -134,7 +137,7 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
     hasOpenInvoice: Boolean(open),
     charging,
     hasDefaultCard,
-    paidOnce: await paidOnce(deps.db, userId),
+    lifetimePayment: await hasLifetimePayment(deps.db, userId),
   })
   return {
     subscription,
@@ -165,8 +168,23 @@ const customerOf = async (db: Database, userId: string) => {
 }
 
 /**
+ * A change the gateway refused because the plan moved on meanwhile (its clock, another
+ * process): the screen is out of date, not broken.
+ */
+async function planChange<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change()
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === 'invalid_request_error') {
+      throw new AppError(409, 'billing.actionUnavailable')
+    }
+    throw error
+  }
+}
+
+/**
  * Starts FOUR PAYMENTS or the SUBSCRIPTION with the default card (Start Now, the subscribe
- * page, and Reactivate after a plan ended). One at a time per user; the attempt id is the
+ * page, and Reactivate after a plan ended). In the member's turn; the attempt id is the
  * gateway's idempotency key, so a retried request starts one plan.
  */
 export async function startPlan(
@@ -175,16 +193,16 @@ export async function startPlan(
   input: StartPlanRequest,
   action: 'startNow' | 'reactivate',
 ): Promise<PlanState> {
-  const [price] = await deps.db
-    .select()
-    .from(billingPrices)
-    .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
-  if (!price) throw new AppError(404, 'billing.priceNotFound')
-  if (price.plan === 'one_payment') throw new AppError(400, 'billing.notAPlan')
-  const customerId = await customerIdFor(deps, payer)
-  await deps.db.transaction(async (tx) => {
-    // Two tries at once (a double click, two tabs) wait here for each other.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${payer.id}`}))`)
+  await withMemberLock(deps.db, payer.id, async () => {
+    const [price] = await deps.db
+      .select()
+      .from(billingPrices)
+      .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
+    if (!price) throw new AppError(404, 'billing.priceNotFound')
+    if (price.plan === 'one_payment') throw new AppError(400, 'billing.notAPlan')
+    // A lifetime payment, paid or still with the bank: nothing monthly beside it.
+    if (await hasLifetimePayment(deps.db, payer.id)) throw new AppError(409, 'billing.alreadyPaid')
+    const customerId = await customerIdFor(deps, payer)
     const state = await planStateOf(deps, payer.id)
     if (!state.hasDefaultCard) throw new AppError(409, 'billing.noDefaultCard')
     if (!state.actions[action]) {
@@ -214,10 +232,12 @@ async function updatePlan(
   action: keyof PlanActions,
   change: { cancelAtPeriodEnd?: boolean; pauseCollection?: { behavior: 'void' } | null },
 ): Promise<PlanState> {
-  const state = await requireAction(deps, userId, action)
-  if (!state.subscription) throw new AppError(409, 'billing.actionUnavailable')
-  await deps.payments.updateSubscription(state.subscription.id, change)
-  await syncCustomer(deps, await customerOf(deps.db, userId))
+  await withMemberLock(deps.db, userId, async () => {
+    const { subscription } = await requireAction(deps, userId, action)
+    if (!subscription) throw new AppError(409, 'billing.actionUnavailable')
+    await planChange(() => deps.payments.updateSubscription(subscription.id, change))
+    await syncCustomer(deps, await customerOf(deps.db, userId))
+  })
   return planStateOf(deps, userId)
 }
 
@@ -229,22 +249,25 @@ export const cancelRenewal = (deps: BillingDeps, userId: string) =>
  * Reactivate: a renewal cancelled but not yet ended simply goes on; a plan that ended is
  * started again on the chosen price.
  */
-export async function reactivate(
+export function reactivate(
   deps: BillingDeps,
   payer: Payer,
   input: ReactivatePlanRequest,
 ): Promise<PlanState> {
-  const state = await requireAction(deps, payer.id, 'reactivate')
-  if (state.subscription?.cancelAtPeriodEnd && !ENDED.includes(state.subscription.status)) {
-    return updatePlan(deps, payer.id, 'reactivate', { cancelAtPeriodEnd: false })
-  }
-  if (!input.priceId) throw new AppError(400, 'billing.choosePrice')
-  return startPlan(
-    deps,
-    payer,
-    { priceId: input.priceId, attemptId: input.attemptId },
-    'reactivate',
-  )
+  // One turn for the choice and what it does (both re-check inside it).
+  return withMemberLock(deps.db, payer.id, async () => {
+    const state = await requireAction(deps, payer.id, 'reactivate')
+    if (state.subscription?.cancelAtPeriodEnd && !ENDED.includes(state.subscription.status)) {
+      return updatePlan(deps, payer.id, 'reactivate', { cancelAtPeriodEnd: false })
+    }
+    if (!input.priceId) throw new AppError(400, 'billing.choosePrice')
+    return startPlan(
+      deps,
+      payer,
+      { priceId: input.priceId, attemptId: input.attemptId },
+      'reactivate',
+    )
+  })
 }
 
 /** Pause: nothing is charged and no session opens until Resume. */
@@ -254,8 +277,12 @@ export const pausePlan = (deps: BillingDeps, userId: string) =>
 export const resumePlan = (deps: BillingDeps, userId: string) =>
   updatePlan(deps, userId, 'resume', { pauseCollection: null })
 
-/** An upgrade's target: FOUR PAYMENTS or ONE PAYMENT, on sale, from an active subscription. */
+/**
+ * An upgrade's target: FOUR PAYMENTS or ONE PAYMENT, on sale, from an active subscription of a
+ * member with no lifetime payment (it would be bought twice, or FOUR PAYMENTS beside it).
+ */
 async function upgradeTarget(deps: BillingDeps, userId: string, priceId: string) {
+  if (await hasLifetimePayment(deps.db, userId)) throw new AppError(409, 'billing.alreadyPaid')
   const state = await requireAction(deps, userId, 'upgrade')
   const [price] = await deps.db
     .select()
@@ -287,40 +314,44 @@ export async function upgradePlan(
   payer: Payer,
   input: StartPlanRequest,
 ): Promise<PlanState> {
-  const customerId = await customerOf(deps.db, payer.id)
-  await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${payer.id}`}))`)
+  await withMemberLock(deps.db, payer.id, async () => {
+    const customerId = await customerOf(deps.db, payer.id)
     const { price, subscriptionId } = await upgradeTarget(deps, payer.id, input.priceId)
     if (!(await defaultCardOf(deps.db, payer.id))) throw new AppError(409, 'billing.noDefaultCard')
-    await deps.payments.upgradeSubscription(
-      subscriptionId,
-      {
-        price: price.id,
-        installments: price.plan === 'four_payments' ? FOUR_PAYMENTS_INSTALLMENTS : null,
-      },
-      { idempotencyKey: `upgrade-${payer.id}-${input.attemptId}` },
+    await planChange(() =>
+      deps.payments.upgradeSubscription(
+        subscriptionId,
+        {
+          price: price.id,
+          installments: price.plan === 'four_payments' ? FOUR_PAYMENTS_INSTALLMENTS : null,
+        },
+        { idempotencyKey: `upgrade-${payer.id}-${input.attemptId}` },
+      ),
     )
     await syncCustomer(deps, customerId)
   })
   return planStateOf(deps, payer.id)
 }
 
-/** Pay Actual Invoice: charges the open invoice to the default card now. */
+/** Pay Actual Invoice: charges the open invoice to the default card now, in the member's turn. */
 export async function payOpenInvoice(
   deps: BillingDeps,
   userId: string,
   invoiceId: string,
 ): Promise<PlanState> {
-  const [invoice] = await deps.db
-    .select()
-    .from(billingInvoices)
-    .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.userId, userId)))
-  if (!invoice) throw new AppError(404, 'billing.invoiceNotFound')
-  if (invoice.status !== 'open') throw new AppError(409, 'billing.actionUnavailable')
-  const card = await defaultCardOf(deps.db, userId)
-  if (!card) throw new AppError(409, 'billing.noDefaultCard')
-  await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`pay:${userId}`}))`)
+  await withMemberLock(deps.db, userId, async () => {
+    const [invoice] = await deps.db
+      .select()
+      .from(billingInvoices)
+      .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.userId, userId)))
+    if (!invoice) throw new AppError(404, 'billing.invoiceNotFound')
+    if (invoice.status !== 'open') throw new AppError(409, 'billing.actionUnavailable')
+    // Paid, an invoice of a plan that never started would start it beside a lifetime payment.
+    if (await hasLifetimePayment(deps.db, userId)) {
+      throw new AppError(409, 'billing.actionUnavailable')
+    }
+    const card = await defaultCardOf(deps.db, userId)
+    if (!card) throw new AppError(409, 'billing.noDefaultCard')
     try {
       await deps.payments.payInvoice(invoiceId, { paymentMethod: card })
     } catch (error) {

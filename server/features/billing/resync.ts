@@ -73,6 +73,12 @@ export async function catchUp(
     .from(billingCustomers)
     .where(eq(billingCustomers.userId, userId))
   if (!row) return false
-  await syncCustomer(deps, row.customerId)
+  try {
+    // Not waited for: a member whose payment action is running is synced by it.
+    await syncCustomer(deps, row.customerId, { waitMs: 0 })
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 409) return false
+    throw error
+  }
   return true
 }

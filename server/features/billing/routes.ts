@@ -14,6 +14,14 @@ import {
 } from '../../../domain/billing'
 import { requestLanguage } from '../../i18n'
 import {
+  answeringPaymentRefusals,
+  answeringRefusals,
+  cardCaller,
+  consumeCardTry,
+  countPaymentRefusals,
+  refusalsPastReasons,
+} from './card-tries'
+import {
   addCard,
   billingAccountOf,
   createSandboxCard,
@@ -35,9 +43,6 @@ const errors = {
   404: apiErrorSchema,
   429: apiErrorSchema,
 }
-
-/** Card checks are what card testers abuse: a member may try this many in an hour. */
-const CARD_TRIES = { limit: 20, windowMs: 60 * 60_000 }
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   // The catalog exists before the first request, so the price list is never empty on a new
@@ -81,11 +86,18 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await app.requireUser(request)
       reply.header('cache-control', 'no-store')
       const language = requestLanguage(request)
-      const payments = await paymentsOf(deps, user.id, language)
+      const caller = cardCaller(request, user.id)
+      const list = async () => {
+        // A charge the bank refused after Pay now answered is learnt here: it counts as a refusal.
+        await countPaymentRefusals(deps, app.rateLimiter, caller)
+        const withoutReasons = await refusalsPastReasons(app.rateLimiter, caller)
+        return paymentsOf(deps, user.id, language, { withoutReasons })
+      }
+      const payments = await list()
       // Polled while a payment is with the bank: ask the provider too, in case its webhook is late.
       if (!payments.some((payment) => payment.status === 'processing')) return { payments }
       if (!(await catchUp(deps, app.rateLimiter, user.id))) return { payments }
-      return { payments: await paymentsOf(deps, user.id, language) }
+      return { payments: await list() }
     },
   )
 
@@ -101,8 +113,12 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
-      return { payment: await payOnce(deps, user, request.body, requestLanguage(request)) }
+      const caller = cardCaller(request, user.id)
+      await consumeCardTry(app.rateLimiter, caller)
+      const payment = await answeringPaymentRefusals(deps, app.rateLimiter, caller, () =>
+        payOnce(deps, user, request.body, requestLanguage(request)),
+      )
+      return { payment }
     },
   )
 
@@ -147,8 +163,9 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
-      return addCard(deps, user, request.body)
+      const caller = cardCaller(request, user.id)
+      await consumeCardTry(app.rateLimiter, caller)
+      return answeringRefusals(app.rateLimiter, caller, () => addCard(deps, user, request.body))
     },
   )
 
@@ -197,8 +214,11 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await app.requireUser(request)
-      await app.rateLimiter.consume(`card:${user.id}`, CARD_TRIES)
-      return createSandboxCard(deps, request.body)
+      const caller = cardCaller(request, user.id)
+      await consumeCardTry(app.rateLimiter, caller)
+      return answeringRefusals(app.rateLimiter, caller, () =>
+        createSandboxCard(deps, user.id, request.body),
+      )
     },
   )
 }
