@@ -20,6 +20,12 @@ export interface QueueOptions {
    * the job finds to do.
    */
   startWithin?: { minSeconds: number; maxSeconds: number }
+  /**
+   * How often an idle worker of this queue looks for jobs, when less often than the runner's:
+   * work scheduled hours ahead need not be looked for every two seconds (on the embedded
+   * database every look runs on the thread that answers requests).
+   */
+  pollingIntervalSeconds?: number
 }
 
 /**
@@ -171,7 +177,13 @@ export async function createJobRunner(
       const startWorker = async () => {
         workerId = await boss.work<Envelope<Parameters<typeof handler>[0]>>(
           name,
-          { batchSize: 1, pollingIntervalSeconds },
+          {
+            batchSize: 1,
+            pollingIntervalSeconds: Math.max(
+              pollingIntervalSeconds,
+              declared.pollingIntervalSeconds ?? 0,
+            ),
+          },
           async ([job]) => {
             if (!job) return
             try {

@@ -108,6 +108,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueu
       retryLimit: 3,
       retryDelaySeconds: 60,
       expireInSeconds: 15 * 60,
+      pollingIntervalSeconds: 60,
       describe: () => 'members not synced for a day, synced from the payment provider',
     },
     async () => {
