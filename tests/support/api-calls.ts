@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { vi } from 'vitest'
+import type { Invoice, PlanState } from '../../domain/billing-plans'
 import { buildUser } from './factories'
 
 /** A confirmed member of `app` with a session, and that session as a `cookie` header. */
@@ -78,4 +80,23 @@ export function billingCallsTo(call: ReturnType<typeof apiCallsTo>) {
     return id
   }
   return { priceOf, cardField, saveCard }
+}
+
+/** My Account's plan and invoices as the page reads them, and a wait for the plan's next state. */
+export function planCallsTo(call: ReturnType<typeof apiCallsTo>) {
+  const planOf = async (cookie: string) =>
+    (await call('GET', '/api/billing/plan', cookie)).json() as PlanState
+  const invoicesOf = async (cookie: string) =>
+    (await call('GET', '/api/billing/invoices', cookie)).json().invoices as Invoice[]
+  /** The plan once `ready` holds, as My Account's polling sees it. */
+  const planWhen = (cookie: string, ready: (state: PlanState) => boolean): Promise<PlanState> =>
+    vi.waitFor(
+      async () => {
+        const state = await planOf(cookie)
+        if (!ready(state)) throw new Error(`plan not there yet: ${JSON.stringify(state)}`)
+        return state
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+  return { planOf, invoicesOf, planWhen }
 }

@@ -85,18 +85,12 @@ async function answered(limiter: RateLimiter, caller: CardCaller, error: AppErro
  * Runs a check of a card (the card field, saving a card); a refusal is counted, and past the
  * first few it reads only 'Your card was declined.'.
  */
-export async function answeringRefusals<T>(
+export function answeringRefusals<T>(
   limiter: RateLimiter,
   caller: CardCaller,
   work: () => Promise<T>,
 ): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (!isRefusal(error)) throw error
-    await countRefusal(limiter, caller)
-    throw await answered(limiter, caller, error)
-  }
+  return answering(limiter, caller, () => countRefusal(limiter, caller), work)
 }
 
 /**
@@ -130,17 +124,27 @@ export async function countPaymentRefusals(
  * Runs Pay now; a refusal is counted with the member's other refused payments, and past the
  * first few it reads only 'Your card was declined.'.
  */
-export async function answeringPaymentRefusals<T>(
+export function answeringPaymentRefusals<T>(
   deps: BillingDeps,
   limiter: RateLimiter,
   caller: CardCaller,
+  work: () => Promise<T>,
+): Promise<T> {
+  return answering(limiter, caller, () => countPaymentRefusals(deps, limiter, caller), work)
+}
+
+/** Runs `work`; a refusal is counted by `count`, then answered with or without its reason. */
+async function answering<T>(
+  limiter: RateLimiter,
+  caller: CardCaller,
+  count: () => Promise<void>,
   work: () => Promise<T>,
 ): Promise<T> {
   try {
     return await work()
   } catch (error) {
     if (!isRefusal(error)) throw error
-    await countPaymentRefusals(deps, limiter, caller)
+    await count()
     throw await answered(limiter, caller, error)
   }
 }

@@ -3,8 +3,13 @@ import { eq, like } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import { billingCustomers } from '../../../db/schema/billing'
 import { mailOutbox } from '../../../db/schema/mail'
-import type { Invoice, PlanState } from '../../../domain/billing-plans'
-import { apiCallsTo, billingCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
+import type { PlanState } from '../../../domain/billing-plans'
+import {
+  apiCallsTo,
+  billingCallsTo,
+  memberWithCookie,
+  planCallsTo,
+} from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { advanceClock } from './clock'
 
@@ -16,31 +21,15 @@ const testApp = setUpTestApp({}, { jobs: { pollingIntervalSeconds: 0.5 } })
 
 const call = apiCallsTo(() => testApp.app)
 
+const { planOf, invoicesOf, planWhen } = planCallsTo(call)
+
 const nextYear = new Date().getUTCFullYear() + 1
 
 const member = () => memberWithCookie(testApp.app)
 
 const { priceOf, saveCard } = billingCallsTo(call)
 
-const planOf = async (cookie: string) =>
-  (await call('GET', '/api/billing/plan', cookie)).json() as PlanState
-
-/** The plan once `ready` holds, as My Account's polling sees it. */
-function planWhen(cookie: string, ready: (state: PlanState) => boolean): Promise<PlanState> {
-  return vi.waitFor(
-    async () => {
-      const state = await planOf(cookie)
-      if (!ready(state)) throw new Error(`plan not there yet: ${JSON.stringify(state)}`)
-      return state
-    },
-    { timeout: 30_000, interval: 200 },
-  )
-}
-
 const statusIs = (status: string) => (state: PlanState) => state.subscription?.status === status
-
-const invoicesOf = async (cookie: string) =>
-  (await call('GET', '/api/billing/invoices', cookie)).json().invoices as Invoice[]
 
 const hasAccess = async (cookie: string) =>
   (await call('GET', '/api/access', cookie)).json().hasAccess as boolean

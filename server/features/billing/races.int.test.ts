@@ -3,8 +3,12 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import { billingCustomers } from '../../../db/schema/billing'
-import type { Invoice, PlanState } from '../../../domain/billing-plans'
-import { apiCallsTo, billingCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
+import {
+  apiCallsTo,
+  billingCallsTo,
+  memberWithCookie,
+  planCallsTo,
+} from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import type { PaymentGateway } from '../../payments/gateway'
 import { advanceClock } from './clock'
@@ -20,33 +24,17 @@ const testApp = setUpTestApp({}, { jobs: { pollingIntervalSeconds: 0.5 } })
 
 const call = apiCallsTo(() => testApp.app)
 
+const { planOf, invoicesOf, planWhen } = planCallsTo(call)
+
 const member = () => memberWithCookie(testApp.app)
 
 const { priceOf, cardField, saveCard } = billingCallsTo(call)
-
-const planOf = async (cookie: string) =>
-  (await call('GET', '/api/billing/plan', cookie)).json() as PlanState
 
 const paymentsOf = async (cookie: string) =>
   (await call('GET', '/api/billing/payments', cookie)).json().payments as {
     id: string
     status: string
   }[]
-
-const invoicesOf = async (cookie: string) =>
-  (await call('GET', '/api/billing/invoices', cookie)).json().invoices as Invoice[]
-
-/** The plan once `ready` holds, as My Account's polling sees it. */
-function planWhen(cookie: string, ready: (state: PlanState) => boolean): Promise<PlanState> {
-  return vi.waitFor(
-    async () => {
-      const state = await planOf(cookie)
-      if (!ready(state)) throw new Error(`plan not there yet: ${JSON.stringify(state)}`)
-      return state
-    },
-    { timeout: 30_000, interval: 200 },
-  )
-}
 
 /** Once the bank has answered every charge: no payment and no plan charge still with it. */
 async function settled(cookie: string) {

@@ -6,6 +6,7 @@ import {
   type GatewayPaymentIntent,
   type GatewayPrice,
   type GatewaySubscription,
+  type PaymentGateway,
   type RequestOptions,
 } from '../gateway'
 import { missing, type SandboxStore, sandboxData, sandboxId } from './store'
@@ -673,13 +674,7 @@ export function sandboxPlans(context: PlanContext) {
     },
 
     async createSubscription(
-      input: {
-        customer: string
-        price: string
-        paymentMethod: string
-        installments: number | null
-        metadata: GatewaySubscription['metadata']
-      },
+      input: Parameters<PaymentGateway['createSubscription']>[0],
       options?: RequestOptions,
     ): Promise<GatewaySubscription> {
       const customer = await customerOf(input.customer)
