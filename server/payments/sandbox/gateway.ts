@@ -102,6 +102,8 @@ export interface SandboxGateway extends PaymentGateway {
    * one (the operator command, which syncs by itself), events are not sent.
    */
   connectWebhooks(send: (delivery: WebhookDelivery) => Promise<void>): void
+  /** A price by its id, for the sandbox's HTTP server (the contract lists prices by product). */
+  retrievePrice(id: string): Promise<GatewayPrice | null>
   /** Does whatever the customer's clock has reached. Safe to run twice. */
   runDue(customer: string): Promise<void>
   /** The customers whose plans still have work ahead, for the jobs after a restart. */
@@ -459,6 +461,8 @@ export function createSandboxGateway(
         options,
       )
     },
+
+    retrievePrice: (id) => retrieve<GatewayPrice>(id, 'price'),
 
     updatePrice: (id, { active }) => store.setField<GatewayPrice>(id, 'price', 'active', active),
 

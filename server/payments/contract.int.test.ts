@@ -1,0 +1,482 @@
+import { randomUUID } from 'node:crypto'
+import { and, count, eq, sql } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sandboxObjects } from '../../db/schema/billing'
+import { createTestEnvironment, type TestEnvironment } from '../../tests/support/test-app'
+import { STRIPE_API_VERSION, signEvent } from './events'
+import {
+  type CardField,
+  type GatewayCustomer,
+  GatewayError,
+  type GatewayPaymentIntent,
+  type GatewayPrice,
+  type PaymentGateway,
+} from './gateway'
+import { createSandboxGateway } from './sandbox/gateway'
+import { type SandboxServer, startSandboxServer } from './sandbox/server'
+import { createStripeGateway } from './stripe'
+
+// The gateway contract, run twice with the same assertions: on the in-process sandbox, and on
+// the Stripe gateway (the official SDK) pointed at the sandbox's Stripe-compatible server over
+// loopback HTTP. What passes here for the second is what the app's Stripe code does; where the
+// two differ, the sandbox's server or the Stripe gateway is wrong. The server's own rules (keys,
+// version, idempotency, Stripe's errors) are tested in sandbox/server.int.test.ts.
+
+const WEBHOOK_SECRET = 'whsec_test'
+const SECRET_KEY = 'sk_test_contract0123456789'
+const PUBLISHABLE_KEY = 'pk_test_contract0123456789'
+
+const nextYear = new Date().getUTCFullYear() + 1
+
+/** The GatewayError a call fails with: its code and the bank's reason. */
+async function refusal(call: Promise<unknown>) {
+  const error = await call.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  )
+  expect(error).toBeInstanceOf(GatewayError)
+  const { code, declineCode } = error as GatewayError
+  return { code, declineCode }
+}
+
+interface Subject {
+  gateway: PaymentGateway
+  /** The sandbox's HTTP server, when the gateway talks to it. */
+  server: SandboxServer | null
+}
+
+/** A test database and app for a describe block, and what `make` builds on it. */
+function onTestApp(make: (app: FastifyInstance) => Promise<Subject>) {
+  let environment: TestEnvironment | undefined
+  let app: FastifyInstance | undefined
+  let subject: Subject | undefined
+  beforeAll(async () => {
+    environment = await createTestEnvironment()
+    app = await environment.build()
+    await app.ready()
+    subject = await make(app)
+  })
+  afterAll(async () => {
+    await subject?.server?.close()
+    await app?.close()
+    await environment?.destroy()
+  })
+  const built = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('built in beforeAll; use it in a test')
+    return value
+  }
+  return {
+    get app() {
+      return built(app)
+    },
+    get gateway() {
+      return built(subject).gateway
+    },
+    get server() {
+      return built(subject).server
+    },
+  }
+}
+
+function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Subject>) {
+  describe(`the gateway contract: ${name}`, () => {
+    const subject = onTestApp(make)
+    const gateway = () => subject.gateway
+    /** Letters and digits only: the sandbox's ids are a prefix, `_`, then those. */
+    const run = randomUUID().replaceAll('-', '').slice(0, 12)
+
+    const cardField = (): CardField => {
+      const field = gateway().cardField
+      if (!field) throw new Error('this gateway has no card field')
+      return field
+    }
+    const typeCard = (number: string) =>
+      cardField().createCardPaymentMethod({ number, expMonth: 12, expYear: nextYear, cvc: '123' })
+
+    let customers = 0
+    const newCustomer = (): Promise<GatewayCustomer> => {
+      customers += 1
+      return gateway().createCustomer(
+        {
+          email: `member${customers}-${run}@example.com`,
+          name: `Member ${customers}`,
+          userId: `user-${run}-${customers}`,
+        },
+        { idempotencyKey: `${run}-customer-${customers}` },
+      )
+    }
+    async function customerWithCard(number: string) {
+      const customer = await newCustomer()
+      const card = await typeCard(number)
+      await gateway().attachPaymentMethod(card.id, { customer: customer.id, cardType: 'credit' })
+      return { customer, card }
+    }
+
+    let onePayment: GatewayPrice | undefined
+    /** A price to buy, for the payments (the sandbox invoices a payment from its price). */
+    async function priceToBuy(): Promise<GatewayPrice> {
+      if (onePayment) return onePayment
+      const product = `prod_shop${run}`
+      await gateway().createProduct({ id: product, name: 'Shop' }, { idempotencyKey: product })
+      onePayment = await gateway().createPrice(
+        {
+          product,
+          nickname: 'ONE_PAYMENT',
+          unitAmount: 14_900,
+          currency: 'usd',
+          plan: 'one_payment',
+        },
+        { idempotencyKey: `${product}-one` },
+      )
+      return onePayment
+    }
+    async function payment(customer: GatewayCustomer, card: string, key: string) {
+      const price = await priceToBuy()
+      return gateway().createPaymentIntent(
+        {
+          amount: price.unit_amount,
+          currency: 'usd',
+          customer: customer.id,
+          paymentMethod: card,
+          receiptEmail: customer.email,
+          metadata: { price_id: price.id, user_id: customer.metadata.user_id },
+        },
+        { idempotencyKey: key },
+      )
+    }
+
+    /** Rows the sandbox holds, to see that a repeated request made nothing new. */
+    async function storedCount(type: string, where: ReturnType<typeof sql>) {
+      const [row] = await subject.app.db
+        .select({ found: count() })
+        .from(sandboxObjects)
+        .where(and(eq(sandboxObjects.type, type), where))
+      return row?.found
+    }
+
+    it('keeps the product under our id and its prices with their plan, newest first', async () => {
+      const id = `prod_contract${run}`
+      expect(await gateway().retrieveProduct(id)).toBeNull()
+      const product = await gateway().createProduct(
+        { id, name: 'Contract' },
+        { idempotencyKey: `${run}-product` },
+      )
+      expect(product).toEqual({
+        id,
+        object: 'product',
+        name: 'Contract',
+        active: true,
+        created: expect.any(Number),
+      })
+      expect(await gateway().retrieveProduct(id)).toEqual(product)
+
+      const price = (nickname: string, plan: GatewayPrice['metadata']['plan'], amount: number) =>
+        gateway().createPrice(
+          { product: id, nickname, unitAmount: amount, currency: 'usd', plan },
+          { idempotencyKey: `${run}-${nickname}` },
+        )
+      const one = await price('ONE_PAYMENT', 'one_payment', 14_900)
+      const four = await price('FOUR_PAYMENTS', 'four_payments', 3_900)
+      const monthly = await price('SUBSCRIPTION', 'subscription', 1_500)
+      expect(one).toEqual({
+        id: expect.stringMatching(/^price_/),
+        object: 'price',
+        product: id,
+        nickname: 'ONE_PAYMENT',
+        unit_amount: 14_900,
+        currency: 'usd',
+        active: true,
+        created: expect.any(Number),
+        type: 'one_time',
+        recurring: null,
+        metadata: { plan: 'one_payment' },
+      })
+      for (const [recurring, plan] of [
+        [four, 'four_payments'],
+        [monthly, 'subscription'],
+      ] as const) {
+        expect(recurring).toMatchObject({
+          type: 'recurring',
+          recurring: { interval: 'month', interval_count: 1 },
+          metadata: { plan },
+        })
+      }
+      expect((await price('ONE_PAYMENT', 'one_payment', 14_900)).id).toBe(one.id)
+
+      expect(await gateway().updatePrice(four.id, { active: false })).toEqual({
+        ...four,
+        active: false,
+      })
+      expect(await gateway().updatePrice('price_missing', { active: false })).toBeNull()
+      expect(await gateway().listPrices(id)).toEqual([monthly, { ...four, active: false }, one])
+
+      // Back on sale and off again: the second archiving is done, though it asks what the
+      // first one asked.
+      expect((await gateway().updatePrice(four.id, { active: true }))?.active).toBe(true)
+      expect((await gateway().updatePrice(four.id, { active: false }))?.active).toBe(false)
+      expect((await gateway().listPrices(id)).map((listed) => listed.active)).toEqual([
+        true,
+        false,
+        true,
+      ])
+    })
+
+    it('makes a customer once per idempotency key and finds it again', async () => {
+      const input = { email: `ada-${run}@example.com`, name: 'Ada Lovelace', userId: `ada-${run}` }
+      const customer = await gateway().createCustomer(input, {
+        idempotencyKey: `${run}-ada`,
+      })
+      expect(customer).toEqual({
+        id: expect.stringMatching(/^cus_/),
+        object: 'customer',
+        email: input.email,
+        name: 'Ada Lovelace',
+        address: null,
+        invoice_settings: { default_payment_method: null },
+        metadata: { user_id: input.userId },
+        created: expect.any(Number),
+      })
+      expect(await gateway().createCustomer(input, { idempotencyKey: `${run}-ada` })).toEqual(
+        customer,
+      )
+      expect(await gateway().retrieveCustomer(customer.id)).toEqual(customer)
+      expect(await gateway().retrieveCustomer('cus_missing')).toBeNull()
+      expect(
+        await storedCount(
+          'customer',
+          sql`${sandboxObjects.data}->'metadata'->>'user_id' = ${input.userId}`,
+        ),
+      ).toBe(1)
+      const server = subject.server
+      if (server) {
+        const posts = server.requests.filter(
+          (request) => request.method === 'POST' && request.path === '/v1/customers',
+        )
+        expect(
+          posts.filter((request) => request.headers['idempotency-key'] === `${run}-ada`),
+        ).toHaveLength(2)
+      }
+    })
+
+    it('changes the billing information it is given and keeps the rest', async () => {
+      const customer = await newCustomer()
+      const address = {
+        line1: '1 Main Street',
+        line2: null,
+        city: 'Springfield',
+        state: 'IL',
+        postal_code: '62701',
+        country: 'US',
+      }
+      const updated = await gateway().updateCustomer(customer.id, {
+        name: 'Ada King',
+        email: `ada.king-${run}@example.com`,
+        address,
+      })
+      expect(updated).toEqual({
+        ...customer,
+        name: 'Ada King',
+        email: `ada.king-${run}@example.com`,
+        address,
+      })
+      const moved = await gateway().updateCustomer(customer.id, {
+        address: { ...address, line2: 'Apartment 4' },
+      })
+      expect(moved).toEqual({ ...updated, address: { ...address, line2: 'Apartment 4' } })
+      // The same change again (a retry) changes nothing and answers the customer as it is.
+      expect(
+        await gateway().updateCustomer(customer.id, {
+          address: { ...address, line2: 'Apartment 4' },
+        }),
+      ).toEqual(moved)
+      expect(await gateway().retrieveCustomer(customer.id)).toEqual(moved)
+      expect(await refusal(gateway().updateCustomer('cus_missing', { name: 'Nobody' }))).toEqual({
+        code: 'resource_missing',
+      })
+    })
+
+    it('saves cards, refuses a declined one at saving, lists newest first, and detaches', async () => {
+      const card = await typeCard('4242 4242 4242 4242')
+      expect(card).toEqual({
+        id: expect.stringMatching(/^pm_/),
+        object: 'payment_method',
+        type: 'card',
+        customer: null,
+        card: {
+          brand: 'visa',
+          last4: '4242',
+          exp_month: 12,
+          exp_year: nextYear,
+          funding: 'credit',
+        },
+        metadata: {},
+        created: expect.any(Number),
+      })
+      expect(await gateway().retrievePaymentMethod(card.id)).toEqual(card)
+      expect(await gateway().retrievePaymentMethod('pm_missing')).toBeNull()
+      expect(await refusal(typeCard('4012 8888 8888 1881'))).toEqual({
+        code: 'card_declined',
+        declineCode: 'test_mode_live_card',
+      })
+
+      const customer = await newCustomer()
+      const saved = await gateway().attachPaymentMethod(card.id, {
+        customer: customer.id,
+        cardType: 'debit',
+      })
+      expect(saved).toEqual({ ...card, customer: customer.id, metadata: { card_type: 'debit' } })
+
+      const declining = await typeCard('4000000000000002')
+      expect(
+        await refusal(gateway().attachPaymentMethod(declining.id, { customer: customer.id })),
+      ).toEqual({ code: 'card_declined', declineCode: 'generic_decline' })
+      expect((await gateway().retrievePaymentMethod(declining.id))?.customer).toBeNull()
+
+      const mastercard = await typeCard('5555 5555 5555 4444')
+      await gateway().attachPaymentMethod(mastercard.id, { customer: customer.id })
+      expect((await gateway().listPaymentMethods(customer.id)).map((method) => method.id)).toEqual([
+        mastercard.id,
+        card.id,
+      ])
+
+      // The default card back and forth: the last change is made, though the first asked the same.
+      await gateway().updateCustomer(customer.id, { defaultPaymentMethod: card.id })
+      await gateway().updateCustomer(customer.id, { defaultPaymentMethod: mastercard.id })
+      const back = await gateway().updateCustomer(customer.id, { defaultPaymentMethod: card.id })
+      expect(back.invoice_settings.default_payment_method).toBe(card.id)
+      expect((await gateway().retrieveCustomer(customer.id))?.invoice_settings).toEqual({
+        default_payment_method: card.id,
+      })
+
+      // Detaching the default card leaves the customer without one.
+      expect(await gateway().detachPaymentMethod(card.id)).toEqual({ ...saved, customer: null })
+      expect((await gateway().retrieveCustomer(customer.id))?.invoice_settings).toEqual({
+        default_payment_method: null,
+      })
+      expect((await gateway().listPaymentMethods(customer.id)).map((method) => method.id)).toEqual([
+        mastercard.id,
+      ])
+
+      const other = await newCustomer()
+      expect(
+        await refusal(gateway().attachPaymentMethod(mastercard.id, { customer: other.id })),
+      ).toEqual({ code: 'payment_method_unexpected_state' })
+      expect(await gateway().listPaymentMethods(other.id)).toEqual([])
+    })
+
+    it('charges once per key: processing, then succeeded when the bank settles', async () => {
+      const { customer, card } = await customerWithCard('4242424242424242')
+      const price = await priceToBuy()
+      const made = await payment(customer, card.id, `${run}-pay-once`)
+      expect(made).toEqual({
+        id: expect.stringMatching(/^pi_/),
+        object: 'payment_intent',
+        amount: 14_900,
+        currency: 'usd',
+        customer: customer.id,
+        payment_method: card.id,
+        status: 'processing',
+        receipt_email: customer.email,
+        last_payment_error: null,
+        metadata: { price_id: price.id, user_id: customer.metadata.user_id },
+        created: expect.any(Number),
+      })
+      expect((await payment(customer, card.id, `${run}-pay-once`)).id).toBe(made.id)
+      // No bank is connected to this sandbox, so it settles at once.
+      expect(await gateway().listPaymentIntents(customer.id)).toEqual<GatewayPaymentIntent[]>([
+        { ...made, status: 'succeeded' },
+      ])
+      expect(await storedCount('payment_intent', eq(sandboxObjects.customer, customer.id))).toBe(1)
+    })
+
+    it('a card refused at the charge: processing, then refused for insufficient funds', async () => {
+      const { customer, card } = await customerWithCard('4000000000009995')
+      const made = await payment(customer, card.id, `${run}-pay-poor`)
+      expect(made.status).toBe('processing')
+      expect(await gateway().listPaymentIntents(customer.id)).toEqual([
+        {
+          ...made,
+          status: 'requires_payment_method',
+          last_payment_error: {
+            code: 'card_declined',
+            decline_code: 'insufficient_funds',
+            message: 'Your card has insufficient funds.',
+          },
+        },
+      ])
+    })
+
+    it('a card the bank refuses outright comes back refused, with the payment', async () => {
+      const customer = await newCustomer()
+      const card = await typeCard('4000000000000002')
+      const made = await payment(customer, card.id, `${run}-pay-refused`)
+      expect(made).toMatchObject({
+        status: 'requires_payment_method',
+        last_payment_error: {
+          code: 'card_declined',
+          decline_code: 'generic_decline',
+          message: 'Your card was declined.',
+        },
+      })
+      expect(await gateway().listPaymentIntents(customer.id)).toEqual([made])
+    })
+
+    it('reads an event signed with the endpoint secret, and refuses a wrong signature', async () => {
+      const { payload, signature } = await signEvent(
+        {
+          id: `evt_${run}`,
+          type: 'customer.updated',
+          created: 1_800_000_000,
+          data: { object: { object: 'customer', id: 'cus_event' } },
+        },
+        WEBHOOK_SECRET,
+      )
+      expect(await gateway().readEvent(Buffer.from(payload), signature)).toEqual({
+        id: `evt_${run}`,
+        type: 'customer.updated',
+        created: 1_800_000_000,
+        customer: 'cus_event',
+      })
+      expect(await refusal(gateway().readEvent(Buffer.from(payload), 't=1,v1=00'))).toEqual({
+        code: 'signature_invalid',
+      })
+    })
+
+    it('sent the pinned version with every request, and a key of its own with every POST', () => {
+      const server = subject.server
+      if (!server) return
+      expect(server.requests.length).toBeGreaterThan(40)
+      for (const request of server.requests) {
+        expect(request.headers['stripe-version'], `${request.method} ${request.path}`).toBe(
+          STRIPE_API_VERSION,
+        )
+      }
+      for (const request of server.requests.filter((sent) => sent.method === 'POST')) {
+        // The SDK keys a POST at random when it is not given one; the app gives one each time.
+        expect(request.headers['idempotency-key'], request.path).toMatch(/^(?!stripe-node-retry-)./)
+      }
+    })
+  })
+}
+
+contractSuite('the in-process sandbox', async (app) => ({
+  gateway: createSandboxGateway(app.db, { webhookSecret: WEBHOOK_SECRET }),
+  server: null,
+}))
+
+contractSuite('the Stripe SDK against the sandbox over HTTP', async (app) => {
+  const server = await startSandboxServer({
+    gateway: createSandboxGateway(app.db, { webhookSecret: WEBHOOK_SECRET }),
+    secretKey: SECRET_KEY,
+  })
+  return {
+    gateway: createStripeGateway({
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      apiUrl: server.url,
+      publishableKey: PUBLISHABLE_KEY,
+    }),
+    server,
+  }
+})

@@ -1,0 +1,334 @@
+import { randomUUID } from 'node:crypto'
+import Stripe from 'stripe'
+import { STRIPE_API_VERSION, verifyEvent } from './events'
+import {
+  type CardField,
+  type GatewayAddress,
+  GatewayError,
+  type GatewayPaymentIntent,
+  type GatewayPaymentMethod,
+  type GatewayPrice,
+  type PaymentGateway,
+} from './gateway'
+import { canonical, derivedKey } from './idempotency'
+import {
+  idOf,
+  toCustomer,
+  toPaymentIntent,
+  toPaymentMethod,
+  toPrice,
+  toProduct,
+} from './stripe-objects'
+import {
+  addressOf,
+  asGatewayError,
+  call,
+  isLoopback,
+  orNull,
+  postUnderDerivedKey,
+} from './stripe-requests'
+
+// The gateway that talks to Stripe through its official SDK, pinned to the API version the app
+// is written against. The sandbox's HTTP server speaks the same API on loopback (apiUrl), so the
+// code that takes real money is the code that runs in sandbox mode.
+//
+// Every POST carries an idempotency key: the caller's when it keeps a record of the attempt,
+// otherwise one made from the call itself (idempotency.ts), so that a retry is done once.
+
+export interface StripeGatewayOptions {
+  secretKey: string
+  /** The webhook endpoint's signing secret (`whsec_…`). */
+  webhookSecret: string
+  /** Where the API answers when it is not Stripe's own: the sandbox's `http://127.0.0.1:<port>`. */
+  apiUrl?: string
+  /**
+   * With an apiUrl on this machine (the sandbox's server): a card field that posts the numbers
+   * with this key, as Stripe.js does from the browser. Against Stripe itself the card field is
+   * Stripe's own and this is unused.
+   */
+  publishableKey?: string
+}
+
+const sameAddress = (a: GatewayAddress | null, b: GatewayAddress) =>
+  JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
+
+/** Our charges in a list; charges made outside the app in other currencies are left out. */
+const ourPayments = (intents: Stripe.PaymentIntent[]) =>
+  intents.map(toPaymentIntent).filter((intent): intent is GatewayPaymentIntent => intent !== null)
+
+/** A method of the contract that a later part of the Stripe gateway brings. */
+const comesLater = (method: string) => async (): Promise<never> => {
+  throw new GatewayError('not_implemented', `${method} comes with the subscriptions slice`)
+}
+
+export function createStripeGateway(options: StripeGatewayOptions): PaymentGateway {
+  const stripe = new Stripe(options.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(options.apiUrl ? addressOf(options.apiUrl) : {}),
+  })
+
+  const retrievePrice = (id: string) => stripe.prices.retrieve(id)
+
+  async function retrieveCustomer(id: string): Promise<Stripe.Customer | null> {
+    const customer = await orNull(() => stripe.customers.retrieve(id))
+    return customer && !customer.deleted ? customer : null
+  }
+
+  const publishableKey = options.publishableKey
+  // Only toward the sandbox on this machine: against Stripe, card numbers go from the browser
+  // to Stripe's own field and never pass through our server.
+  const cardField: CardField | null =
+    options.apiUrl && publishableKey && isLoopback(options.apiUrl)
+      ? {
+          async createCardPaymentMethod({ number, expMonth, expYear, cvc }) {
+            const method = await call(() =>
+              stripe.paymentMethods.create(
+                { type: 'card', card: { number, exp_month: expMonth, exp_year: expYear, cvc } },
+                // Never a key made from the card: a digest of a card number is undone by trying
+                // the numbers of its brand. Each card typed is a new attempt.
+                { apiKey: publishableKey, idempotencyKey: `card-${randomUUID()}` },
+              ),
+            )
+            return toPaymentMethod(method)
+          },
+        }
+      : null
+
+  return {
+    kind: 'stripe',
+    cardField,
+    testClocks: null,
+
+    retrieveProduct: async (id) => {
+      const product = await orNull(() => stripe.products.retrieve(id))
+      return product ? toProduct(product) : null
+    },
+
+    async createProduct({ id, name }, requestOptions) {
+      const idempotencyKey = requestOptions?.idempotencyKey ?? derivedKey('product', id, { name })
+      return toProduct(await call(() => stripe.products.create({ id, name }, { idempotencyKey })))
+    },
+
+    async createPrice({ product, nickname, unitAmount, currency, plan }, requestOptions) {
+      const params: Stripe.PriceCreateParams = {
+        product,
+        nickname,
+        unit_amount: unitAmount,
+        currency,
+        ...(plan === 'one_payment' ? {} : { recurring: { interval: 'month' } }),
+        metadata: { plan },
+      }
+      const send = (idempotencyKey: string) => stripe.prices.create(params, { idempotencyKey })
+      const key = requestOptions?.idempotencyKey
+      // A price made again with the same parameters after the first was archived is a new
+      // price on sale, not the archived one.
+      const price = key
+        ? await call(() => send(key))
+        : await postUnderDerivedKey(derivedKey('price', product, params), send, async (made) => {
+            const now = await retrievePrice(made.id)
+            return now.active ? now : null
+          })
+      return mustBeOurs(toPrice(price), price.id)
+    },
+
+    async updatePrice(id, { active }) {
+      try {
+        const price = await postUnderDerivedKey(
+          derivedKey('price-update', id, { active }),
+          (idempotencyKey) => stripe.prices.update(id, { active }, { idempotencyKey }),
+          async () => {
+            const now = await retrievePrice(id)
+            return now.active === active ? now : null
+          },
+        )
+        return mustBeOurs(toPrice(price), id)
+      } catch (error) {
+        if (error instanceof GatewayError && error.code === 'resource_missing') return null
+        throw error
+      }
+    },
+
+    async listPrices(product) {
+      const prices: GatewayPrice[] = []
+      await call(async () => {
+        for await (const price of stripe.prices.list({ product, limit: 100 })) {
+          const ours = toPrice(price)
+          if (ours) prices.push(ours)
+        }
+      })
+      return prices
+    },
+
+    async createCustomer({ email, name, userId }, requestOptions) {
+      const params = { email, name, metadata: { user_id: userId } }
+      const idempotencyKey =
+        requestOptions?.idempotencyKey ?? derivedKey('customer', userId, params)
+      return toCustomer(await call(() => stripe.customers.create(params, { idempotencyKey })))
+    },
+
+    async retrieveCustomer(id) {
+      const customer = await retrieveCustomer(id)
+      return customer ? toCustomer(customer) : null
+    },
+
+    async updateCustomer(id, input) {
+      const { address, defaultPaymentMethod } = input
+      const params: Stripe.CustomerUpdateParams = {
+        ...(input.email === undefined ? {} : { email: input.email }),
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(address
+          ? {
+              // An empty string clears a field in Stripe's API; null is not sent.
+              address: {
+                line1: address.line1,
+                line2: address.line2 ?? '',
+                city: address.city ?? '',
+                state: address.state ?? '',
+                postal_code: address.postal_code,
+                country: address.country,
+              },
+            }
+          : {}),
+        ...(defaultPaymentMethod === undefined
+          ? {}
+          : { invoice_settings: { default_payment_method: defaultPaymentMethod ?? '' } }),
+      }
+      const asAsked = (customer: Stripe.Customer) => {
+        const now = toCustomer(customer)
+        return (
+          (input.email === undefined || now.email === input.email) &&
+          (input.name === undefined || now.name === input.name) &&
+          (!address || sameAddress(now.address, address)) &&
+          (defaultPaymentMethod === undefined ||
+            now.invoice_settings.default_payment_method === defaultPaymentMethod)
+        )
+      }
+      const customer = await postUnderDerivedKey(
+        derivedKey('customer-update', id, params),
+        (idempotencyKey) => stripe.customers.update(id, params, { idempotencyKey }),
+        async () => {
+          const now = await retrieveCustomer(id)
+          return now && asAsked(now) ? now : null
+        },
+      )
+      return toCustomer(customer)
+    },
+
+    async retrievePaymentMethod(id) {
+      const method = await orNull(() => stripe.paymentMethods.retrieve(id))
+      return method ? toPaymentMethod(method) : null
+    },
+
+    async attachPaymentMethod(id, { customer, cardType }) {
+      const attached = await postUnderDerivedKey(
+        derivedKey('card-attach', id, { customer }),
+        (idempotencyKey) => stripe.paymentMethods.attach(id, { customer }, { idempotencyKey }),
+        async () => {
+          const now = await stripe.paymentMethods.retrieve(id)
+          return idOf(now.customer) === customer ? now : null
+        },
+      )
+      if (!cardType) return toPaymentMethod(attached)
+      // Stripe's attach takes no metadata: the card type the member chose is set right after.
+      const metadata = { card_type: cardType }
+      const typed = await postUnderDerivedKey(
+        derivedKey('card-type', id, metadata),
+        (idempotencyKey) => stripe.paymentMethods.update(id, { metadata }, { idempotencyKey }),
+        async () => {
+          const now = await stripe.paymentMethods.retrieve(id)
+          return now.metadata?.card_type === cardType ? now : null
+        },
+      )
+      return toPaymentMethod(typed)
+    },
+
+    async detachPaymentMethod(id) {
+      const detached = await postUnderDerivedKey(
+        derivedKey('card-detach', id, {}),
+        (idempotencyKey) => stripe.paymentMethods.detach(id, {}, { idempotencyKey }),
+        async () => {
+          const now = await stripe.paymentMethods.retrieve(id)
+          return now.customer === null ? now : null
+        },
+      )
+      return toPaymentMethod(detached)
+    },
+
+    async listPaymentMethods(customer) {
+      const methods: GatewayPaymentMethod[] = []
+      try {
+        await call(async () => {
+          for await (const method of stripe.customers.listPaymentMethods(customer, {
+            type: 'card',
+            limit: 100,
+          })) {
+            methods.push(toPaymentMethod(method))
+          }
+        })
+      } catch (error) {
+        // A customer that is not there has no cards, as the sandbox answers.
+        if (error instanceof GatewayError && error.code === 'resource_missing') return []
+        throw error
+      }
+      return methods
+    },
+
+    async createPaymentIntent(input, requestOptions) {
+      const params: Stripe.PaymentIntentCreateParams = {
+        amount: input.amount,
+        currency: input.currency,
+        customer: input.customer,
+        payment_method: input.paymentMethod,
+        allowed_payment_method_types: ['card'],
+        confirm: true,
+        // The app cannot yet take a member through the bank's own check (3-D Secure): such a
+        // charge fails now with authentication_required instead of waiting for it.
+        error_on_requires_action: true,
+        ...(input.receiptEmail ? { receipt_email: input.receiptEmail } : {}),
+        metadata: { ...input.metadata },
+      }
+      const idempotencyKey =
+        requestOptions?.idempotencyKey ?? derivedKey('payment', input.customer, params)
+      try {
+        const intent = await stripe.paymentIntents.create(params, { idempotencyKey })
+        return mustBeOurs(toPaymentIntent(intent), intent.id)
+      } catch (error) {
+        // A card refused at confirmation is a 402 that carries the payment as it now is.
+        if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) {
+          return mustBeOurs(toPaymentIntent(error.payment_intent), error.payment_intent.id)
+        }
+        throw asGatewayError(error)
+      }
+    },
+
+    async listPaymentIntents(customer) {
+      const intents: Stripe.PaymentIntent[] = []
+      await call(async () => {
+        for await (const intent of stripe.paymentIntents.list({ customer, limit: 100 })) {
+          intents.push(intent)
+        }
+      })
+      return ourPayments(intents)
+    },
+
+    createSubscription: comesLater('createSubscription'),
+    retrieveSubscription: comesLater('retrieveSubscription'),
+    listSubscriptions: comesLater('listSubscriptions'),
+    updateSubscription: comesLater('updateSubscription'),
+    previewUpgrade: comesLater('previewUpgrade'),
+    upgradeSubscription: comesLater('upgradeSubscription'),
+    retrieveInvoice: comesLater('retrieveInvoice'),
+    listInvoices: comesLater('listInvoices'),
+    payInvoice: comesLater('payInvoice'),
+
+    readEvent: (payload, signature) => verifyEvent(payload, signature, options.webhookSecret),
+  }
+}
+
+/** An object the app made that does not read as one of ours is a fault, not a member's error. */
+function mustBeOurs<T>(object: T | null, id: string): T {
+  if (object === null) throw new Error(`Stripe answered ${id} in a shape the app does not make.`)
+  return object
+}
