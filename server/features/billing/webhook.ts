@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull, lte, sql } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod/mini'
 import { billingCustomers, billingEvents } from '../../../db/schema/billing'
@@ -26,39 +26,62 @@ const RESYNC_EVERY_SECONDS = 3600
 
 const receivedSchema = z.object({ received: z.literal(true) })
 
+/** What one sync job is about: a customer, or the catalog (events about prices and the product). */
+type SyncTarget = { customer: string } | { catalog: true }
+
+const targetOf = (event: { customer: string | null }): SyncTarget =>
+  event.customer ? { customer: event.customer } : { catalog: true }
+
+const keyOf = (target: SyncTarget) => ('customer' in target ? target.customer : 'catalog')
+
 /**
- * Syncs what a recorded event is about, once. A customer synced since the event arrived is not
- * synced again: that sync read the provider after the change the event reports. Safe to run
- * again after a crash (the event stays unprocessed until the sync is written).
+ * Syncs what recorded events are about, then marks every event about it received before the
+ * sync began as processed: one sync answers any number of events, and the jobs of the events it
+ * answered find nothing left to do, so a burst of events costs a sync or two, not one each.
+ * Each event keeps a job of its own, so one recorded while a sync ran is never left behind.
+ * Safe to run again after a crash: events stay unprocessed until a sync after them is written.
+ * Answers the member to mail invoices to.
  */
-export async function processEvent(deps: BillingDeps, eventId: string): Promise<string | null> {
-  const [event] = await deps.db.select().from(billingEvents).where(eq(billingEvents.id, eventId))
-  if (!event || event.processedAt) return null
+export async function processEvents(
+  deps: BillingDeps,
+  target: SyncTarget,
+): Promise<{ userId: string | null }> {
+  const about =
+    'customer' in target
+      ? eq(billingEvents.customerId, target.customer)
+      : isNull(billingEvents.customerId)
+  const waiting = and(about, isNull(billingEvents.processedAt))
+  // The database's clock, as received_at is: the sync below reads what the provider had by then.
+  const [first] = await deps.db
+    .select({ startedAt: sql<Date>`clock_timestamp()`.mapWith(billingEvents.receivedAt) })
+    .from(billingEvents)
+    .where(waiting)
+    .limit(1)
+  if (!first) return { userId: null }
+  const { startedAt } = first
   let userId: string | null = null
-  if (event.customerId) {
+  if ('customer' in target) {
+    await syncCustomer(deps, target.customer)
     const [customer] = await deps.db
-      .select({ userId: billingCustomers.userId, syncedAt: billingCustomers.syncedAt })
+      .select({ userId: billingCustomers.userId })
       .from(billingCustomers)
-      .where(eq(billingCustomers.customerId, event.customerId))
-    if (!customer || customer.syncedAt <= event.receivedAt) {
-      await syncCustomer(deps, event.customerId)
-    }
+      .where(eq(billingCustomers.customerId, target.customer))
     userId = customer?.userId ?? null
-  } else if (/^(price|product)\./.test(event.type)) {
+  } else {
     await syncPrices(deps)
   }
   await deps.db
     .update(billingEvents)
     .set({ processedAt: new Date() })
-    .where(eq(billingEvents.id, eventId))
-  return userId
+    .where(and(waiting, lte(billingEvents.receivedAt, startedAt)))
+  return { userId }
 }
 
 /** Records an event once; true when it is new (and its job is queued with it). */
 async function recordEvent(
   deps: BillingDeps,
   event: GatewayEvent,
-  queue: (eventId: string) => Promise<void>,
+  queue: (target: SyncTarget) => Promise<void>,
 ): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -72,7 +95,7 @@ async function recordEvent(
       .onConflictDoNothing()
       .returning({ id: billingEvents.id })
     // Written by this transaction: the event and its job are kept together or not at all.
-    if (row) await queue(event.id)
+    if (row) await queue(targetOf(event))
     return Boolean(row)
   })
 }
@@ -82,16 +105,16 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueu
   { invoiceMail },
 ) => {
   const deps = { db: app.db, payments: app.payments }
-  const events = await app.jobs.define<{ eventId: string }>(
+  const syncs = await app.jobs.define<SyncTarget>(
     'billing.event',
     {
       retryLimit: 10,
       retryDelaySeconds: 5,
       expireInSeconds: 120,
-      describe: (job) => `billing event ${job.eventId}`,
+      describe: (target) => `sync of ${keyOf(target)} after its events`,
     },
-    async ({ eventId }) => {
-      const userId = await processEvent(deps, eventId)
+    async (target) => {
+      const { userId } = await processEvents(deps, target)
       if (userId) await queueInvoiceMail(app, invoiceMail, userId)
     },
   )
@@ -153,7 +176,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueu
         request.log.warn({ reason: error.message }, 'webhook refused: bad signature')
         throw new AppError(400, 'billing.webhookSignature')
       }
-      await recordEvent(deps, event, (eventId) => events.send({ eventId }))
+      await recordEvent(deps, event, (target) => syncs.send(target))
       return { received: true as const }
     },
   )
