@@ -3,7 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sandboxObjects } from '../../db/schema/billing'
-import { createTestEnvironment, type TestEnvironment } from '../../tests/support/test-app'
+import { setUpTestApp } from '../../tests/support/test-app'
 import { STRIPE_API_VERSION, signEvent } from './events'
 import {
   type CardField,
@@ -46,35 +46,31 @@ interface Subject {
   server: SandboxServer | null
 }
 
-/** A test database and app for a describe block, and what `make` builds on it. */
+/** A test app for a describe block (setUpTestApp), and what `make` builds on it. */
 function onTestApp(make: (app: FastifyInstance) => Promise<Subject>) {
-  let environment: TestEnvironment | undefined
-  let app: FastifyInstance | undefined
+  const testApp = setUpTestApp()
   let subject: Subject | undefined
+  // After setUpTestApp's own hooks: its app exists here, and is closed after the server.
   beforeAll(async () => {
-    environment = await createTestEnvironment()
-    app = await environment.build()
-    await app.ready()
-    subject = await make(app)
+    await testApp.app.ready()
+    subject = await make(testApp.app)
   })
   afterAll(async () => {
     await subject?.server?.close()
-    await app?.close()
-    await environment?.destroy()
   })
-  const built = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('built in beforeAll; use it in a test')
-    return value
+  const built = (): Subject => {
+    if (!subject) throw new Error('built in beforeAll; use it in a test')
+    return subject
   }
   return {
     get app() {
-      return built(app)
+      return testApp.app
     },
     get gateway() {
-      return built(subject).gateway
+      return built().gateway
     },
     get server() {
-      return built(subject).server
+      return built().server
     },
   }
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
+import { setUpTestApp } from '../../../tests/support/test-app'
 import { STRIPE_API_VERSION } from '../events'
 import { createSandboxGateway } from './gateway'
 import { type SandboxServer, startSandboxServer } from './server'
@@ -15,24 +14,20 @@ const PUBLISHABLE_KEY = 'pk_test_server0123456789'
 
 const nextYear = new Date().getUTCFullYear() + 1
 
-let environment: TestEnvironment | undefined
-let app: FastifyInstance | undefined
+const testApp = setUpTestApp()
 let started: SandboxServer | undefined
 
+// After setUpTestApp's own hooks: its app exists here, and is closed after the server.
 beforeAll(async () => {
-  environment = await createTestEnvironment()
-  app = await environment.build()
-  await app.ready()
+  await testApp.app.ready()
   started = await startSandboxServer({
-    gateway: createSandboxGateway(app.db, { webhookSecret: 'whsec_test' }),
+    gateway: createSandboxGateway(testApp.app.db, { webhookSecret: 'whsec_test' }),
     secretKey: SECRET_KEY,
   })
 })
 
 afterAll(async () => {
   await started?.close()
-  await app?.close()
-  await environment?.destroy()
 })
 
 const server = () => {

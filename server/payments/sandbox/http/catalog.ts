@@ -15,6 +15,7 @@ import {
   paramsOf,
   requiredInteger,
   requiredText,
+  retrieveRoute,
 } from './protocol'
 import { renderPrice, renderProduct } from './render'
 
@@ -23,11 +24,9 @@ import { renderPrice, renderProduct } from './render'
 // amount never changes, it can only be taken off sale or put back.
 
 export function catalogRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
-  app.get<{ Params: { id: string } }>('/v1/products/:id', async (request) => {
-    onlyKnown(paramsOf(request), [])
-    const product = await gateway.retrieveProduct(request.params.id)
-    if (!product) throw missingResource('product', request.params.id, 'id')
-    return renderProduct(product)
+  retrieveRoute(app, '/v1/products/:id', (id) => gateway.retrieveProduct(id), renderProduct, {
+    what: 'product',
+    param: 'id',
   })
 
   app.post('/v1/products', async (request) => {
@@ -104,11 +103,9 @@ export function catalogRoutes(app: FastifyInstance, gateway: SandboxGateway): vo
     return renderPrice(price)
   })
 
-  app.get<{ Params: { id: string } }>('/v1/prices/:id', async (request) => {
-    onlyKnown(paramsOf(request), [])
-    const price = await gateway.retrievePrice(request.params.id)
-    if (!price) throw missingResource('price', request.params.id, 'price')
-    return renderPrice(price)
+  retrieveRoute(app, '/v1/prices/:id', (id) => gateway.retrievePrice(id), renderPrice, {
+    what: 'price',
+    param: 'price',
   })
 
   app.post<{ Params: { id: string } }>('/v1/prices/:id', async (request) => {

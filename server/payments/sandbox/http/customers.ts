@@ -5,13 +5,13 @@ import {
   idempotencyKeyOf,
   invalidRequest,
   metadataOf,
-  missingResource,
   onlyKnown,
   optionalHash,
   optionalText,
   orNull,
   type Params,
   paramsOf,
+  retrieveRoute,
 } from './protocol'
 import { renderCustomer } from './render'
 
@@ -64,11 +64,9 @@ export function customerRoutes(app: FastifyInstance, gateway: SandboxGateway): v
     return renderCustomer(customer)
   })
 
-  app.get<{ Params: { id: string } }>('/v1/customers/:id', async (request) => {
-    onlyKnown(paramsOf(request), [])
-    const customer = await gateway.retrieveCustomer(request.params.id)
-    if (!customer) throw missingResource('customer', request.params.id, 'id')
-    return renderCustomer(customer)
+  retrieveRoute(app, '/v1/customers/:id', (id) => gateway.retrieveCustomer(id), renderCustomer, {
+    what: 'customer',
+    param: 'id',
   })
 
   app.post<{ Params: { id: string } }>('/v1/customers/:id', async (request) => {

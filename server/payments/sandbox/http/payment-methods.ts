@@ -13,6 +13,7 @@ import {
   paramsOf,
   requiredInteger,
   requiredText,
+  retrieveRoute,
 } from './protocol'
 import { renderPaymentMethod } from './render'
 
@@ -71,12 +72,16 @@ export function paymentMethodRoutes(
     return renderPaymentMethod(method)
   })
 
-  app.get<{ Params: { id: string } }>('/v1/payment_methods/:id', async (request) => {
-    onlyKnown(paramsOf(request), [])
-    const method = await gateway.retrievePaymentMethod(request.params.id)
-    if (!method) throw missingResource('PaymentMethod', request.params.id, 'payment_method')
-    return renderPaymentMethod(method)
-  })
+  retrieveRoute(
+    app,
+    '/v1/payment_methods/:id',
+    (id) => gateway.retrievePaymentMethod(id),
+    renderPaymentMethod,
+    {
+      what: 'PaymentMethod',
+      param: 'payment_method',
+    },
+  )
 
   app.post<{ Params: { id: string } }>('/v1/payment_methods/:id', async (request) => {
     const params = paramsOf(request)

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type Stripe from 'stripe'
 import type { GatewayError } from '../../gateway'
 
@@ -262,4 +262,23 @@ export function paramsOf(request: FastifyRequest): Params {
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const key = request.headers['idempotency-key']
   return typeof key === 'string' && key !== '' ? key : undefined
+}
+
+/**
+ * `GET path` (ending in `/:id`): the object by its id, rendered, or Stripe's resource_missing
+ * naming `what` and the parameter `param`. Such a request takes no parameters.
+ */
+export function retrieveRoute<T>(
+  app: FastifyInstance,
+  path: string,
+  retrieve: (id: string) => Promise<T | null>,
+  render: (object: T) => unknown,
+  missing: { what: string; param: string },
+): void {
+  app.get<{ Params: { id: string } }>(path, async (request) => {
+    onlyKnown(paramsOf(request), [])
+    const found = await retrieve(request.params.id)
+    if (!found) throw missingResource(missing.what, request.params.id, missing.param)
+    return render(found)
+  })
 }
