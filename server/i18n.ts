@@ -96,6 +96,10 @@ const SERVER_MESSAGES = {
     en: 'This event is not signed by the payment provider, or its signature is too old.',
     es: 'Este evento no está firmado por el proveedor de pagos, o su firma es demasiado antigua.',
   },
+  'billing.webhookEvent': {
+    en: 'This signed body is not an event of the payment provider.',
+    es: 'Este cuerpo firmado no es un evento del proveedor de pagos.',
+  },
   'billing.sandboxOnly': {
     en: 'This card form belongs to the sandbox, which is not in use here.',
     es: 'Este formulario de tarjeta pertenece al entorno de pruebas, que aquí no se usa.',

@@ -1,4 +1,5 @@
 import Stripe from 'stripe'
+import { z } from 'zod/mini'
 import { GatewayError, type GatewayEvent } from './gateway'
 
 // The provider's events as its webhooks deliver them: a JSON body signed with the endpoint's
@@ -12,8 +13,19 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300
 /** The API version the app is written against; Stripe's events and objects are in its shapes. */
 export const STRIPE_API_VERSION = Stripe.API_VERSION
 
+/** What the app reads of an event; the rest of Stripe's event is left as it is. */
+/** Stripe's ids and event types: printable ASCII, no spaces (no control character reaches SQL). */
+const STRIPE_WORD = /^[\x21-\x7e]{1,255}$/
+
+const eventSchema = z.object({
+  id: z.string().check(z.regex(STRIPE_WORD)),
+  type: z.string().check(z.regex(STRIPE_WORD)),
+  created: z.int().check(z.nonnegative()),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+})
+
 /** The customer an event's object belongs to (the customer itself for customer events). */
-function customerOf(object: { id?: unknown; object?: unknown; customer?: unknown }) {
+function customerOf(object: Record<string, unknown>): string | null {
   if (object.object === 'customer' && typeof object.id === 'string') return object.id
   const customer = object.customer
   if (typeof customer === 'string') return customer
@@ -26,7 +38,7 @@ function customerOf(object: { id?: unknown; object?: unknown; customer?: unknown
 /**
  * The event in a webhook delivery, once its signature is checked. A missing, malformed, wrong or
  * older-than-five-minutes signature is a GatewayError `signature_invalid`: nothing in the body
- * is believed then.
+ * is believed then. A signed body that is not an event is `event_invalid`.
  */
 export async function verifyEvent(
   payload: Buffer | string,
@@ -45,17 +57,27 @@ export async function verifyEvent(
       SIGNATURE_TOLERANCE_SECONDS,
     )
   } catch (error) {
+    // A body that is not JSON fails after its signature was found good.
+    if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) {
+      throw new GatewayError('event_invalid', 'The signed body is not JSON.')
+    }
+    throw new GatewayError('signature_invalid', error.message)
+  }
+  // Signed by the right secret yet not shaped like an event (a hand-made test, another
+  // sender's format): refused as clearly, never half-read.
+  const shaped = eventSchema.safeParse(event)
+  if (!shaped.success) {
     throw new GatewayError(
-      'signature_invalid',
-      error instanceof Error ? error.message : 'The signature does not match.',
+      'event_invalid',
+      'The signed body is not an event: id, type, created, data.object.',
     )
   }
-  return {
-    id: event.id,
-    type: event.type,
-    created: event.created,
-    customer: customerOf(event.data.object as { id?: unknown; object?: unknown }),
+  const { id, type, created, data } = shaped.data
+  const customer = customerOf(data.object)
+  if (customer !== null && !STRIPE_WORD.test(customer)) {
+    throw new GatewayError('event_invalid', 'The event names a customer id Stripe never makes.')
   }
+  return { id, type, created, customer }
 }
 
 /** A delivery's body and `Stripe-Signature` header, signed as Stripe signs its own. */

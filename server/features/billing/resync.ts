@@ -1,4 +1,5 @@
 import { asc, eq, lt } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
 import { users } from '../../../db/schema/auth'
 import { billingCustomers } from '../../../db/schema/billing'
 import { AppError } from '../../errors'
@@ -11,6 +12,9 @@ import type { BillingDeps } from './service'
 
 /** How long a member may go without a sync before the daily pass syncs them. */
 export const STALE_AFTER_MS = 24 * 60 * 60_000
+
+/** How often the pass over members not synced for a day runs. */
+const RESYNC_EVERY_SECONDS = 3600
 
 /** Members synced per pass; the rest wait for the next (the oldest go first). */
 const PASS_SIZE = 500
@@ -81,4 +85,32 @@ export async function catchUp(
     throw error
   }
   return true
+}
+
+/**
+ * Every hour, members not synced for a day are synced: a webhook that never came heals. Each
+ * server schedules the pass; one job an hour runs it, whichever server takes it.
+ */
+export async function scheduleResyncPass(app: FastifyInstance, deps: BillingDeps): Promise<void> {
+  const nextPass = () => ({
+    at: new Date(Date.now() + RESYNC_EVERY_SECONDS * 1000),
+    once: { key: 'billing.resync', perSeconds: RESYNC_EVERY_SECONDS },
+  })
+  const resync = await app.jobs.define<{ pass: 'stale' }>(
+    'billing.resync',
+    {
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      expireInSeconds: 15 * 60,
+      pollingIntervalSeconds: 60,
+      describe: () => 'members not synced for a day, synced from the payment provider',
+    },
+    async () => {
+      await resyncCustomers(deps, { staleBefore: new Date(Date.now() - STALE_AFTER_MS) })
+      await resync.send({ pass: 'stale' }, nextPass())
+    },
+  )
+  app.addHook('onReady', async () => {
+    await resync.send({ pass: 'stale' }, nextPass())
+  })
 }

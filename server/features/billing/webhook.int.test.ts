@@ -156,6 +156,42 @@ describe('The webhook', () => {
     expect(await customerName(target, customerId)).toBe('Ada Signed')
   })
 
+  it('refuses a signed body that is not an event, or is too big, with a clear 400 or 413 and records nothing', async () => {
+    const target = await start()
+    const signed = (payload: string) => ({
+      payload,
+      signature: Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+    })
+    const created = Math.floor(Date.now() / 1000)
+    const object = { id: 'cus_1', object: 'customer' }
+    for (const body of [
+      'not json at all',
+      JSON.stringify({ id: 'evt_1', type: 'customer.updated', created }),
+      JSON.stringify({ id: 'evt_1', type: 'customer.updated', created, data: { object: 'x' } }),
+      JSON.stringify({ id: 42, type: 'customer.updated', created, data: { object } }),
+      JSON.stringify({ id: 'evt_1', type: 'customer.\u0000updated', created, data: { object } }),
+      JSON.stringify({ id: 'evt\u0007', type: 'customer.updated', created, data: { object } }),
+      JSON.stringify({
+        id: 'evt_1',
+        type: 'invoice.paid',
+        created,
+        data: { object: { object: 'invoice', customer: 'cus_\u0000' } },
+      }),
+      JSON.stringify({ id: 'evt_1', type: 'x'.repeat(256), created, data: { object } }),
+      JSON.stringify({ id: 'evt_1', type: 'customer.updated', created: -1, data: { object } }),
+    ]) {
+      const { payload, signature } = signed(body)
+      const response = await post(target, payload, signature)
+      expect(response.statusCode, body).toBe(400)
+      expect(response.json().message).toBe(
+        'This signed body is not an event of the payment provider.',
+      )
+    }
+    const huge = signed(JSON.stringify({ id: 'evt_big', padding: 'x'.repeat(600 * 1024) }))
+    expect((await post(target, huge.payload, huge.signature)).statusCode).toBe(413)
+    expect(await recorded(target)).toEqual([])
+  })
+
   it('processes an event once: a repeated delivery is answered and changes nothing', async () => {
     const target = await start()
     const { customerId } = await customerAtGateway(target, 'Grace First')

@@ -8,7 +8,7 @@ import { GatewayError, type GatewayEvent } from '../../payments/gateway'
 import { clientKey } from '../../plugins/rate-limit'
 import { syncCustomer } from './customers'
 import { type InvoiceMailQueue, queueInvoiceMail } from './invoice-mail'
-import { resyncCustomers, STALE_AFTER_MS } from './resync'
+import { scheduleResyncPass } from './resync'
 import { type BillingDeps, syncPrices } from './service'
 
 // The provider's webhook: each event is checked, recorded once by its id and answered at once;
@@ -20,9 +20,6 @@ const WEBHOOK_BODY_LIMIT = 512 * 1024
 
 /** Deliveries with a bad signature an address may send in an hour (Stripe's never fail). */
 const BAD_SIGNATURES = { limit: 30, windowMs: 60 * 60_000 }
-
-/** How often the pass over members not synced for a day runs. */
-const RESYNC_EVERY_SECONDS = 3600
 
 const receivedSchema = z.object({ received: z.literal(true) })
 
@@ -77,13 +74,13 @@ export async function processEvents(
   return { userId }
 }
 
-/** Records an event once; true when it is new (and its job is queued with it). */
+/** Records an event once, and queues its job with it; a repeated event changes nothing. */
 async function recordEvent(
   deps: BillingDeps,
   event: GatewayEvent,
   queue: (target: SyncTarget) => Promise<void>,
-): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(billingEvents)
       .values({
@@ -96,7 +93,6 @@ async function recordEvent(
       .returning({ id: billingEvents.id })
     // Written by this transaction: the event and its job are kept together or not at all.
     if (row) await queue(targetOf(event))
-    return Boolean(row)
   })
 }
 
@@ -119,29 +115,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueu
     },
   )
 
-  // Every hour, members not synced for a day are synced: a webhook that never came heals. Each
-  // server schedules the pass; one job an hour runs it, whichever server takes it.
-  const nextPass = () => ({
-    at: new Date(Date.now() + RESYNC_EVERY_SECONDS * 1000),
-    once: { key: 'billing.resync', perSeconds: RESYNC_EVERY_SECONDS },
-  })
-  const resync = await app.jobs.define<{ pass: 'stale' }>(
-    'billing.resync',
-    {
-      retryLimit: 3,
-      retryDelaySeconds: 60,
-      expireInSeconds: 15 * 60,
-      pollingIntervalSeconds: 60,
-      describe: () => 'members not synced for a day, synced from the payment provider',
-    },
-    async () => {
-      await resyncCustomers(deps, { staleBefore: new Date(Date.now() - STALE_AFTER_MS) })
-      await resync.send({ pass: 'stale' }, nextPass())
-    },
-  )
-  app.addHook('onReady', async () => {
-    await resync.send({ pass: 'stale' }, nextPass())
-  })
+  await scheduleResyncPass(app, deps)
 
   // The signature covers the exact bytes sent, so the body is kept as it came.
   app.addContentTypeParser(
@@ -171,10 +145,13 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueu
         event = await app.payments.readEvent(body, request.headers['stripe-signature'])
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error
-        // Nothing of a delivery that fails the check is recorded; only the failure is counted.
+        // Nothing of a delivery that fails a check is recorded; only the failure is counted.
         await app.rateLimiter.consume(`webhook:${clientKey(request.ip)}`, BAD_SIGNATURES)
-        request.log.warn({ reason: error.message }, 'webhook refused: bad signature')
-        throw new AppError(400, 'billing.webhookSignature')
+        request.log.warn({ reason: error.message }, 'webhook refused')
+        throw new AppError(
+          400,
+          error.code === 'event_invalid' ? 'billing.webhookEvent' : 'billing.webhookSignature',
+        )
       }
       await recordEvent(deps, event, (target) => syncs.send(target))
       return { received: true as const }
