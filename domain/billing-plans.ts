@@ -145,7 +145,8 @@ export function planActions({
     // payment.
     payInvoice: hasOpenInvoice && hasDefaultCard && !charging && !lifetimePayment,
     pause: isSubscription && live && !subscription.paused && !subscription.cancelAtPeriodEnd,
-    resume: isSubscription && status === 'paused',
+    // Not while the resumption's own charge is open: it is that charge that resumes the plan.
+    resume: isSubscription && status === 'paused' && !hasOpenInvoice,
     // Not while an invoice is open: its outcome would land on the new plan. Never to a member
     // who paid for good (or whose ONE PAYMENT is with the bank): it would be bought twice.
     upgrade: isSubscription && live && !subscription.paused && !hasOpenInvoice && !lifetimePayment,

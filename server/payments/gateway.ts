@@ -107,13 +107,21 @@ export interface GatewayPaymentIntent {
  * A plan that charges monthly: the SUBSCRIPTION until cancelled, or FOUR PAYMENTS, which has
  * `cancel_at` four months after its start and so ends by itself after the fourth charge.
  * `incomplete` until its first invoice is paid; `past_due` after a failed renewal, `unpaid` when
- * the retries are used up. Times are the customer's clock (the sandbox's test clock).
+ * the retries are used up; `paused` from a pause until the charge of its resumption succeeds
+ * (no invoice is made meanwhile). Times are the customer's clock (the sandbox's test clock).
  */
 export interface GatewaySubscription {
   id: string
   object: 'subscription'
   customer: string
-  status: 'incomplete' | 'incomplete_expired' | 'active' | 'past_due' | 'unpaid' | 'canceled'
+  status:
+    | 'incomplete'
+    | 'incomplete_expired'
+    | 'active'
+    | 'past_due'
+    | 'unpaid'
+    | 'canceled'
+    | 'paused'
   items: { data: { id: string; price: string }[] }
   billing_cycle_anchor: number
   current_period_start: number
@@ -122,8 +130,6 @@ export interface GatewaySubscription {
   cancel_at: number | null
   canceled_at: number | null
   ended_at: number | null
-  /** Set while paused: invoices of the period are voided and nothing is charged. */
-  pause_collection: { behavior: 'void'; resumes_at: number | null } | null
   default_payment_method: string | null
   latest_invoice: string | null
   metadata: { plan: Plan; user_id: string; price_id: string }
@@ -325,17 +331,22 @@ export interface PaymentGateway {
   retrieveSubscription(id: string): Promise<GatewaySubscription | null>
   /** The customer's plans, newest first, ended ones too. */
   listSubscriptions(customer: string): Promise<GatewaySubscription[]>
-  /**
-   * Cancel at the period's end (or take that back), pause collection (or resume): fields left out
-   * stay as they are.
-   */
+  /** Cancel at the period's end, or take that back. */
   updateSubscription(
     id: string,
-    input: {
-      cancelAtPeriodEnd?: boolean
-      pauseCollection?: { behavior: 'void' } | null
-    },
+    input: { cancelAtPeriodEnd: boolean },
   ): Promise<GatewaySubscription>
+  /**
+   * Pauses an active plan that is not paid in installments: no invoice is made and no period
+   * starts until it is resumed (the provider's pause, not a pause of collection).
+   */
+  pauseSubscription(id: string): Promise<GatewaySubscription>
+  /**
+   * Resumes a paused plan. Within the period already paid for it goes on as before, charging
+   * nothing; after it, a new month starts now and is charged at once, and the plan stays
+   * `paused` until that charge succeeds (failed, it is retried like a renewal).
+   */
+  resumeSubscription(id: string, options?: RequestOptions): Promise<GatewaySubscription>
 
   /** What `upgradeSubscription` would charge now (the provider's upcoming-invoice preview). */
   previewUpgrade(id: string, input: { price: string }): Promise<GatewayUpgradePreview>

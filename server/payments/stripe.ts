@@ -317,6 +317,8 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     retrieveSubscription: comesLater('retrieveSubscription'),
     listSubscriptions: comesLater('listSubscriptions'),
     updateSubscription: comesLater('updateSubscription'),
+    pauseSubscription: comesLater('pauseSubscription'),
+    resumeSubscription: comesLater('resumeSubscription'),
     previewUpgrade: comesLater('previewUpgrade'),
     upgradeSubscription: comesLater('upgradeSubscription'),
     retrieveInvoice: comesLater('retrieveInvoice'),

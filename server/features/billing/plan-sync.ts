@@ -18,8 +18,7 @@ const at = (seconds: number) => new Date(seconds * 1000)
 const atOrNull = (seconds: number | null) => (seconds === null ? null : at(seconds))
 
 /**
- * Our status for a plan (domain/access.ts): the gateway's, except that a plan paused by us is
- * `paused`, a first payment the bank is still answering is `pending`, and FOUR PAYMENTS that
+ * Our status for a plan (domain/access.ts): the gateway's, except that a first payment the bank is still answering is `pending`, and FOUR PAYMENTS that
  * ended after all its installments were paid is `paid`.
  */
 export function planStatus(
@@ -36,7 +35,6 @@ export function planStatus(
     ).length
     if (paid >= FOUR_PAYMENTS_INSTALLMENTS) return 'paid'
   }
-  if (subscription.status === 'active' && subscription.pause_collection) return 'paused'
   if (subscription.status === 'incomplete') {
     const latest = own.find((invoice) => invoice.id === subscription.latest_invoice)
     const charge = intents.find((intent) => intent.id === latest?.payment_intent)
@@ -63,7 +61,7 @@ export function subscriptionRow(
     cancelAt: atOrNull(subscription.cancel_at),
     canceledAt: atOrNull(subscription.canceled_at),
     endedAt: atOrNull(subscription.ended_at),
-    paused: subscription.pause_collection !== null,
+    paused: subscription.status === 'paused',
     latestInvoiceId: subscription.latest_invoice,
     createdAt: at(subscription.created),
     syncedAt: new Date(),

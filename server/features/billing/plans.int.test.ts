@@ -146,9 +146,30 @@ describe('SUBSCRIPTION', () => {
     })
     expect(await hasAccess(cookie)).toBe(false)
 
+    // Resumed within the month paid for: it goes on at once, and nothing is charged.
+    const early = await call('POST', '/api/billing/plan/resume', cookie)
+    expect(early.json().subscription.status).toBe('active')
+    expect(await hasAccess(cookie)).toBe(true)
+    expect(await invoicesOf(cookie)).toHaveLength(1)
+    await call('POST', '/api/billing/plan/pause', cookie)
+
+    // A month paused makes no invoice at all, not even a void one.
     await advance(user.email, 31)
     const invoices = await invoicesOf(cookie)
-    expect(invoices.map((invoice) => invoice.status)).toEqual(['void', 'paid'])
+    expect(invoices.map((invoice) => invoice.status)).toEqual(['paid'])
+    expect((await planWhen(cookie, statusIs('paused'))).actions.resume).toBe(true)
+
+    // Resumed after the month paid for, a new month starts today and is charged: no free
+    // month. The plan counts as paused (no sessions, no second Resume) until the charge is paid.
+    const resumed = await call('POST', '/api/billing/plan/resume', cookie)
+    expect(resumed.json().subscription.status).toBe('paused')
+    expect(resumed.json().actions.resume).toBe(false)
+    expect(await hasAccess(cookie)).toBe(false)
+    const settled = await planWhen(cookie, (state) => !state.charging)
+    expect(settled.subscription?.status).toBe('active')
+    const after = await invoicesOf(cookie)
+    expect(after.map((invoice) => invoice.status)).toEqual(['paid', 'paid'])
+    expect(await hasAccess(cookie)).toBe(true)
 
     // Pausing and resuming again and again schedules at most one more clock run, not a pile.
     const [customer] = await testApp.app.db
@@ -164,20 +185,42 @@ describe('SUBSCRIPTION', () => {
     }
     const before = await scheduled()
     for (let round = 0; round < 3; round++) {
-      await call('POST', '/api/billing/plan/resume', cookie)
-      await planWhen(cookie, (state) => !state.charging)
       await call('POST', '/api/billing/plan/pause', cookie)
+      await call('POST', '/api/billing/plan/resume', cookie)
     }
     expect(await scheduled()).toBeLessThanOrEqual(before + 1)
+    expect(await invoicesOf(cookie)).toHaveLength(2)
+    expect(await hasAccess(cookie)).toBe(true)
+  })
 
-    // Resumed after a voided month, the new month starts today and is charged: no free month.
-    const resumed = await call('POST', '/api/billing/plan/resume', cookie)
-    expect(resumed.json().subscription.status).toBe('active')
-    const settled = await planWhen(cookie, (state) => !state.charging)
-    expect(settled.subscription?.status).toBe('active')
-    const after = await invoicesOf(cookie)
-    expect(after[0]?.status).toBe('paid')
-    expect(after.filter((invoice) => invoice.status === 'paid').length).toBeGreaterThanOrEqual(2)
+  it('resumed with a card the bank refuses, stays paused with the banner until the open invoice is paid', async () => {
+    const { user, cookie } = await activeMember('subscription')
+    await call('POST', '/api/billing/plan/pause', cookie)
+    const failing = await saveCard(cookie, '4000000000000341')
+    const account = (await call('GET', '/api/billing/account', cookie)).json()
+    const good = account.cards.find((card: { id: string }) => card.id !== failing).id
+    await call('PUT', `/api/billing/cards/${failing}/default`, cookie)
+    await call('DELETE', `/api/billing/cards/${good}`, cookie)
+    await advance(user.email, 31)
+
+    await call('POST', '/api/billing/plan/resume', cookie)
+    const refused = await planWhen(cookie, (state) => state.paymentFailed)
+    expect(refused.subscription?.status).toBe('paused')
+    expect(refused.actions).toMatchObject({ resume: false, payInvoice: true })
+    // Retried like a renewal, and never turned into a plan past due with sessions refused twice.
+    expect(refused.nextPaymentAttempt).not.toBeNull()
+    expect(await hasAccess(cookie)).toBe(false)
+
+    const fresh = await saveCard(cookie, '4242424242424242')
+    await call('PUT', `/api/billing/cards/${fresh}/default`, cookie)
+    const paying = await call(
+      'POST',
+      `/api/billing/invoices/${refused.openInvoice?.id}/pay`,
+      cookie,
+    )
+    expect(paying.statusCode).toBe(200)
+    const active = await planWhen(cookie, statusIs('active'))
+    expect(active.paymentFailed).toBe(false)
     expect(await hasAccess(cookie)).toBe(true)
   })
 

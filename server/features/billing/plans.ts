@@ -230,12 +230,12 @@ async function updatePlan(
   deps: BillingDeps,
   userId: string,
   action: keyof PlanActions,
-  change: { cancelAtPeriodEnd?: boolean; pauseCollection?: { behavior: 'void' } | null },
+  change: (subscriptionId: string) => Promise<unknown>,
 ): Promise<PlanState> {
   await withMemberLock(deps.db, userId, async () => {
     const { subscription } = await requireAction(deps, userId, action)
     if (!subscription) throw new AppError(409, 'billing.actionUnavailable')
-    await planChange(() => deps.payments.updateSubscription(subscription.id, change))
+    await planChange(() => change(subscription.id))
     await syncCustomer(deps, await customerOf(deps.db, userId))
   })
   return planStateOf(deps, userId)
@@ -243,7 +243,9 @@ async function updatePlan(
 
 /** Cancel Renewal: the plan runs to the end of the period it is in, then ends. */
 export const cancelRenewal = (deps: BillingDeps, userId: string) =>
-  updatePlan(deps, userId, 'cancelRenewal', { cancelAtPeriodEnd: true })
+  updatePlan(deps, userId, 'cancelRenewal', (id) =>
+    deps.payments.updateSubscription(id, { cancelAtPeriodEnd: true }),
+  )
 
 /**
  * Reactivate: a renewal cancelled but not yet ended simply goes on; a plan that ended is
@@ -258,7 +260,9 @@ export function reactivate(
   return withMemberLock(deps.db, payer.id, async () => {
     const state = await requireAction(deps, payer.id, 'reactivate')
     if (state.subscription?.cancelAtPeriodEnd && !ENDED.includes(state.subscription.status)) {
-      return updatePlan(deps, payer.id, 'reactivate', { cancelAtPeriodEnd: false })
+      return updatePlan(deps, payer.id, 'reactivate', (id) =>
+        deps.payments.updateSubscription(id, { cancelAtPeriodEnd: false }),
+      )
     }
     if (!input.priceId) throw new AppError(400, 'billing.choosePrice')
     return startPlan(
@@ -272,10 +276,11 @@ export function reactivate(
 
 /** Pause: nothing is charged and no session opens until Resume. */
 export const pausePlan = (deps: BillingDeps, userId: string) =>
-  updatePlan(deps, userId, 'pause', { pauseCollection: { behavior: 'void' } })
+  updatePlan(deps, userId, 'pause', (id) => deps.payments.pauseSubscription(id))
 
+/** Resume: within the month paid for, at once; after it, once the new month's charge is paid. */
 export const resumePlan = (deps: BillingDeps, userId: string) =>
-  updatePlan(deps, userId, 'resume', { pauseCollection: null })
+  updatePlan(deps, userId, 'resume', (id) => deps.payments.resumeSubscription(id))
 
 /**
  * An upgrade's target: FOUR PAYMENTS or ONE PAYMENT, on sale, from an active subscription of a

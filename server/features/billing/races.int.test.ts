@@ -214,7 +214,7 @@ describe('an upgrade sent together with another plan action', () => {
    * request arrives while the first is being done.
    */
   async function secondWhileFirstAtProvider(
-    method: 'upgradeSubscription' | 'updateSubscription',
+    method: 'upgradeSubscription' | 'updateSubscription' | 'pauseSubscription',
     first: () => ReturnType<typeof call>,
     second: () => ReturnType<typeof call>,
   ) {
@@ -288,7 +288,7 @@ describe('an upgrade sent together with another plan action', () => {
   it('an upgrade arriving while Pause is with the provider is refused, never a server error', async () => {
     const { cookie } = await activeMember()
     const [paused, upgraded] = await secondWhileFirstAtProvider(
-      'updateSubscription',
+      'pauseSubscription',
       () => call('POST', '/api/billing/plan/pause', cookie),
       () => upgrade(cookie),
     )

@@ -422,6 +422,8 @@ export function createSandboxGateway(
     retrieveSubscription: plans.retrieveSubscription,
     listSubscriptions: plans.listSubscriptions,
     updateSubscription: plans.updateSubscription,
+    pauseSubscription: plans.pauseSubscription,
+    resumeSubscription: plans.resumeSubscription,
     previewUpgrade: plans.previewUpgrade,
     upgradeSubscription: plans.upgradeSubscription,
     retrieveInvoice: plans.retrieveInvoice,

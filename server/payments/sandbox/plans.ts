@@ -82,6 +82,8 @@ export interface SandboxEvent {
     | 'invoice.payment_failed'
     | 'customer.subscription.updated'
     | 'customer.subscription.deleted'
+    | 'customer.subscription.paused'
+    | 'customer.subscription.resumed'
   customer: string
 }
 
@@ -326,7 +328,7 @@ export function sandboxPlans(context: PlanContext) {
     return customer.invoice_settings.default_payment_method
   }
 
-  /** Makes the invoice of the plan's current period and charges it (or voids it while paused). */
+  /** Makes the invoice of the plan's current period and charges it. */
   async function invoicePeriod(
     subscription: StoredSubscription,
     reason: GatewayInvoice['billing_reason'],
@@ -357,10 +359,6 @@ export function sandboxPlans(context: PlanContext) {
       latest_invoice: invoice.id,
       sandbox: { ...current.sandbox, invoiced: subscription.current_period_start },
     }))
-    if (subscription.pause_collection) {
-      await voidInvoice(invoice.id, now)
-      return
-    }
     if (invoice.attempt_count === 0) await attempt(invoice, await cardFor(subscription))
   }
 
@@ -395,8 +393,10 @@ export function sandboxPlans(context: PlanContext) {
       next_payment_attempt: retries && !exhausted && waitDays ? now + waitDays * DAY_SECONDS : null,
     }))
     if (subscription && retries) {
+      // A resumption's charge that failed leaves the plan paused: it is retried, and the plan
+      // starts again only once it is paid.
       await changeSubscription(subscription.id, (current) =>
-        ENDED.includes(current.status) || current.status === 'unpaid'
+        ENDED.includes(current.status) || current.status === 'unpaid' || current.status === 'paused'
           ? current
           : { ...current, status: exhausted ? 'unpaid' : 'past_due' },
       )
@@ -468,7 +468,7 @@ export function sandboxPlans(context: PlanContext) {
     const price = await store.retrieve<GatewayPrice>(priceId, 'price')
     const start = subscription.current_period_start
     const end = subscription.current_period_end
-    // Only a month that was paid for is credited (not one voided while paused).
+    // Only a month that was paid for is credited.
     const latest = subscription.latest_invoice
       ? await getInvoice(subscription.latest_invoice)
       : null
@@ -485,10 +485,10 @@ export function sandboxPlans(context: PlanContext) {
   async function upgradeTarget(id: string, priceId: string) {
     const subscription = await getSubscription(id)
     if (!subscription) throw missing('subscription', id)
-    if (subscription.status !== 'active' || subscription.pause_collection) {
+    if (subscription.status !== 'active') {
       throw new GatewayError(
         'invalid_request_error',
-        'Only an active, unpaused subscription can move to another price.',
+        'Only an active subscription can move to another price.',
       )
     }
     const price = await store.retrieve<GatewayPrice>(priceId, 'price')
@@ -541,8 +541,9 @@ export function sandboxPlans(context: PlanContext) {
           await emit({ type: 'customer.subscription.deleted', customer: customerId })
           break
         }
-        // An unpaid plan waits for its open invoice: no new months, and no end as if paid.
-        if (subscription.status === 'unpaid') break
+        // An unpaid plan waits for its open invoice: no new months, and no end as if paid. A
+        // paused one starts no period until it is resumed.
+        if (subscription.status === 'unpaid' || subscription.status === 'paused') break
         // A run that moved the period on but stopped before its invoice (a crash, a retried
         // job) leaves a month without one: it is made now, once, by its key.
         const invoiced = subscription.sandbox.invoiced
@@ -581,7 +582,6 @@ export function sandboxPlans(context: PlanContext) {
       if (now < invoice.next_payment_attempt) continue
       const subscription = invoice.subscription ? await getSubscription(invoice.subscription) : null
       if (!subscription || ENDED.includes(subscription.status)) continue
-      if (subscription.pause_collection) continue
       await attempt(invoice, await cardFor(subscription))
     }
     await scheduleNext(customerId)
@@ -598,7 +598,8 @@ export function sandboxPlans(context: PlanContext) {
         moments.push(subscription.created + INCOMPLETE_EXPIRES_SECONDS)
         continue
       }
-      if (subscription.status !== 'unpaid') moments.push(subscription.current_period_end)
+      if (subscription.status !== 'unpaid' && subscription.status !== 'paused')
+        moments.push(subscription.current_period_end)
       if (subscription.cancel_at !== null) moments.push(subscription.cancel_at)
     }
     for (const invoice of await store.listOf<GatewayInvoice>('invoice', customerId)) {
@@ -713,7 +714,6 @@ export function sandboxPlans(context: PlanContext) {
           cancel_at: input.installments ? addMonths(now, input.installments) : null,
           canceled_at: null,
           ended_at: null,
-          pause_collection: null,
           // Charges use the customer's default card, so 'make default' changes which card pays.
           default_payment_method: null,
           latest_invoice: null,
@@ -744,7 +744,7 @@ export function sandboxPlans(context: PlanContext) {
 
     async updateSubscription(
       id: string,
-      input: { cancelAtPeriodEnd?: boolean; pauseCollection?: { behavior: 'void' } | null },
+      input: { cancelAtPeriodEnd: boolean },
     ): Promise<GatewaySubscription> {
       const existing = await getSubscription(id)
       if (!existing) throw missing('subscription', id)
@@ -757,39 +757,72 @@ export function sandboxPlans(context: PlanContext) {
       const now = clockOf(await customerOf(existing.customer))
       const updated = await changeSubscription(id, (current) => ({
         ...current,
-        ...(input.cancelAtPeriodEnd === undefined
-          ? {}
-          : {
-              cancel_at_period_end: input.cancelAtPeriodEnd,
-              canceled_at: input.cancelAtPeriodEnd ? now : null,
-            }),
-        ...(input.pauseCollection === undefined
-          ? {}
-          : {
-              pause_collection: input.pauseCollection
-                ? { behavior: input.pauseCollection.behavior, resumes_at: null }
-                : null,
-            }),
+        cancel_at_period_end: input.cancelAtPeriodEnd,
+        canceled_at: input.cancelAtPeriodEnd ? now : null,
       }))
-      let current = updated
-      // Resumed after a month that was voided: a new month starts today and is charged now,
-      // so a pause never gives a month away.
-      if (input.pauseCollection === null && existing.pause_collection && existing.latest_invoice) {
-        const latest = await getInvoice(existing.latest_invoice)
-        if (latest?.status === 'void') {
-          current = await changeSubscription(id, (plan) => ({
-            ...plan,
-            billing_cycle_anchor: now,
-            current_period_start: now,
-            current_period_end: addMonths(now, 1),
-            sandbox: { ...plan.sandbox, cycle: 0 },
-          }))
-          await invoicePeriod(current, 'subscription_update')
-        }
-      }
       await emit({ type: 'customer.subscription.updated', customer: updated.customer })
       await scheduleNext(updated.customer)
-      return publicSubscription((await getSubscription(id)) ?? current)
+      return publicSubscription(updated)
+    },
+
+    async pauseSubscription(id: string): Promise<GatewaySubscription> {
+      const existing = await getSubscription(id)
+      if (!existing) throw missing('subscription', id)
+      if (existing.sandbox.installments !== null) {
+        throw new GatewayError(
+          'invalid_request_error',
+          'Cannot pause subscriptions with attached schedules.',
+        )
+      }
+      if (existing.status === 'paused') return publicSubscription(existing)
+      if (existing.status !== 'active') {
+        throw new GatewayError(
+          'invalid_request_error',
+          `Only an active subscription can be paused; this one is ${existing.status}.`,
+        )
+      }
+      const paused = await changeSubscription(id, (current) =>
+        current.status === 'active' ? { ...current, status: 'paused' } : current,
+      )
+      await emit({ type: 'customer.subscription.paused', customer: paused.customer })
+      await scheduleNext(paused.customer)
+      return publicSubscription(paused)
+    },
+
+    async resumeSubscription(id: string): Promise<GatewaySubscription> {
+      const existing = await getSubscription(id)
+      if (!existing) throw missing('subscription', id)
+      if (existing.status !== 'paused') {
+        throw new GatewayError(
+          'invalid_request_error',
+          `Only a paused subscription can be resumed; this one is ${existing.status}.`,
+        )
+      }
+      const now = clockOf(await customerOf(existing.customer))
+      const latest = existing.latest_invoice ? await getInvoice(existing.latest_invoice) : null
+      // Already resuming: its charge decides, and a second request changes nothing.
+      if (latest?.status === 'open') return publicSubscription(existing)
+      if (now < existing.current_period_end) {
+        // Within the month paid for: it goes on as it was, nothing charged.
+        const resumed = await changeSubscription(id, (current) =>
+          current.status === 'paused' ? { ...current, status: 'active' } : current,
+        )
+        await emit({ type: 'customer.subscription.resumed', customer: resumed.customer })
+        await scheduleNext(resumed.customer)
+        return publicSubscription(resumed)
+      }
+      // After it: a new month starts now and is charged; paid, the plan is active again (so a
+      // pause never gives a month away).
+      const restarted = await changeSubscription(id, (current) => ({
+        ...current,
+        billing_cycle_anchor: now,
+        current_period_start: now,
+        current_period_end: addMonths(now, 1),
+        sandbox: { ...current.sandbox, cycle: 0 },
+      }))
+      await invoicePeriod(restarted, 'subscription_update')
+      await scheduleNext(restarted.customer)
+      return publicSubscription((await getSubscription(id)) ?? restarted)
     },
 
     async previewUpgrade(id: string, input: { price: string }) {
