@@ -418,6 +418,224 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       expect(await gateway().listPaymentIntents(customer.id)).toEqual([made])
     })
 
+    let monthlyPrices: { subscription: GatewayPrice; fourPayments: GatewayPrice } | undefined
+    /** The two monthly prices: the SUBSCRIPTION and FOUR PAYMENTS. */
+    async function monthly() {
+      if (monthlyPrices) return monthlyPrices
+      const product = `prod_plans${run}`
+      await gateway().createProduct({ id: product, name: 'Plans' }, { idempotencyKey: product })
+      const price = (
+        nickname: string,
+        unitAmount: number,
+        plan: 'subscription' | 'four_payments',
+      ) =>
+        gateway().createPrice(
+          { product, nickname, unitAmount, currency: 'usd', plan },
+          { idempotencyKey: `${product}-${plan}` },
+        )
+      monthlyPrices = {
+        subscription: await price('SUBSCRIPTION', 1_500, 'subscription'),
+        fourPayments: await price('FOUR_PAYMENTS', 4_900, 'four_payments'),
+      }
+      return monthlyPrices
+    }
+    /** A customer whose default card is `number`, on a plan of `price`. */
+    async function onPlan(number: string, price: GatewayPrice, key: string) {
+      const { customer, card } = await customerWithCard(number)
+      await gateway().updateCustomer(customer.id, { defaultPaymentMethod: card.id })
+      const plan = await gateway().createSubscription(
+        {
+          customer: customer.id,
+          price: price.id,
+          paymentMethod: card.id,
+          installments: price.metadata.plan === 'four_payments' ? 4 : null,
+          metadata: {
+            plan: price.metadata.plan,
+            user_id: customer.metadata.user_id,
+            price_id: price.id,
+          },
+        },
+        { idempotencyKey: key },
+      )
+      return { customer, card, plan }
+    }
+
+    it('starts the SUBSCRIPTION once per key, with its first invoice paid by the default card', async () => {
+      const { subscription: price } = await monthly()
+      const { customer, card, plan } = await onPlan('4242424242424242', price, `${run}-plan-sub`)
+      expect(plan).toEqual({
+        id: expect.stringMatching(/^sub_/),
+        object: 'subscription',
+        customer: customer.id,
+        // No bank is connected to this sandbox: the first charge settles at once.
+        status: 'active',
+        items: { data: [{ id: expect.stringMatching(/^si_/), price: price.id }] },
+        billing_cycle_anchor: plan.current_period_start,
+        current_period_start: expect.any(Number),
+        current_period_end: expect.any(Number),
+        cancel_at_period_end: false,
+        cancel_at: null,
+        canceled_at: null,
+        ended_at: null,
+        default_payment_method: null,
+        latest_invoice: expect.stringMatching(/^in_/),
+        metadata: { plan: 'subscription', user_id: customer.metadata.user_id, price_id: price.id },
+        created: plan.current_period_start,
+      })
+      const days = (plan.current_period_end - plan.current_period_start) / 86_400
+      expect(days).toBeGreaterThanOrEqual(28)
+      expect(days).toBeLessThanOrEqual(31)
+      const again = await gateway().createSubscription(
+        {
+          customer: customer.id,
+          price: price.id,
+          paymentMethod: card.id,
+          installments: null,
+          metadata: plan.metadata,
+        },
+        { idempotencyKey: `${run}-plan-sub` },
+      )
+      expect(again.id).toBe(plan.id)
+      expect(await gateway().retrieveSubscription(plan.id)).toEqual(plan)
+      expect(await gateway().listSubscriptions(customer.id)).toEqual([plan])
+
+      const [charge] = await gateway().listPaymentIntents(customer.id)
+      expect(charge).toMatchObject({ status: 'succeeded', amount: 1_500, payment_method: card.id })
+      const invoices = await gateway().listInvoices(customer.id)
+      expect(invoices).toEqual([
+        {
+          id: plan.latest_invoice,
+          object: 'invoice',
+          number: expect.stringMatching(/^HZ-\d{6}$/),
+          customer: customer.id,
+          subscription: plan.id,
+          status: 'paid',
+          billing_reason: 'subscription_create',
+          currency: 'usd',
+          subtotal: 1_500,
+          total: 1_500,
+          amount_due: 1_500,
+          amount_paid: 1_500,
+          lines: {
+            data: [
+              {
+                id: expect.any(String),
+                description: 'SUBSCRIPTION',
+                amount: 1_500,
+                price: price.id,
+                proration: false,
+                period: { start: plan.current_period_start, end: plan.current_period_end },
+              },
+            ],
+          },
+          customer_name: customer.name,
+          customer_email: customer.email,
+          customer_address: null,
+          receipt_email: null,
+          payment_intent: charge?.id,
+          payment_intents: [charge?.id],
+          attempt_count: 1,
+          next_payment_attempt: null,
+          status_transitions: {
+            finalized_at: plan.created,
+            paid_at: expect.any(Number),
+            voided_at: null,
+          },
+          period_start: plan.current_period_start,
+          period_end: plan.current_period_end,
+          metadata: { user_id: customer.metadata.user_id },
+          created: plan.created,
+        },
+      ])
+      expect(await gateway().retrieveInvoice(plan.latest_invoice ?? '')).toEqual(invoices[0])
+      expect(await gateway().retrieveInvoice(`in_missing${run}`)).toBeNull()
+      expect(await gateway().retrieveSubscription(`sub_missing${run}`)).toBeNull()
+    })
+
+    it('FOUR PAYMENTS ends by itself four months on, and is neither paused nor cancelled by hand', async () => {
+      const { fourPayments: price } = await monthly()
+      const { plan } = await onPlan('4242424242424242', price, `${run}-plan-four`)
+      expect(plan).toMatchObject({ status: 'active', cancel_at_period_end: false })
+      const start = new Date(plan.current_period_start * 1000)
+      const end = new Date((plan.cancel_at ?? 0) * 1000)
+      expect(
+        (end.getUTCFullYear() - start.getUTCFullYear()) * 12 +
+          end.getUTCMonth() -
+          start.getUTCMonth(),
+      ).toBe(4)
+      expect(await gateway().retrieveSubscription(plan.id)).toEqual(plan)
+      await expect(gateway().pauseSubscription(plan.id)).rejects.toThrow(
+        'Cannot pause subscriptions with attached schedules.',
+      )
+      await expect(
+        gateway().updateSubscription(plan.id, { cancelAtPeriodEnd: true }),
+      ).rejects.toThrow()
+      expect(await gateway().retrieveSubscription(plan.id)).toEqual(plan)
+    })
+
+    it('cancels at the period end and takes it back; pauses, and resumes within the month with nothing charged', async () => {
+      const { subscription: price } = await monthly()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-plan-change`)
+      const cancelling = await gateway().updateSubscription(plan.id, { cancelAtPeriodEnd: true })
+      expect(cancelling).toMatchObject({ status: 'active', cancel_at_period_end: true })
+      expect(cancelling.canceled_at).toEqual(expect.any(Number))
+      const kept = await gateway().updateSubscription(plan.id, { cancelAtPeriodEnd: false })
+      expect(kept).toMatchObject({ cancel_at_period_end: false, canceled_at: null })
+      // The same change again, after the other: done again, not answered from the first.
+      expect(
+        await gateway().updateSubscription(plan.id, { cancelAtPeriodEnd: true }),
+      ).toMatchObject({ cancel_at_period_end: true })
+      await gateway().updateSubscription(plan.id, { cancelAtPeriodEnd: false })
+
+      const paused = await gateway().pauseSubscription(plan.id)
+      expect(paused).toMatchObject({
+        status: 'paused',
+        current_period_end: plan.current_period_end,
+      })
+      expect((await gateway().pauseSubscription(plan.id)).status).toBe('paused')
+      const resumed = await gateway().resumeSubscription(plan.id)
+      expect(resumed).toMatchObject({
+        status: 'active',
+        current_period_start: plan.current_period_start,
+        current_period_end: plan.current_period_end,
+        latest_invoice: plan.latest_invoice,
+      })
+      // Paused and resumed a second time in the same month: done again, still nothing charged.
+      expect((await gateway().pauseSubscription(plan.id)).status).toBe('paused')
+      expect((await gateway().resumeSubscription(plan.id)).status).toBe('active')
+      expect(await gateway().listInvoices(customer.id)).toHaveLength(1)
+      expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(1)
+    })
+
+    it('a first charge refused leaves the plan incomplete with its invoice open, paid later with another card', async () => {
+      const { subscription: price } = await monthly()
+      const { customer, card, plan } = await onPlan(
+        '4000000000000341',
+        price,
+        `${run}-plan-refused`,
+      )
+      expect(plan.status).toBe('incomplete')
+      const [open] = await gateway().listInvoices(customer.id)
+      expect(open).toMatchObject({ status: 'open', attempt_count: 1, amount_paid: 0 })
+
+      // Tried again with the same card: refused again, the invoice still open.
+      const retried = await gateway().payInvoice(open?.id ?? '', { paymentMethod: card.id })
+      expect(retried).toMatchObject({ status: 'open', attempt_count: 2 })
+      expect(retried.payment_intents).toHaveLength(2)
+
+      const good = await typeCard('4242424242424242')
+      await gateway().attachPaymentMethod(good.id, { customer: customer.id })
+      await gateway().updateCustomer(customer.id, { defaultPaymentMethod: good.id })
+      const paid = await gateway().payInvoice(open?.id ?? '', { paymentMethod: good.id })
+      expect(paid).toMatchObject({ status: 'paid', attempt_count: 3, amount_paid: 1_500 })
+      expect(paid.payment_intents).toHaveLength(3)
+      expect(paid.payment_intent).toBe(paid.payment_intents[2])
+      expect((await gateway().retrieveSubscription(plan.id))?.status).toBe('active')
+      expect(
+        await refusal(gateway().payInvoice(open?.id ?? '', { paymentMethod: good.id })),
+      ).toEqual({ code: 'invoice_not_open', declineCode: undefined })
+    })
+
     it('reads an event signed with the endpoint secret, and refuses a wrong signature', async () => {
       const { payload, signature } = await signEvent(
         {

@@ -314,9 +314,11 @@ export interface PaymentGateway {
   listPaymentIntents(customer: string): Promise<GatewayPaymentIntent[]>
 
   /**
-   * Starts a monthly plan on the card: its first invoice is made and charged at once, and the
-   * plan stays `incomplete` until that charge succeeds. `installments` ends it by itself after
-   * that many charges (FOUR PAYMENTS).
+   * Starts a monthly plan: its first invoice is made and charged at once, and the plan stays
+   * `incomplete` until that charge succeeds. `paymentMethod` is the customer's default card:
+   * each of the plan's charges uses the default card of that moment, so renewals and retries
+   * follow the card the member makes the default. `installments` ends it by itself after that
+   * many charges (FOUR PAYMENTS, a schedule at the provider).
    */
   createSubscription(
     input: {

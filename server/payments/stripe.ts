@@ -5,19 +5,23 @@ import {
   type CardField,
   type GatewayAddress,
   GatewayError,
+  type GatewayInvoice,
   type GatewayPaymentIntent,
   type GatewayPaymentMethod,
   type GatewayPrice,
+  type GatewaySubscription,
   type PaymentGateway,
 } from './gateway'
 import { canonical, derivedKey } from './idempotency'
 import {
   idOf,
   toCustomer,
+  toInvoice,
   toPaymentIntent,
   toPaymentMethod,
   toPrice,
   toProduct,
+  toSubscription,
 } from './stripe-objects'
 import {
   addressOf,
@@ -75,6 +79,23 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     const customer = await orNull(() => stripe.customers.retrieve(id))
     return customer && !customer.deleted ? customer : null
   }
+
+  /** A plan with its schedule, whose end is FOUR PAYMENTS' last day. */
+  const retrieveSubscription = (id: string) =>
+    orNull(() => stripe.subscriptions.retrieve(id, { expand: ['schedule'] }))
+
+  async function subscriptionOf(id: string): Promise<Stripe.Subscription> {
+    const subscription = await retrieveSubscription(id)
+    if (!subscription) throw new GatewayError('resource_missing', `No such subscription: '${id}'`)
+    return subscription
+  }
+
+  const ourSubscription = (subscription: Stripe.Subscription): GatewaySubscription =>
+    mustBeOurs(toSubscription(subscription), subscription.id)
+
+  /** An invoice with the charges that tried to pay it, which tell a plan's charge apart. */
+  const retrieveInvoice = (id: string) =>
+    orNull(() => stripe.invoices.retrieve(id, { expand: ['payments'] }))
 
   const publishableKey = options.publishableKey
   // Only toward the sandbox on this machine: against Stripe, card numbers go from the browser
@@ -313,17 +334,176 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       return ourPayments(intents)
     },
 
-    createSubscription: comesLater('createSubscription'),
-    retrieveSubscription: comesLater('retrieveSubscription'),
-    listSubscriptions: comesLater('listSubscriptions'),
-    updateSubscription: comesLater('updateSubscription'),
-    pauseSubscription: comesLater('pauseSubscription'),
-    resumeSubscription: comesLater('resumeSubscription'),
+    async createSubscription(input, requestOptions) {
+      // No card of its own: Stripe then charges the customer's default card, so the renewals
+      // and retries follow the card the member makes the default, with nothing to keep in step.
+      const metadata = { ...input.metadata }
+      if (input.installments) {
+        // FOUR PAYMENTS: one phase of that many months, then the plan is cancelled (Stripe
+        // removed the phase's iterations; duration replaces them).
+        const params: Stripe.SubscriptionScheduleCreateParams = {
+          customer: input.customer,
+          start_date: 'now',
+          end_behavior: 'cancel',
+          billing_mode: { type: 'flexible' },
+          phases: [
+            {
+              items: [{ price: input.price }],
+              duration: { interval: 'month', interval_count: input.installments },
+              metadata,
+            },
+          ],
+        }
+        const idempotencyKey =
+          requestOptions?.idempotencyKey ?? derivedKey('schedule', input.customer, params)
+        const schedule = await call(() =>
+          stripe.subscriptionSchedules.create(params, { idempotencyKey }),
+        )
+        const id = idOf(schedule.subscription)
+        if (!id) throw new Error(`Stripe made the schedule ${schedule.id} without a subscription.`)
+        return ourSubscription(await subscriptionOf(id))
+      }
+      const params: Stripe.SubscriptionCreateParams = {
+        customer: input.customer,
+        items: [{ price: input.price }],
+        // Made at once and incomplete until its first invoice is paid, which is charged now.
+        payment_behavior: 'allow_incomplete',
+        off_session: true,
+        // Pausing needs the flexible billing mode.
+        billing_mode: { type: 'flexible' },
+        metadata,
+      }
+      const idempotencyKey =
+        requestOptions?.idempotencyKey ?? derivedKey('subscription', input.customer, params)
+      return ourSubscription(
+        await call(() => stripe.subscriptions.create(params, { idempotencyKey })),
+      )
+    },
+
+    async retrieveSubscription(id) {
+      const subscription = await retrieveSubscription(id)
+      return subscription ? toSubscription(subscription) : null
+    },
+
+    async listSubscriptions(customer) {
+      const plans: GatewaySubscription[] = []
+      await call(async () => {
+        for await (const subscription of stripe.subscriptions.list({
+          customer,
+          status: 'all',
+          limit: 100,
+          expand: ['data.schedule'],
+        })) {
+          const ours = toSubscription(subscription)
+          if (ours) plans.push(ours)
+        }
+      })
+      return plans
+    },
+
+    async updateSubscription(id, { cancelAtPeriodEnd }) {
+      const params = { cancel_at_period_end: cancelAtPeriodEnd }
+      const updated = await postUnderDerivedKey(
+        derivedKey('subscription-cancel', id, params),
+        (idempotencyKey) => stripe.subscriptions.update(id, params, { idempotencyKey }),
+        async () => {
+          const now = await retrieveSubscription(id)
+          return now?.cancel_at_period_end === cancelAtPeriodEnd ? now : null
+        },
+      )
+      return ourSubscription(updated)
+    },
+
+    async pauseSubscription(id) {
+      const current = await subscriptionOf(id)
+      if (current.status === 'paused') return ourSubscription(current)
+      // Nothing credited: resumed within the month paid for, the plan uses the rest of it.
+      const params: Stripe.SubscriptionPauseParams = {
+        type: 'subscription',
+        bill_for: { unused_time_from: { type: 'none' } },
+      }
+      const paused = await postUnderDerivedKey(
+        derivedKey('subscription-pause', id, params),
+        (idempotencyKey) => stripe.subscriptions.pause(id, params, { idempotencyKey }),
+        async () => {
+          const now = await retrieveSubscription(id)
+          return now?.status === 'paused' ? now : null
+        },
+      )
+      return ourSubscription(paused)
+    },
+
+    async resumeSubscription(id, requestOptions) {
+      const current = await subscriptionOf(id)
+      const plan = ourSubscription(current)
+      const params: Stripe.SubscriptionResumeParams = {
+        // Within the month paid for it goes on; after it a new month starts now and is charged.
+        billing_cycle_anchor: {
+          type: Math.floor(Date.now() / 1000) < plan.current_period_end ? 'unchanged' : 'now',
+        },
+        proration_behavior: 'none',
+        // Paused (no sessions) until that charge succeeds, which Stripe retries if refused.
+        payment_behavior: 'resume_on_payment_success',
+      }
+      const send = (idempotencyKey: string) =>
+        stripe.subscriptions.resume(id, params, { idempotencyKey })
+      const key = requestOptions?.idempotencyKey
+      const resumed = key
+        ? await call(() => send(key))
+        : await postUnderDerivedKey(
+            derivedKey('subscription-resume', id, params),
+            send,
+            async () => {
+              // A replay counts if this pause was resumed: running again, or charging a new month.
+              const now = await retrieveSubscription(id)
+              const resuming = now && idOf(now.latest_invoice) !== idOf(current.latest_invoice)
+              return now && (now.status !== 'paused' || resuming) ? now : null
+            },
+          )
+      return ourSubscription(resumed)
+    },
+
     previewUpgrade: comesLater('previewUpgrade'),
     upgradeSubscription: comesLater('upgradeSubscription'),
-    retrieveInvoice: comesLater('retrieveInvoice'),
-    listInvoices: comesLater('listInvoices'),
-    payInvoice: comesLater('payInvoice'),
+    async retrieveInvoice(id) {
+      const invoice = await retrieveInvoice(id)
+      return invoice ? toInvoice(invoice) : null
+    },
+
+    async listInvoices(customer) {
+      const invoices: GatewayInvoice[] = []
+      await call(async () => {
+        for await (const invoice of stripe.invoices.list({
+          customer,
+          limit: 100,
+          expand: ['data.payments'],
+        })) {
+          const ours = toInvoice(invoice)
+          if (ours) invoices.push(ours)
+        }
+      })
+      return invoices
+    },
+
+    async payInvoice(id, { paymentMethod }) {
+      const before = await retrieveInvoice(id)
+      if (!before) throw new GatewayError('resource_missing', `No such invoice: '${id}'`)
+      const params = { payment_method: paymentMethod, off_session: true }
+      // One key per try: a retry of this request is done once, a later try is a new charge.
+      const idempotencyKey = derivedKey('invoice-pay', id, {
+        ...params,
+        attempt: before.attempt_count,
+      })
+      try {
+        await stripe.invoices.pay(id, params, { idempotencyKey })
+      } catch (error) {
+        // Refused by the bank: the invoice stays open, with the refused charge among its payments.
+        if (!(error instanceof Stripe.errors.StripeCardError)) throw asGatewayError(error)
+      }
+      const after = await retrieveInvoice(id)
+      if (!after) throw new GatewayError('resource_missing', `No such invoice: '${id}'`)
+      return mustBeOurs(toInvoice(after), id)
+    },
 
     readEvent: (payload, signature) => verifyEvent(payload, signature, options.webhookSecret),
   }

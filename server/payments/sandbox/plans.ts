@@ -754,6 +754,12 @@ export function sandboxPlans(context: PlanContext) {
           'A canceled subscription can only update its cancellation details and metadata.',
         )
       }
+      if (existing.sandbox.installments !== null) {
+        throw new GatewayError(
+          'invalid_request_error',
+          'A plan paid in installments ends by its schedule: its cancellation cannot be changed.',
+        )
+      }
       const now = clockOf(await customerOf(existing.customer))
       const updated = await changeSubscription(id, (current) => ({
         ...current,

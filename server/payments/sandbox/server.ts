@@ -7,6 +7,7 @@ import { digestOf } from '../idempotency'
 import type { SandboxGateway } from './gateway'
 import { catalogRoutes } from './http/catalog'
 import { customerRoutes } from './http/customers'
+import { invoiceRoutes } from './http/invoices'
 import { paymentIntentRoutes } from './http/payment-intents'
 import { paymentMethodRoutes } from './http/payment-methods'
 import {
@@ -16,6 +17,7 @@ import {
   paramsOf,
   StripeHttpError,
 } from './http/protocol'
+import { subscriptionRoutes } from './http/subscriptions'
 
 // The sandbox as Stripe's HTTP API on loopback, so the app reaches it through the official SDK
 // (pointed here with its host, port and protocol options) and sandbox mode runs the same code
@@ -264,6 +266,8 @@ export async function startSandboxServer(options: {
   customerRoutes(app, gateway)
   paymentMethodRoutes(app, gateway, (request) => kinds.get(request) ?? null)
   paymentIntentRoutes(app, gateway)
+  subscriptionRoutes(app, gateway)
+  invoiceRoutes(app, gateway)
 
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   return {

@@ -282,3 +282,21 @@ export function retrieveRoute<T>(
     return render(found)
   })
 }
+
+/**
+ * `expand[]`: the fields to send as objects rather than ids. The sandbox expands only those the
+ * app asks for (`allowed`); any other is refused as Stripe refuses a field it cannot expand.
+ */
+export function expandOf(params: Params, allowed: readonly string[]): Set<string> {
+  const value = params.expand
+  if (value === undefined) return new Set()
+  const fields = Array.isArray(value) ? value : [value]
+  for (const field of fields) {
+    if (typeof field !== 'string' || !allowed.includes(field)) {
+      throw invalidRequest(`This property cannot be expanded (${String(field)}).`, {
+        param: 'expand',
+      })
+    }
+  }
+  return new Set(fields as string[])
+}
