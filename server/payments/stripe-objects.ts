@@ -3,10 +3,12 @@ import { CARD_BRANDS, type CardBrand, PLANS, type Plan } from '../../domain/bill
 import type {
   GatewayAddress,
   GatewayCustomer,
+  GatewayInvoice,
   GatewayPaymentIntent,
   GatewayPaymentMethod,
   GatewayPrice,
   GatewayProduct,
+  GatewaySubscription,
 } from './gateway'
 
 // Stripe's objects (as the SDK hands them over, in the pinned API version) as the contract's.
@@ -185,5 +187,138 @@ export function toPaymentIntent(intent: Stripe.PaymentIntent): GatewayPaymentInt
       ...(metadata.manual === 'true' ? { manual: 'true' as const } : {}),
     },
     created: intent.created,
+  }
+}
+
+const SUBSCRIPTION_STATUSES = [
+  'incomplete',
+  'incomplete_expired',
+  'active',
+  'past_due',
+  'unpaid',
+  'canceled',
+  'paused',
+] as const
+
+/**
+ * When the plan ends by itself: its cancel_at, or, where Stripe leaves that empty on a plan run
+ * by a schedule that cancels it, the end of the schedule's last phase (seen only when the
+ * schedule was expanded).
+ */
+function endOf(subscription: Stripe.Subscription): number | null {
+  if (subscription.cancel_at !== null) return subscription.cancel_at
+  const schedule = subscription.schedule
+  if (!schedule || typeof schedule === 'string' || schedule.end_behavior !== 'cancel') return null
+  return schedule.phases.at(-1)?.end_date ?? null
+}
+
+/**
+ * The plan, or null when it is not one the app made: its metadata names no plan of ours, or
+ * lacks the user or the price, or it is in a state the app never puts a plan in (`trialing`).
+ * Its periods are its first item's, where this API version keeps them.
+ */
+export function toSubscription(subscription: Stripe.Subscription): GatewaySubscription | null {
+  const { plan, user_id: userId, price_id: priceId } = subscription.metadata
+  if (!isPlan(plan) || !userId || !priceId) return null
+  const status = subscription.status
+  if (!(SUBSCRIPTION_STATUSES as readonly string[]).includes(status)) return null
+  const first = subscription.items.data[0]
+  if (!first) return null
+  return {
+    id: subscription.id,
+    object: 'subscription',
+    customer: idOf(subscription.customer) ?? '',
+    status: status as GatewaySubscription['status'],
+    items: { data: subscription.items.data.map((item) => ({ id: item.id, price: item.price.id })) },
+    billing_cycle_anchor: subscription.billing_cycle_anchor,
+    current_period_start: first.current_period_start,
+    current_period_end: first.current_period_end,
+    cancel_at_period_end: subscription.cancel_at_period_end,
+    cancel_at: endOf(subscription),
+    canceled_at: subscription.canceled_at,
+    ended_at: subscription.ended_at,
+    default_payment_method: idOf(subscription.default_payment_method),
+    latest_invoice: idOf(subscription.latest_invoice),
+    metadata: { plan, user_id: userId, price_id: priceId },
+    created: subscription.created,
+  }
+}
+
+const INVOICE_STATUSES = ['open', 'paid', 'void', 'uncollectible'] as const
+const BILLING_REASONS = [
+  'subscription_create',
+  'subscription_cycle',
+  'subscription_update',
+  'manual',
+] as const
+
+/** Whether a line is a proration, wherever Stripe says so for the line's kind of parent. */
+const isProration = (line: Stripe.InvoiceLineItem) =>
+  line.parent?.subscription_item_details?.proration ??
+  line.parent?.invoice_item_details?.proration ??
+  false
+
+/**
+ * The invoice, or null when it cannot be one of ours: in another currency, or a draft (only a
+ * finalized invoice has a number; the app finalizes every invoice as it is made). Its charges
+ * are read from `payments`, which must have been expanded for the invoice to name any; Stripe's
+ * invoice has no copy address, so ours comes back from the metadata it travels in.
+ */
+export function toInvoice(invoice: Stripe.Invoice): GatewayInvoice | null {
+  const status = invoice.status
+  const reason = invoice.billing_reason
+  if (invoice.currency !== 'usd' || invoice.number === null) return null
+  if (!status || !(INVOICE_STATUSES as readonly string[]).includes(status)) return null
+  if (!reason || !(BILLING_REASONS as readonly string[]).includes(reason)) return null
+  const metadata = invoice.metadata ?? {}
+  // Stripe may list them newest first; the contract keeps them in the order they were made.
+  const intents = (invoice.payments?.data ?? [])
+    .filter((payment) => payment.payment.type === 'payment_intent')
+    .sort((a, b) => a.created - b.created)
+    .map((payment) => idOf(payment.payment.payment_intent))
+    .filter((id): id is string => id !== null)
+  return {
+    id: invoice.id,
+    object: 'invoice',
+    number: invoice.number,
+    customer: idOf(invoice.customer) ?? '',
+    subscription: idOf(invoice.parent?.subscription_details?.subscription),
+    status: status as GatewayInvoice['status'],
+    billing_reason: reason as GatewayInvoice['billing_reason'],
+    currency: 'usd',
+    subtotal: invoice.subtotal,
+    total: invoice.total,
+    amount_due: invoice.amount_due,
+    amount_paid: invoice.amount_paid,
+    lines: {
+      data: invoice.lines.data.map((line) => ({
+        id: line.id,
+        description: line.description ?? '',
+        amount: line.amount,
+        price: idOf(line.pricing?.price_details?.price),
+        proration: isProration(line),
+        period: { start: line.period.start, end: line.period.end },
+      })),
+    },
+    customer_name: invoice.customer_name ?? '',
+    customer_email: invoice.customer_email ?? '',
+    customer_address: toAddress(invoice.customer_address),
+    receipt_email: metadata.receipt_email ?? null,
+    payment_intent: intents.at(-1) ?? null,
+    payment_intents: intents,
+    attempt_count: invoice.attempt_count,
+    next_payment_attempt: invoice.next_payment_attempt,
+    status_transitions: {
+      finalized_at: invoice.status_transitions.finalized_at ?? invoice.created,
+      paid_at: invoice.status_transitions.paid_at,
+      voided_at: invoice.status_transitions.voided_at,
+    },
+    period_start: invoice.period_start,
+    period_end: invoice.period_end,
+    metadata: {
+      user_id: metadata.user_id ?? '',
+      ...(metadata.ends_subscription ? { ends_subscription: metadata.ends_subscription } : {}),
+    },
+    created: invoice.created,
   }
 }

@@ -3,10 +3,13 @@ import type Stripe from 'stripe'
 import type {
   GatewayAddress,
   GatewayCustomer,
+  GatewayInvoice,
+  GatewayInvoiceLine,
   GatewayPaymentIntent,
   GatewayPaymentMethod,
   GatewayPrice,
   GatewayProduct,
+  GatewaySubscription,
 } from '../../gateway'
 
 // The sandbox's objects in the shapes of the pinned API version, typed with the SDK's own types
@@ -20,6 +23,32 @@ import type {
  */
 export type WirePrice = Omit<Stripe.Price, 'unit_amount_decimal'> & {
   unit_amount_decimal: string | null
+}
+
+// Likewise for the objects that carry a price or a decimal amount: the legacy plan object that
+// Stripe still sends beside the price on a subscription item, the items, an invoice's lines.
+export type WirePlan = Omit<Stripe.Plan, 'amount_decimal'> & { amount_decimal: string | null }
+
+export type WireSubscriptionItem = Omit<Stripe.SubscriptionItem, 'price' | 'plan'> & {
+  price: WirePrice
+  plan: WirePlan
+}
+
+export type WireSubscription = Omit<Stripe.Subscription, 'items'> & {
+  items: Stripe.ApiList<WireSubscriptionItem>
+}
+
+export type WireInvoiceLineItem = Omit<Stripe.InvoiceLineItem, 'pricing' | 'quantity_decimal'> & {
+  pricing:
+    | (Omit<Stripe.InvoiceLineItem.Pricing, 'unit_amount_decimal'> & {
+        unit_amount_decimal: string | null
+      })
+    | null
+  quantity_decimal: string | null
+}
+
+export type WireInvoice = Omit<Stripe.Invoice, 'lines'> & {
+  lines: Stripe.ApiList<WireInvoiceLineItem>
 }
 
 /** A stable value made from an id, for fields Stripe fills with its own random letters. */
@@ -249,5 +278,520 @@ export function renderPaymentIntent(intent: GatewayPaymentIntent): Stripe.Paymen
     status: intent.status,
     transfer_data: null,
     transfer_group: null,
+  }
+}
+
+/** A monthly price as the legacy plan object, which Stripe still sends beside the price. */
+function renderPlan(price: GatewayPrice): WirePlan {
+  const recurring = price.recurring
+  if (!recurring)
+    throw new Error(`Price ${price.id} is one-time; a plan's item needs a monthly one.`)
+  return {
+    id: price.id,
+    object: 'plan',
+    active: price.active,
+    amount: price.unit_amount,
+    amount_decimal: String(price.unit_amount),
+    billing_scheme: 'per_unit',
+    created: price.created,
+    currency: price.currency,
+    interval: recurring.interval,
+    interval_count: recurring.interval_count,
+    livemode: false,
+    metadata: { ...price.metadata },
+    meter: null,
+    nickname: price.nickname,
+    product: price.product,
+    tiers_mode: null,
+    transform_usage: null,
+    trial_period_days: null,
+    usage_type: 'licensed',
+  }
+}
+
+// Pausing a subscription (the endpoint the sandbox's pause follows) needs flexible billing mode,
+// so every plan is in it from its start.
+const billingModeOf = (created: number): Stripe.Subscription.BillingMode => ({
+  type: 'flexible',
+  flexible: { proration_discounts: 'included' },
+  updated_at: created,
+})
+
+/**
+ * A plan in the pinned version's shape: its periods are on its item, not on the subscription,
+ * and the item carries the whole price (the caller looks it up; the contract keeps its id).
+ * `schedule` is the plan's schedule (scheduleIdOf) when it is paid in installments.
+ */
+export function renderSubscription(
+  subscription: GatewaySubscription,
+  { schedule, price }: { schedule: string | null; price: GatewayPrice },
+): WireSubscription {
+  const items = subscription.items.data.map((item): WireSubscriptionItem => {
+    if (item.price !== price.id) {
+      throw new Error(`Subscription ${subscription.id} is on price ${item.price}, not ${price.id}.`)
+    }
+    return {
+      id: item.id,
+      object: 'subscription_item',
+      billing_thresholds: null,
+      // The sandbox keeps no time of its own for an item: it is made with the plan, and a move
+      // to another price keeps it.
+      created: subscription.created,
+      current_period_end: subscription.current_period_end,
+      current_period_start: subscription.current_period_start,
+      current_trial: null,
+      discounts: [],
+      metadata: {},
+      plan: renderPlan(price),
+      price: renderPrice(price),
+      quantity: 1,
+      subscription: subscription.id,
+      tax_rates: [],
+    }
+  })
+  return {
+    id: subscription.id,
+    object: 'subscription',
+    application: null,
+    application_fee_percent: null,
+    automatic_tax: { disabled_reason: null, enabled: false, liability: null },
+    billing_cycle_anchor: subscription.billing_cycle_anchor,
+    billing_cycle_anchor_config: null,
+    billing_mode: billingModeOf(subscription.created),
+    billing_schedules: [],
+    billing_thresholds: null,
+    cancel_at: subscription.cancel_at,
+    cancel_at_period_end: subscription.cancel_at_period_end,
+    canceled_at: subscription.canceled_at,
+    // The sandbox cancels only when asked (at the period's end, by an upgrade) or at the end of
+    // the installments; a first payment that expired is no cancellation.
+    cancellation_details: {
+      comment: null,
+      feedback: null,
+      feedback_option: null,
+      reason: subscription.canceled_at === null ? null : 'cancellation_requested',
+    },
+    collection_method: 'charge_automatically',
+    created: subscription.created,
+    currency: price.currency,
+    customer: subscription.customer,
+    customer_account: null,
+    days_until_due: null,
+    default_payment_method: subscription.default_payment_method,
+    default_source: null,
+    default_tax_rates: [],
+    description: null,
+    discounts: [],
+    ended_at: subscription.ended_at,
+    invoice_settings: {
+      account_tax_ids: null,
+      custom_fields: null,
+      description: null,
+      footer: null,
+      issuer: { type: 'self' },
+    },
+    items: {
+      object: 'list',
+      data: items,
+      has_more: false,
+      url: `/v1/subscription_items?subscription=${subscription.id}`,
+    },
+    latest_invoice: subscription.latest_invoice,
+    livemode: false,
+    managed_payments: null,
+    metadata: { ...subscription.metadata },
+    next_pending_invoice_item_invoice: null,
+    on_behalf_of: null,
+    pause_collection: null,
+    payment_settings: {
+      payment_method_options: null,
+      payment_method_types: null,
+      save_default_payment_method: 'off',
+    },
+    pending_invoice_item_interval: null,
+    pending_setup_intent: null,
+    pending_update: null,
+    schedule,
+    start_date: subscription.created,
+    status: subscription.status,
+    // Stripe sends status_details only while the plan is paused.
+    ...(subscription.status === 'paused'
+      ? {
+          status_details: {
+            paused: {
+              type: 'subscription',
+              subscription: { type: 'pause_requested' },
+              // The contract keeps no time of the pause, so this is the start of the current
+              // period, not the moment the member paused.
+              transitioned_at: subscription.current_period_start,
+            },
+          },
+        }
+      : {}),
+    test_clock: null,
+    transfer_data: null,
+    trial_end: null,
+    trial_settings: {
+      end_behavior: { billing_cycle_anchor: null, missing_payment_method: 'create_invoice' },
+    },
+    trial_start: null,
+  }
+}
+
+// The sandbox keeps no schedules. FOUR PAYMENTS is a plan with cancel_at, which is what Stripe's
+// schedule of one phase ending in a cancellation makes of it; its schedule is derived from the
+// plan, under an id made from the plan's so that either leads to the other.
+const SUBSCRIPTION_ID = /^sub_([A-Za-z0-9]+)$/
+const SCHEDULE_ID = /^sub_sched_([A-Za-z0-9]+)$/
+
+export function scheduleIdOf(subscriptionId: string): string {
+  const tail = SUBSCRIPTION_ID.exec(subscriptionId)?.[1]
+  if (!tail) throw new Error(`${subscriptionId} is not a subscription id of the sandbox.`)
+  return `sub_sched_${tail}`
+}
+
+/** The plan a schedule id was made from, or null for an id scheduleIdOf never makes. */
+export function subscriptionIdOfSchedule(scheduleId: string): string | null {
+  const tail = SCHEDULE_ID.exec(scheduleId)?.[1]
+  return tail ? `sub_${tail}` : null
+}
+
+/**
+ * The schedule of a plan paid in installments: one phase of its price from the plan's start to
+ * its cancel_at. Stripe answers a phase asked for by `duration` with its dates, so none is
+ * echoed. A plan that ended before its last installment was cancelled; one that ended at it,
+ * completed.
+ */
+export function renderSchedule(
+  subscription: GatewaySubscription,
+  price: GatewayPrice,
+): Stripe.SubscriptionSchedule {
+  const end = subscription.cancel_at
+  if (end === null) throw new Error(`Subscription ${subscription.id} has no end, so no schedule.`)
+  const endedAt = subscription.ended_at
+  const status = endedAt === null ? 'active' : endedAt < end ? 'canceled' : 'completed'
+  const start = subscription.created
+  return {
+    id: scheduleIdOf(subscription.id),
+    object: 'subscription_schedule',
+    application: null,
+    billing_mode: billingModeOf(subscription.created),
+    canceled_at: status === 'canceled' ? endedAt : null,
+    completed_at: status === 'completed' ? endedAt : null,
+    created: subscription.created,
+    current_phase: status === 'active' ? { start_date: start, end_date: end } : null,
+    customer: subscription.customer,
+    customer_account: null,
+    default_settings: {
+      application_fee_percent: null,
+      automatic_tax: { disabled_reason: null, enabled: false, liability: null },
+      billing_cycle_anchor: 'automatic',
+      billing_thresholds: null,
+      collection_method: 'charge_automatically',
+      default_payment_method: null,
+      description: null,
+      invoice_settings: {
+        account_tax_ids: null,
+        custom_fields: null,
+        days_until_due: null,
+        description: null,
+        footer: null,
+        issuer: { type: 'self' },
+      },
+      on_behalf_of: null,
+      transfer_data: null,
+    },
+    end_behavior: 'cancel',
+    livemode: false,
+    metadata: {},
+    pause_schedules: [],
+    phases: [
+      {
+        add_invoice_items: [],
+        application_fee_percent: null,
+        billing_cycle_anchor: null,
+        billing_thresholds: null,
+        collection_method: null,
+        currency: price.currency,
+        default_payment_method: null,
+        default_tax_rates: [],
+        description: null,
+        discounts: [],
+        end_date: end,
+        invoice_settings: null,
+        items: [
+          {
+            billing_thresholds: null,
+            discounts: [],
+            metadata: {},
+            plan: price.id,
+            price: price.id,
+            quantity: 1,
+            tax_rates: [],
+          },
+        ],
+        metadata: { ...subscription.metadata },
+        on_behalf_of: null,
+        proration_behavior: 'create_prorations',
+        start_date: start,
+        transfer_data: null,
+        trial_end: null,
+      },
+    ],
+    released_at: null,
+    released_subscription: null,
+    status,
+    subscription: subscription.id,
+    test_clock: null,
+  }
+}
+
+/**
+ * One line. A line of a plan's invoice comes from the plan's item, and its credit from an
+ * invoice item Stripe makes for the proration; the lines of an invoice without a plan come from
+ * invoice items. The sandbox keeps no invoice items, so their ids are made from the line's.
+ */
+function renderInvoiceLine(
+  invoice: GatewayInvoice,
+  line: GatewayInvoiceLine,
+  price: GatewayPrice | null,
+  subscriptionItem: string | null,
+): WireInvoiceLineItem {
+  const invoiceItem = `ii_${digestOf(line.id, 24)}`
+  const proration = { proration: line.proration, proration_details: { credited_items: null } }
+  return {
+    id: line.id,
+    object: 'line_item',
+    amount: line.amount,
+    currency: invoice.currency,
+    description: line.description,
+    discount_amounts: [],
+    // Stripe never discounts a proration.
+    discountable: !line.proration,
+    discounts: [],
+    invoice: invoice.id,
+    livemode: false,
+    metadata: {},
+    parent: subscriptionItem
+      ? {
+          type: 'subscription_item_details',
+          invoice_item_details: null,
+          subscription_item_details: {
+            invoice_item: line.proration ? invoiceItem : null,
+            ...proration,
+            subscription: invoice.subscription,
+            subscription_item: subscriptionItem,
+          },
+        }
+      : {
+          type: 'invoice_item_details',
+          invoice_item_details: { invoice_item: invoiceItem, ...proration, subscription: null },
+          subscription_item_details: null,
+        },
+    period: { start: line.period.start, end: line.period.end },
+    pretax_credit_amounts: [],
+    // A line is one of its price, at the amount charged (a one-time payment's invoice bills
+    // what the payment took, which need not be the price's amount).
+    pricing: price
+      ? {
+          type: 'price_details',
+          price_details: { price: price.id, product: price.product },
+          unit_amount_decimal: String(line.amount),
+        }
+      : null,
+    quantity: 1,
+    quantity_decimal: '1',
+    subscription: invoice.subscription,
+    subtotal: line.amount,
+    taxes: [],
+  }
+}
+
+/**
+ * One charge that tried to pay the invoice, from its payment intent in `payments`. A charge the
+ * sandbox named and never made (an invoice its credit paid in full) is not there, and reads as
+ * the invoice's amount still open.
+ */
+function renderInvoicePayment(
+  invoice: GatewayInvoice,
+  intentId: string,
+  intent: GatewayPaymentIntent | undefined,
+  isDefault: boolean,
+): Stripe.InvoicePayment {
+  const status =
+    intent?.status === 'succeeded' ? 'paid' : intent?.status === 'canceled' ? 'canceled' : 'open'
+  const amount = intent?.amount ?? invoice.amount_due
+  return {
+    id: `inpay_${digestOf(intentId, 24)}`,
+    object: 'invoice_payment',
+    amount_paid: status === 'paid' ? amount : null,
+    amount_requested: amount,
+    created: intent?.created ?? invoice.created,
+    currency: invoice.currency,
+    invoice: invoice.id,
+    is_default: isDefault,
+    livemode: false,
+    payment: { type: 'payment_intent', payment_intent: intentId },
+    status,
+    // The sandbox cancels a charge only when it voids the invoice, and pays the invoice when
+    // its latest charge succeeds.
+    status_transitions: {
+      canceled_at: status === 'canceled' ? invoice.status_transitions.voided_at : null,
+      paid_at: status === 'paid' ? invoice.status_transitions.paid_at : null,
+    },
+  }
+}
+
+/**
+ * An invoice with its `payments` expanded (every charge that tried to pay it, oldest first), as
+ * the app always asks for it. `prices` are the prices of its lines, for their products;
+ * `subscription` is its plan (for the item its lines come from), null when it has none.
+ */
+export function renderInvoice(
+  invoice: GatewayInvoice,
+  payments: GatewayPaymentIntent[],
+  { prices, subscription }: { prices: GatewayPrice[]; subscription: GatewaySubscription | null },
+): WireInvoice {
+  if (invoice.subscription !== (subscription?.id ?? null)) {
+    const given = subscription?.id ?? 'no plan'
+    throw new Error(
+      `Invoice ${invoice.id} is of ${invoice.subscription ?? 'no plan'}, not ${given}.`,
+    )
+  }
+  const priceOf = (id: string | null) => {
+    if (id === null) return null
+    const price = prices.find((candidate) => candidate.id === id)
+    if (!price) throw new Error(`Invoice ${invoice.id} has a line of price ${id}, not given.`)
+    return price
+  }
+  const subscriptionItem = subscription?.items.data[0]?.id ?? null
+  const intents = invoice.payment_intents
+  const transitions = invoice.status_transitions
+  return {
+    id: invoice.id,
+    object: 'invoice',
+    account_country: 'US',
+    account_name: null,
+    account_tax_ids: null,
+    amount_due: invoice.amount_due,
+    amount_overpaid: 0,
+    amount_paid: invoice.amount_paid,
+    amount_remaining: invoice.status === 'paid' ? 0 : invoice.amount_due - invoice.amount_paid,
+    amount_shipping: 0,
+    application: null,
+    attempt_count: invoice.attempt_count,
+    attempted: invoice.attempt_count > 0,
+    automatic_tax: {
+      disabled_reason: null,
+      enabled: false,
+      liability: null,
+      provider: null,
+      status: null,
+    },
+    automatically_finalizes_at: null,
+    billing_reason: invoice.billing_reason,
+    collection_method: 'charge_automatically',
+    created: invoice.created,
+    currency: invoice.currency,
+    custom_fields: null,
+    customer: invoice.customer,
+    customer_account: null,
+    customer_address: invoice.customer_address ? renderAddress(invoice.customer_address) : null,
+    // As on the customer: what the sandbox keeps as an empty string, Stripe sends as null.
+    customer_email: invoice.customer_email || null,
+    customer_name: invoice.customer_name || null,
+    customer_phone: null,
+    customer_shipping: null,
+    customer_tax_exempt: 'none',
+    customer_tax_ids: [],
+    default_payment_method: null,
+    default_source: null,
+    default_tax_rates: [],
+    description: null,
+    discounts: [],
+    due_date: null,
+    effective_at: transitions.finalized_at,
+    ending_balance: 0,
+    footer: null,
+    from_invoice: null,
+    hosted_invoice_url: null,
+    invoice_pdf: null,
+    issuer: { type: 'self' },
+    last_finalization_error: null,
+    latest_revision: null,
+    lines: {
+      object: 'list',
+      data: invoice.lines.data.map((line) =>
+        renderInvoiceLine(invoice, line, priceOf(line.price), subscriptionItem),
+      ),
+      has_more: false,
+      url: `/v1/invoices/${invoice.id}/lines`,
+    },
+    livemode: false,
+    // Stripe's invoice has no copy address of its own: ours travels in its metadata.
+    metadata: {
+      ...invoice.metadata,
+      ...(invoice.receipt_email === null ? {} : { receipt_email: invoice.receipt_email }),
+    },
+    next_payment_attempt: invoice.next_payment_attempt,
+    number: invoice.number,
+    on_behalf_of: null,
+    parent: subscription
+      ? {
+          type: 'subscription_details',
+          quote_details: null,
+          // Stripe keeps the plan's metadata as it was at finalization; the sandbox keeps no
+          // copy, so this is the plan's metadata now (another plan's after an upgrade).
+          subscription_details: {
+            metadata: { ...subscription.metadata },
+            subscription: subscription.id,
+          },
+        }
+      : null,
+    payment_settings: {
+      default_mandate: null,
+      payment_method_options: null,
+      payment_method_types: null,
+    },
+    payments: {
+      object: 'list',
+      data: intents.map((id, index) =>
+        renderInvoicePayment(
+          invoice,
+          id,
+          payments.find((intent) => intent.id === id),
+          index === intents.length - 1,
+        ),
+      ),
+      has_more: false,
+      url: `/v1/invoice_payments?invoice=${invoice.id}`,
+    },
+    period_end: invoice.period_end,
+    period_start: invoice.period_start,
+    post_payment_credit_notes_amount: 0,
+    pre_payment_credit_notes_amount: 0,
+    receipt_number: null,
+    rendering: null,
+    shipping_cost: null,
+    shipping_details: null,
+    starting_balance: 0,
+    statement_descriptor: null,
+    status: invoice.status,
+    status_transitions: {
+      finalized_at: transitions.finalized_at,
+      marked_uncollectible_at: null,
+      paid_at: transitions.paid_at,
+      voided_at: transitions.voided_at,
+    },
+    subtotal: invoice.subtotal,
+    subtotal_excluding_tax: invoice.subtotal,
+    test_clock: null,
+    total: invoice.total,
+    total_discount_amounts: [],
+    total_excluding_tax: invoice.total,
+    total_pretax_credit_amounts: [],
+    total_taxes: [],
+    // Every invoice is finalized as it is made, and its events go out then.
+    webhooks_delivered_at: invoice.created,
   }
 }
