@@ -223,6 +223,61 @@ describe("the sandbox's server keeps Stripe's HTTP rules", () => {
     })
   })
 
+  it('refuses a plan asked for other than the app asks, naming the parameter', async () => {
+    const refused = async (path: string, form: Record<string, string>) => {
+      const answer = await send(
+        path.startsWith('GET ') ? 'GET' : 'POST',
+        path.slice(path.indexOf(' ') + 1),
+        { form: path.startsWith('GET ') ? undefined : form },
+      )
+      expect(answer.status, path).toBe(400)
+      return (answer.body as unknown as { error: { param?: string } }).error.param
+    }
+    const plan = {
+      customer: 'cus_nobody',
+      'items[0][price]': 'price_nothing',
+      'billing_mode[type]': 'flexible',
+      'metadata[plan]': 'subscription',
+      'metadata[user_id]': 'user-nobody',
+      'metadata[price_id]': 'price_nothing',
+    }
+    // Charged at once and incomplete until paid, in the billing mode pausing needs.
+    expect(await refused('POST /v1/subscriptions', plan)).toBe('payment_behavior')
+    expect(
+      await refused('POST /v1/subscriptions', {
+        ...plan,
+        payment_behavior: 'allow_incomplete',
+        'billing_mode[type]': 'classic',
+      }),
+    ).toBe('billing_mode[type]')
+    // FOUR PAYMENTS lasts a number of months, not a count of charges Stripe no longer has.
+    expect(
+      await refused('POST /v1/subscription_schedules', {
+        customer: 'cus_nobody',
+        start_date: 'now',
+        end_behavior: 'cancel',
+        'billing_mode[type]': 'flexible',
+        'phases[0][items][0][price]': 'price_nothing',
+        'phases[0][iterations]': '4',
+      }),
+    ).toBe('phases[0][iterations]')
+    // A pause that would credit the rest of the month, and a resume that would not wait for
+    // its charge.
+    expect(await refused('POST /v1/subscriptions/sub_nothing/pause', {})).toBe(
+      'bill_for[unused_time_from][type]',
+    )
+    expect(
+      await refused('POST /v1/subscriptions/sub_nothing/resume', {
+        'billing_cycle_anchor[type]': 'now',
+        proration_behavior: 'none',
+      }),
+    ).toBe('payment_behavior')
+    expect(await refused('GET /v1/subscriptions?customer=cus_nobody', {})).toBe('status')
+    expect(await refused('GET /v1/invoices?customer=cus_nobody&expand[0]=data.charge', {})).toBe(
+      'expand',
+    )
+  })
+
   it('takes card numbers from the browser only, with the publishable key', async () => {
     const card = {
       type: 'card',

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type Stripe from 'stripe'
-import type { GatewayInvoice } from '../../gateway'
+import type { GatewayInvoice, GatewayPrice } from '../../gateway'
 import type { SandboxGateway } from '../gateway'
 import {
   expandOf,
@@ -13,20 +12,29 @@ import {
   requiredText,
   StripeHttpError,
 } from './protocol'
-import { renderInvoice, renderPaymentIntent } from './render'
+import { renderInvoice, renderPaymentIntent, type WireInvoice } from './render'
 
 // Invoices: every plan's months, their retries, and what an upgrade charges. An invoice lists the
 // charges that tried to pay it (its `payments`) only when asked to expand them, as Stripe does;
 // that list is how the app tells a plan's charge from a one-time payment.
 
 export function invoiceRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
-  async function render(invoice: GatewayInvoice, withPayments: boolean): Promise<Stripe.Invoice> {
+  async function render(invoice: GatewayInvoice, withPayments: boolean): Promise<WireInvoice> {
     const charges = withPayments
       ? (await gateway.listPaymentIntents(invoice.customer)).filter((intent) =>
           invoice.payment_intents.includes(intent.id),
         )
       : []
-    const rendered = renderInvoice(invoice, charges)
+    // Stripe names each line's product, and the plan's item on a plan's invoice.
+    const prices: GatewayPrice[] = []
+    for (const line of invoice.lines.data) {
+      const price = line.price ? await gateway.retrievePrice(line.price) : null
+      if (price) prices.push(price)
+    }
+    const subscription = invoice.subscription
+      ? await gateway.retrieveSubscription(invoice.subscription)
+      : null
+    const rendered = renderInvoice(invoice, charges, { prices, subscription })
     if (withPayments) return rendered
     const { payments: _, ...rest } = rendered
     return rest

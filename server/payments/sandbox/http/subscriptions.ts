@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type Stripe from 'stripe'
 import type { GatewaySubscription } from '../../gateway'
 import type { SandboxGateway } from '../gateway'
 import {
@@ -25,6 +24,7 @@ import {
   renderSubscription,
   scheduleIdOf,
   subscriptionIdOfSchedule,
+  type WireSubscription,
 } from './render'
 
 // Plans. The SUBSCRIPTION is a subscription of a monthly price; FOUR PAYMENTS is a subscription
@@ -95,7 +95,7 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
   async function render(
     subscription: GatewaySubscription,
     expandSchedule: boolean,
-  ): Promise<Stripe.Subscription> {
+  ): Promise<WireSubscription> {
     const priceId = subscription.items.data[0]?.price ?? subscription.metadata.price_id
     const price = await gateway.retrievePrice(priceId)
     if (!price) throw new Error(`The sandbox lost the price ${priceId}.`)
@@ -189,7 +189,6 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
     if (params.type !== undefined && params.type !== 'subscription') {
       throw invalidRequest('Pausing takes type=subscription.', { param: 'type' })
     }
-    const subscription = await found(request)
     // Nothing is credited for the rest of the month paid for: it is used once the plan resumes
     // within it, and after it a new month is charged in full.
     const billFor = optionalHash(params, 'bill_for')
@@ -202,6 +201,7 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
         { param: 'bill_for[unused_time_from][type]' },
       )
     }
+    const subscription = await found(request)
     return render(await gateway.pauseSubscription(subscription.id), false)
   })
 
