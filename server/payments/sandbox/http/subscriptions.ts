@@ -13,7 +13,6 @@ import {
   onlyKnownMetadata,
   optionalBoolean,
   optionalHash,
-  optionalText,
   type Params,
   paramsOf,
   requiredInteger,
