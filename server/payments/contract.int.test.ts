@@ -607,6 +607,23 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(1)
     })
 
+    it('previews an upgrade as the new price less the unused part of the month, and not while paused', async () => {
+      const { subscription: price, fourPayments } = await monthly()
+      const { plan } = await onPlan('4242424242424242', price, `${run}-plan-preview`)
+      for (const target of [fourPayments, await priceToBuy()]) {
+        const preview = await gateway().previewUpgrade(plan.id, { price: target.id })
+        expect(preview.amount).toBe(target.unit_amount)
+        // Started a moment ago: nearly the whole month of $15 is unused.
+        expect(preview.credit).toBeLessThanOrEqual(-1_490)
+        expect(preview.credit).toBeGreaterThanOrEqual(-1_500)
+        expect(preview.total).toBe(preview.amount + preview.credit)
+      }
+      await gateway().pauseSubscription(plan.id)
+      await expect(gateway().previewUpgrade(plan.id, { price: fourPayments.id })).rejects.toThrow(
+        'Only an active subscription can move to another price.',
+      )
+    })
+
     it('a first charge refused leaves the plan incomplete with its invoice open, paid later with another card', async () => {
       const { subscription: price } = await monthly()
       const { customer, card, plan } = await onPlan(

@@ -463,7 +463,44 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       return ourSubscription(resumed)
     },
 
-    previewUpgrade: comesLater('previewUpgrade'),
+    async previewUpgrade(id, { price }) {
+      const subscription = await subscriptionOf(id)
+      const item = subscription.items.data[0]
+      if (!item) throw new Error(`Stripe answered the subscription ${id} without its item.`)
+      const target = await call(() => retrievePrice(price))
+      const customer = idOf(subscription.customer) ?? ''
+      // As the upgrade will be made: to a monthly price, the item moved now with its months
+      // starting again; to a one-time price, the plan cancelled now and the price invoiced.
+      const params: Stripe.InvoiceCreatePreviewParams = target.recurring
+        ? {
+            customer,
+            subscription: id,
+            subscription_details: {
+              items: [{ id: item.id, price }],
+              proration_behavior: 'always_invoice',
+              billing_cycle_anchor: { type: 'now' },
+            },
+          }
+        : {
+            customer,
+            subscription: id,
+            subscription_details: { cancel_now: true, proration_behavior: 'create_prorations' },
+            invoice_items: [{ price }],
+          }
+      // A preview changes nothing and depends on the moment: each is a new request, never
+      // answered from an earlier one's record.
+      const preview = await call(() =>
+        stripe.invoices.createPreview(params, { idempotencyKey: `preview-${id}-${randomUUID()}` }),
+      )
+      // Two lines at most (the new price, the unused time), all on the preview's first page.
+      let amount = 0
+      let credit = 0
+      for (const line of preview.lines.data) {
+        if (line.amount < 0) credit += line.amount
+        else amount += line.amount
+      }
+      return { amount, credit, total: amount + credit }
+    },
     upgradeSubscription: comesLater('upgradeSubscription'),
     async retrieveInvoice(id) {
       const invoice = await retrieveInvoice(id)

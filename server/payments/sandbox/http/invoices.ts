@@ -3,11 +3,14 @@ import type { GatewayInvoice, GatewayPrice } from '../../gateway'
 import type { SandboxGateway } from '../gateway'
 import {
   expandOf,
+  invalidRequest,
   LIST_PARAMS,
   listPage,
   missingResource,
   onlyKnown,
   optionalBoolean,
+  optionalHash,
+  type Params,
   paramsOf,
   requiredText,
   StripeHttpError,
@@ -17,6 +20,56 @@ import { renderInvoice, renderPaymentIntent, type WireInvoice } from './render'
 // Invoices: every plan's months, their retries, and what an upgrade charges. An invoice lists the
 // charges that tried to pay it (its `payments`) only when asked to expand them, as Stripe does;
 // that list is how the app tells a plan's charge from a one-time payment.
+
+/** `…[0][price]` of a list of one, with nothing else in it but `allowed`. */
+function onlyPriceOf(list: unknown, param: string, allowed: readonly string[]): Params {
+  if (!Array.isArray(list) || list.length !== 1 || typeof list[0] !== 'object' || !list[0]) {
+    throw invalidRequest(`The sandbox previews one ${param}[0].`, { param })
+  }
+  const item = list[0] as Params
+  onlyKnown(item, allowed, `${param}[0]`)
+  requiredText(item, 'price', `${param}[0][price]`)
+  return item
+}
+
+/**
+ * What an upgrade is previewed as. To a monthly price (FOUR PAYMENTS): the plan's item moved to
+ * it now, its months starting again, the unused time credited and everything invoiced at once.
+ * To a one-time price (ONE PAYMENT): the plan cancelled now with its unused time credited, and
+ * the price as an invoice item.
+ */
+function upgradeAsked(params: Params): { subscription: string; price: string } {
+  onlyKnown(params, ['customer', 'subscription', 'subscription_details', 'invoice_items'])
+  const subscription = requiredText(params, 'subscription')
+  const details = optionalHash(params, 'subscription_details') ?? {}
+  if (params.invoice_items === undefined) {
+    onlyKnown(
+      details,
+      ['items', 'proration_behavior', 'billing_cycle_anchor'],
+      'subscription_details',
+    )
+    const anchor = optionalHash(details, 'billing_cycle_anchor')
+    if (anchor) onlyKnown(anchor, ['type'], 'subscription_details[billing_cycle_anchor]')
+    if (details.proration_behavior !== 'always_invoice' || anchor?.type !== 'now') {
+      throw invalidRequest(
+        'The sandbox previews a move to a monthly price as charged now with its months starting again: subscription_details[proration_behavior]=always_invoice and [billing_cycle_anchor][type]=now.',
+        { param: 'subscription_details' },
+      )
+    }
+    const item = onlyPriceOf(details.items, 'subscription_details[items]', ['id', 'price'])
+    requiredText(item, 'id', 'subscription_details[items][0][id]')
+    return { subscription, price: String(item.price) }
+  }
+  onlyKnown(details, ['cancel_now', 'proration_behavior'], 'subscription_details')
+  if (details.cancel_now !== 'true' || details.proration_behavior !== 'create_prorations') {
+    throw invalidRequest(
+      'The sandbox previews a move to a one-time price as the plan cancelled now with its unused time credited: subscription_details[cancel_now]=true and [proration_behavior]=create_prorations.',
+      { param: 'subscription_details' },
+    )
+  }
+  const item = onlyPriceOf(params.invoice_items, 'invoice_items', ['price'])
+  return { subscription, price: String(item.price) }
+}
 
 export function invoiceRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
   async function render(invoice: GatewayInvoice, withPayments: boolean): Promise<WireInvoice> {
@@ -62,6 +115,88 @@ export function invoiceRoutes(app: FastifyInstance, gateway: SandboxGateway): vo
       page.data.map((invoice) => render(invoice, expand.has('data.payments'))),
     )
     return { ...page, data }
+  })
+
+  app.post('/v1/invoices/create_preview', async (request) => {
+    const params = paramsOf(request)
+    const asked = upgradeAsked(params)
+    const subscription = await gateway.retrieveSubscription(asked.subscription)
+    if (!subscription) throw missingResource('subscription', asked.subscription, 'subscription')
+    if (requiredText(params, 'customer') !== subscription.customer) {
+      throw invalidRequest('The subscription belongs to another customer.', { param: 'customer' })
+    }
+    const price = await gateway.retrievePrice(asked.price)
+    if (!price) throw missingResource('price', asked.price, 'price')
+    if ((price.type === 'recurring') !== (params.invoice_items === undefined)) {
+      throw invalidRequest(
+        price.type === 'recurring'
+          ? 'A monthly price is previewed as the plan moved to it, not as an invoice item.'
+          : 'A one-time price is previewed as an invoice item.',
+      )
+    }
+    const { amount, credit, total } = await gateway.previewUpgrade(subscription.id, {
+      price: price.id,
+    })
+    const customer = await gateway.retrieveCustomer(subscription.customer)
+    const now = subscription.current_period_start
+    const monthly = price.type === 'recurring'
+    const preview: GatewayInvoice = {
+      id: `upcoming_in_${subscription.id.slice('sub_'.length)}`,
+      object: 'invoice',
+      number: '',
+      customer: subscription.customer,
+      subscription: monthly ? subscription.id : null,
+      status: 'open',
+      billing_reason: monthly ? 'subscription_update' : 'manual',
+      currency: 'usd',
+      subtotal: total,
+      total,
+      amount_due: total,
+      amount_paid: 0,
+      lines: {
+        data: [
+          {
+            id: 'il_previewprice',
+            description: price.nickname.replaceAll('_', ' '),
+            amount,
+            price: price.id,
+            proration: false,
+            period: { start: now, end: now },
+          },
+          ...(credit
+            ? [
+                {
+                  id: 'il_previewcredit',
+                  description: 'Unused time',
+                  amount: credit,
+                  price: null,
+                  proration: true,
+                  period: { start: now, end: subscription.current_period_end },
+                },
+              ]
+            : []),
+        ],
+      },
+      customer_name: customer?.name ?? '',
+      customer_email: customer?.email ?? '',
+      customer_address: customer?.address ?? null,
+      receipt_email: null,
+      payment_intent: null,
+      payment_intents: [],
+      attempt_count: 0,
+      next_payment_attempt: null,
+      status_transitions: { finalized_at: now, paid_at: null, voided_at: null },
+      period_start: now,
+      period_end: now,
+      metadata: { user_id: subscription.metadata.user_id },
+      created: now,
+    }
+    const rendered = renderInvoice(preview, [], {
+      prices: [price],
+      subscription: monthly ? subscription : null,
+    })
+    // A preview is a draft: never numbered, never charged.
+    return { ...rendered, status: 'draft', number: null, payments: undefined }
   })
 
   app.post<{ Params: { id: string } }>('/v1/invoices/:id/pay', async (request) => {
