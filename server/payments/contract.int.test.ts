@@ -624,6 +624,55 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       )
     })
 
+    it('upgrades the SUBSCRIPTION to FOUR PAYMENTS: the new price less the unused time at once, then four months from today', async () => {
+      const { subscription: price, fourPayments } = await monthly()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-plan-upgrade`)
+      const upgrade = () =>
+        gateway().upgradeSubscription(
+          plan.id,
+          { price: fourPayments.id, installments: 4 },
+          { idempotencyKey: `${run}-upgrade` },
+        )
+      const invoice = await upgrade()
+      expect(invoice).toMatchObject({
+        subscription: plan.id,
+        status: 'paid',
+        billing_reason: 'subscription_update',
+        amount_paid: invoice.total,
+      })
+      // Started a moment ago: nearly the whole month of $15 comes off $49.
+      expect(invoice.total).toBeGreaterThanOrEqual(4_900 - 1_500)
+      expect(invoice.total).toBeLessThanOrEqual(4_900 - 1_490)
+      expect(invoice.lines.data.map((line) => [line.price, line.proration])).toEqual([
+        [fourPayments.id, false],
+        [null, true],
+      ])
+      const moved = await gateway().retrieveSubscription(plan.id)
+      expect(moved).toMatchObject({
+        status: 'active',
+        items: { data: [{ price: fourPayments.id }] },
+        latest_invoice: invoice.id,
+        metadata: {
+          plan: 'four_payments',
+          user_id: customer.metadata.user_id,
+          price_id: fourPayments.id,
+        },
+      })
+      const start = new Date((moved?.billing_cycle_anchor ?? 0) * 1000)
+      const end = new Date((moved?.cancel_at ?? 0) * 1000)
+      expect(
+        (end.getUTCFullYear() - start.getUTCFullYear()) * 12 +
+          end.getUTCMonth() -
+          start.getUTCMonth(),
+      ).toBe(4)
+      // A schedule now manages it: nothing is paused or cancelled by hand.
+      await expect(gateway().pauseSubscription(plan.id)).rejects.toThrow(
+        'Cannot pause subscriptions with attached schedules.',
+      )
+      expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
+      expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(2)
+    })
+
     it('a first charge refused leaves the plan incomplete with its invoice open, paid later with another card', async () => {
       const { subscription: price } = await monthly()
       const { customer, card, plan } = await onPlan(

@@ -501,7 +501,77 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       }
       return { amount, credit, total: amount + credit }
     },
-    upgradeSubscription: comesLater('upgradeSubscription'),
+    async upgradeSubscription(id, { price, installments }, requestOptions) {
+      const current = await subscriptionOf(id)
+      const item = current.items.data[0]
+      if (!item) throw new Error(`Stripe answered the subscription ${id} without its item.`)
+      const target = await call(() => retrievePrice(price))
+      if (!target.recurring) {
+        throw new GatewayError(
+          'not_implemented',
+          'An upgrade to a one-time price through Stripe comes with the next slice.',
+        )
+      }
+      const plan = toPrice(target)?.metadata.plan
+      if (plan !== 'subscription' && plan !== 'four_payments') {
+        throw new GatewayError('resource_missing', `No monthly plan is sold at ${price}.`)
+      }
+      const user = current.metadata.user_id ?? ''
+      const metadata = { plan, user_id: user, price_id: price }
+      // Each step under a key made from the caller's record of the upgrade, so a retry after a
+      // time-out or a crash does each step once.
+      const base =
+        requestOptions?.idempotencyKey ?? derivedKey('upgrade', id, { price, installments })
+      // The item moves to the new price now; its months start again today, and the price less
+      // the unused time is invoiced and charged at once.
+      const moved = await call(() =>
+        stripe.subscriptions.update(
+          id,
+          {
+            items: [{ id: item.id, price }],
+            proration_behavior: 'always_invoice',
+            billing_cycle_anchor: { type: 'now' },
+            payment_behavior: 'allow_incomplete',
+            metadata,
+          },
+          { idempotencyKey: `${base}-move` },
+        ),
+      )
+      if (installments) {
+        // FOUR PAYMENTS: a schedule attached to the plan keeps it so for that many months,
+        // counted from the move, and then cancels it.
+        const schedule = await call(() =>
+          stripe.subscriptionSchedules.create(
+            { from_subscription: id },
+            { idempotencyKey: `${base}-schedule` },
+          ),
+        )
+        const start = schedule.current_phase?.start_date ?? schedule.phases[0]?.start_date
+        if (start === undefined) throw new Error(`Stripe made ${schedule.id} without a phase.`)
+        await call(() =>
+          stripe.subscriptionSchedules.update(
+            schedule.id,
+            {
+              end_behavior: 'cancel',
+              proration_behavior: 'none',
+              phases: [
+                {
+                  items: [{ price }],
+                  start_date: start,
+                  duration: { interval: 'month', interval_count: installments },
+                  metadata,
+                },
+              ],
+            },
+            { idempotencyKey: `${base}-end` },
+          ),
+        )
+      }
+      const invoiceId = idOf(moved.latest_invoice)
+      const invoice = invoiceId ? await retrieveInvoice(invoiceId) : null
+      if (!invoice) throw new Error(`Stripe moved ${id} without invoicing the move.`)
+      return mustBeOurs(toInvoice(invoice), invoice.id)
+    },
     async retrieveInvoice(id) {
       const invoice = await retrieveInvoice(id)
       return invoice ? toInvoice(invoice) : null

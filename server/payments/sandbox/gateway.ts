@@ -9,6 +9,7 @@ import {
   type GatewayPaymentMethod,
   type GatewayPrice,
   type GatewayProduct,
+  type GatewaySubscription,
   type PaymentGateway,
   type RequestOptions,
   type TestClocks,
@@ -104,6 +105,12 @@ export interface SandboxGateway extends PaymentGateway {
   connectWebhooks(send: (delivery: WebhookDelivery) => Promise<void>): void
   /** A price by its id, for the sandbox's HTTP server (the contract lists prices by product). */
   retrievePrice(id: string): Promise<GatewayPrice | null>
+  /** Whether a schedule manages the plan, for the server's `schedule` field. */
+  isScheduled(subscription: string): Promise<boolean>
+  /** Stripe's `from_subscription`: a schedule attached to a running plan, with no end yet. */
+  attachSchedule(subscription: string): Promise<GatewaySubscription>
+  /** The attached schedule's phase lasts `months` from the plan's anchor, then cancels it. */
+  endScheduleAfter(subscription: string, months: number): Promise<GatewaySubscription>
   /** Does whatever the customer's clock has reached. Safe to run twice. */
   runDue(customer: string): Promise<void>
   /** The customers whose plans still have work ahead, for the jobs after a restart. */
@@ -417,6 +424,9 @@ export function createSandboxGateway(
     },
 
     runDue: plans.runDue,
+    isScheduled: plans.isScheduled,
+    attachSchedule: plans.attachSchedule,
+    endScheduleAfter: plans.endScheduleAfter,
     customersWithLivePlans: plans.customersWithLivePlans,
     createSubscription: plans.createSubscription,
     retrieveSubscription: plans.retrieveSubscription,

@@ -40,6 +40,11 @@ type StoredSubscription = GatewaySubscription & {
     invoiced?: number
     installments: number | null
     paid_installments: number
+    /**
+     * A schedule was attached to the plan (Stripe's `from_subscription`) and not yet given its
+     * end; with `installments` set, the schedule ends the plan.
+     */
+    scheduled?: boolean
   }
 }
 
@@ -72,6 +77,10 @@ export function addMonths(epoch: number, months: number): number {
 }
 
 const ENDED: GatewaySubscription['status'][] = ['canceled', 'incomplete_expired']
+
+/** Whether a schedule manages the plan: FOUR PAYMENTS, or one being made so by an upgrade. */
+const isScheduled = (subscription: StoredSubscription) =>
+  subscription.sandbox.installments !== null || subscription.sandbox.scheduled === true
 
 /** What the sandbox tells: the event type and the customer it is about (sent as a webhook). */
 export interface SandboxEvent {
@@ -754,7 +763,7 @@ export function sandboxPlans(context: PlanContext) {
           'A canceled subscription can only update its cancellation details and metadata.',
         )
       }
-      if (existing.sandbox.installments !== null) {
+      if (isScheduled(existing)) {
         throw new GatewayError(
           'invalid_request_error',
           'A plan paid in installments ends by its schedule: its cancellation cannot be changed.',
@@ -774,7 +783,7 @@ export function sandboxPlans(context: PlanContext) {
     async pauseSubscription(id: string): Promise<GatewaySubscription> {
       const existing = await getSubscription(id)
       if (!existing) throw missing('subscription', id)
-      if (existing.sandbox.installments !== null) {
+      if (isScheduled(existing)) {
         throw new GatewayError(
           'invalid_request_error',
           'Cannot pause subscriptions with attached schedules.',
@@ -907,6 +916,50 @@ export function sandboxPlans(context: PlanContext) {
       await emit({ type: 'customer.subscription.updated', customer: customer.id })
       await scheduleNext(customer.id)
       return (await getInvoice(invoice.id)) ?? invoice
+    },
+
+    /** Whether a schedule manages the plan (it is then neither paused nor cancelled by hand). */
+    async isScheduled(id: string): Promise<boolean> {
+      const subscription = await getSubscription(id)
+      if (!subscription) throw missing('subscription', id)
+      return isScheduled(subscription)
+    },
+
+    /** A schedule attached to a running plan, which goes on as it is until given an end. */
+    async attachSchedule(id: string): Promise<GatewaySubscription> {
+      const existing = await getSubscription(id)
+      if (!existing) throw missing('subscription', id)
+      if (ENDED.includes(existing.status)) {
+        throw new GatewayError(
+          'invalid_request_error',
+          'A schedule cannot be attached to a canceled subscription.',
+        )
+      }
+      const attached = await changeSubscription(id, (current) => ({
+        ...current,
+        sandbox: { ...current.sandbox, scheduled: true },
+      }))
+      return publicSubscription(attached)
+    },
+
+    /**
+     * The schedule's one phase, from the plan's billing cycle anchor, lasts `months` and then
+     * cancels the plan: FOUR PAYMENTS after an upgrade moved it to its price.
+     */
+    async endScheduleAfter(id: string, months: number): Promise<GatewaySubscription> {
+      const existing = await getSubscription(id)
+      if (!existing) throw missing('subscription', id)
+      if (!isScheduled(existing)) {
+        throw new GatewayError('invalid_request_error', `No schedule manages ${id}.`)
+      }
+      const ended = await changeSubscription(id, (current) => ({
+        ...current,
+        cancel_at: addMonths(current.billing_cycle_anchor, months),
+        sandbox: { ...current.sandbox, installments: months },
+      }))
+      await emit({ type: 'customer.subscription.updated', customer: ended.customer })
+      await scheduleNext(ended.customer)
+      return publicSubscription(ended)
     },
 
     retrieveInvoice: getInvoice,

@@ -466,11 +466,14 @@ export function renderSchedule(
   subscription: GatewaySubscription,
   price: GatewayPrice,
 ): Stripe.SubscriptionSchedule {
-  const end = subscription.cancel_at
-  if (end === null) throw new Error(`Subscription ${subscription.id} has no end, so no schedule.`)
+  // Without `cancel_at` the schedule was just attached to a running plan (`from_subscription`):
+  // its phase is the current period, and it would release the plan at its end.
+  const ends = subscription.cancel_at !== null
+  const end = subscription.cancel_at ?? subscription.current_period_end
   const endedAt = subscription.ended_at
   const status = endedAt === null ? 'active' : endedAt < end ? 'canceled' : 'completed'
-  const start = subscription.created
+  // The phase starts where the plan's months are counted from: its start, or an upgrade.
+  const start = ends ? subscription.billing_cycle_anchor : subscription.current_period_start
   return {
     id: scheduleIdOf(subscription.id),
     object: 'subscription_schedule',
@@ -501,7 +504,7 @@ export function renderSchedule(
       on_behalf_of: null,
       transfer_data: null,
     },
-    end_behavior: 'cancel',
+    end_behavior: ends ? 'cancel' : 'release',
     livemode: false,
     metadata: {},
     pause_schedules: [],

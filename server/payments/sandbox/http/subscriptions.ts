@@ -87,9 +87,6 @@ async function defaultCardOf(gateway: SandboxGateway, customerId: string): Promi
   return card
 }
 
-/** FOUR PAYMENTS: the sandbox sets `cancel_at` only on a plan made by a schedule. */
-const scheduled = (subscription: GatewaySubscription) => subscription.cancel_at !== null
-
 export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
   async function render(
     subscription: GatewaySubscription,
@@ -98,7 +95,9 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
     const priceId = subscription.items.data[0]?.price ?? subscription.metadata.price_id
     const price = await gateway.retrievePrice(priceId)
     if (!price) throw new Error(`The sandbox lost the price ${priceId}.`)
-    const schedule = scheduled(subscription) ? scheduleIdOf(subscription.id) : null
+    const schedule = (await gateway.isScheduled(subscription.id))
+      ? scheduleIdOf(subscription.id)
+      : null
     const rendered = renderSubscription(subscription, { schedule, price })
     return expandSchedule && schedule
       ? { ...rendered, schedule: renderSchedule(subscription, price) }
@@ -170,17 +169,82 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
 
   app.post<{ Params: { id: string } }>('/v1/subscriptions/:id', async (request) => {
     const params = paramsOf(request)
+    if (params.items !== undefined) return movePrice(request)
     onlyKnown(params, ['cancel_at_period_end'])
     const cancelAtPeriodEnd = optionalBoolean(params, 'cancel_at_period_end')
     if (cancelAtPeriodEnd === undefined) {
-      throw invalidRequest('The sandbox changes only cancel_at_period_end of a plan.', {
-        code: 'parameter_missing',
-        param: 'cancel_at_period_end',
-      })
+      throw invalidRequest(
+        'The sandbox changes a plan by cancel_at_period_end, or by moving its item to a price.',
+        { code: 'parameter_missing', param: 'cancel_at_period_end' },
+      )
     }
     const subscription = await found(request)
     return render(await gateway.updateSubscription(subscription.id, { cancelAtPeriodEnd }), false)
   })
+
+  /**
+   * An upgrade to FOUR PAYMENTS, first step: the plan's item moves to the monthly price now, its
+   * months start again today, and the new price less the unused time is invoiced and charged at
+   * once (the schedule that ends it comes next).
+   */
+  async function movePrice(request: FastifyRequest<{ Params: { id: string } }>) {
+    const params = paramsOf(request)
+    onlyKnown(params, [
+      'items',
+      'proration_behavior',
+      'billing_cycle_anchor',
+      'payment_behavior',
+      'metadata',
+    ])
+    const anchor = optionalHash(params, 'billing_cycle_anchor')
+    if (anchor) onlyKnown(anchor, ['type'], 'billing_cycle_anchor')
+    if (
+      params.proration_behavior !== 'always_invoice' ||
+      anchor?.type !== 'now' ||
+      params.payment_behavior !== 'allow_incomplete'
+    ) {
+      throw invalidRequest(
+        'The sandbox moves a plan to another price now, invoicing the difference at once: proration_behavior=always_invoice, billing_cycle_anchor[type]=now and payment_behavior=allow_incomplete.',
+        { param: 'proration_behavior' },
+      )
+    }
+    const items = params.items
+    if (!Array.isArray(items) || items.length !== 1 || typeof items[0] !== 'object') {
+      throw invalidRequest(
+        "The sandbox moves the plan's one item: send items[0][id] and [price].",
+        {
+          param: 'items',
+        },
+      )
+    }
+    const item = items[0] as Params
+    onlyKnown(item, ['id', 'price'], 'items[0]')
+    const subscription = await found(request)
+    if (requiredText(item, 'id', 'items[0][id]') !== subscription.items.data[0]?.id) {
+      throw invalidRequest(`The item is not one of ${subscription.id}.`, { param: 'items[0][id]' })
+    }
+    const priceId = requiredText(item, 'price', 'items[0][price]')
+    const price = await gateway.retrievePrice(priceId)
+    if (!price) throw missingResource('price', priceId, 'items[0][price]')
+    if (!price.recurring) {
+      throw invalidRequest(
+        `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`,
+        { param: 'items[0][price]' },
+      )
+    }
+    const metadata = planMetadataOf(params, 'metadata')
+    if (metadata.price_id !== price.id || metadata.plan !== price.metadata.plan) {
+      throw invalidRequest("The plan's metadata names the price it moves to.", {
+        param: 'metadata',
+      })
+    }
+    await gateway.upgradeSubscription(
+      subscription.id,
+      { price: price.id, installments: null },
+      { idempotencyKey: idempotencyKeyOf(request) },
+    )
+    return render(await found(request), false)
+  }
 
   app.post<{ Params: { id: string } }>('/v1/subscriptions/:id/pause', async (request) => {
     const params = paramsOf(request)
@@ -233,6 +297,20 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
 
   app.post('/v1/subscription_schedules', async (request) => {
     const params = paramsOf(request)
+    if (params.from_subscription !== undefined) {
+      // A schedule for a running plan, to be given its end by an update.
+      onlyKnown(params, ['from_subscription'])
+      const id = requiredText(params, 'from_subscription')
+      const subscription = await gateway.retrieveSubscription(id)
+      if (!subscription) throw missingResource('subscription', id, 'from_subscription')
+      if (await gateway.isScheduled(id)) {
+        throw invalidRequest(
+          `You cannot migrate a subscription that is already attached to a schedule: \`${scheduleIdOf(id)}\`.`,
+          { param: 'from_subscription' },
+        )
+      }
+      return (await render(await gateway.attachSchedule(id), true)).schedule
+    }
     onlyKnown(params, ['customer', 'start_date', 'end_behavior', 'billing_mode', 'phases'])
     if (params.start_date !== 'now' || params.end_behavior !== 'cancel') {
       throw invalidRequest(
@@ -284,13 +362,76 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
     return (await render(subscription, true)).schedule
   })
 
-  app.get<{ Params: { id: string } }>('/v1/subscription_schedules/:id', async (request) => {
-    onlyKnown(paramsOf(request), [])
+  async function foundSchedule(request: FastifyRequest<{ Params: { id: string } }>) {
     const id = subscriptionIdOfSchedule(request.params.id)
     const subscription = id ? await gateway.retrieveSubscription(id) : null
-    if (!subscription || !scheduled(subscription)) {
+    if (!subscription || !(await gateway.isScheduled(subscription.id))) {
       throw missingResource('subscription_schedule', request.params.id, 'schedule')
     }
-    return (await render(subscription, true)).schedule
+    return subscription
+  }
+
+  app.get<{ Params: { id: string } }>('/v1/subscription_schedules/:id', async (request) => {
+    onlyKnown(paramsOf(request), [])
+    return (await render(await foundSchedule(request), true)).schedule
+  })
+
+  /**
+   * An upgrade to FOUR PAYMENTS, last step: the schedule's one phase keeps the plan as it now is
+   * (its price, from its anchor) for that many months, then cancels it.
+   */
+  app.post<{ Params: { id: string } }>('/v1/subscription_schedules/:id', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, ['end_behavior', 'proration_behavior', 'phases'])
+    if (params.end_behavior !== 'cancel' || params.proration_behavior !== 'none') {
+      throw invalidRequest(
+        'The sandbox gives a schedule its end only: end_behavior=cancel and proration_behavior=none.',
+        { param: 'end_behavior' },
+      )
+    }
+    const subscription = await foundSchedule(request)
+    const phases = params.phases
+    if (!Array.isArray(phases) || phases.length !== 1 || typeof phases[0] !== 'object') {
+      throw invalidRequest('The sandbox schedules one phase.', { param: 'phases' })
+    }
+    const phase = phases[0] as Params
+    onlyKnown(phase, ['items', 'start_date', 'duration', 'metadata'], 'phases[0]')
+    if (onePrice(phase.items, 'phases[0][items]') !== subscription.items.data[0]?.price) {
+      throw invalidRequest("The phase keeps the plan's price.", { param: 'phases[0][items]' })
+    }
+    // The phase in progress keeps its start, as Stripe requires of the current phase.
+    if (
+      requiredInteger(phase, 'start_date', 'phases[0][start_date]') !==
+      subscription.billing_cycle_anchor
+    ) {
+      throw invalidRequest('You can not modify the start date of the current phase.', {
+        param: 'phases[0][start_date]',
+      })
+    }
+    const duration = optionalHash(phase, 'duration')
+    if (duration) onlyKnown(duration, ['interval', 'interval_count'], 'phases[0][duration]')
+    if (duration?.interval !== 'month') {
+      throw invalidRequest('The sandbox schedules months.', { param: 'phases[0][duration]' })
+    }
+    const months = requiredInteger(
+      duration,
+      'interval_count',
+      'phases[0][duration][interval_count]',
+    )
+    if (months < 1 || months > 12) {
+      throw invalidRequest('The sandbox schedules 1 to 12 months.', {
+        param: 'phases[0][duration][interval_count]',
+      })
+    }
+    const metadata = planMetadataOf(phase, 'phases[0][metadata]')
+    const kept = subscription.metadata
+    if (
+      metadata.plan !== kept.plan ||
+      metadata.user_id !== kept.user_id ||
+      metadata.price_id !== kept.price_id
+    ) {
+      throw invalidRequest("The phase keeps the plan's metadata.", { param: 'phases[0][metadata]' })
+    }
+    return (await render(await gateway.endScheduleAfter(subscription.id, months), true)).schedule
   })
 }
