@@ -60,11 +60,6 @@ const sameAddress = (a: GatewayAddress | null, b: GatewayAddress) =>
 const ourPayments = (intents: Stripe.PaymentIntent[]) =>
   intents.map(toPaymentIntent).filter((intent): intent is GatewayPaymentIntent => intent !== null)
 
-/** A method of the contract that a later part of the Stripe gateway brings. */
-const comesLater = (method: string) => async (): Promise<never> => {
-  throw new GatewayError('not_implemented', `${method} comes with the subscriptions slice`)
-}
-
 export function createStripeGateway(options: StripeGatewayOptions): PaymentGateway {
   const stripe = new Stripe(options.secretKey, {
     apiVersion: STRIPE_API_VERSION,
