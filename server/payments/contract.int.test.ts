@@ -673,6 +673,73 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(2)
     })
 
+    it('upgrades the SUBSCRIPTION to ONE PAYMENT: one invoice of the price less the unused time, marked as ending the plan, which the app then ends', async () => {
+      const { subscription: price } = await monthly()
+      const once = await priceToBuy()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-plan-once`)
+      const invoice = await gateway().upgradeSubscription(
+        plan.id,
+        { price: once.id, installments: null },
+        { idempotencyKey: `${run}-upgrade-once` },
+      )
+      expect(invoice).toMatchObject({
+        subscription: null,
+        status: 'paid',
+        billing_reason: 'manual',
+        number: expect.stringMatching(/^HZ-/),
+        metadata: { user_id: customer.metadata.user_id, ends_subscription: plan.id },
+      })
+      expect(invoice.total).toBeGreaterThanOrEqual(14_900 - 1_500)
+      expect(invoice.total).toBeLessThanOrEqual(14_900 - 1_490)
+      expect(invoice.lines.data.map((line) => [line.price, line.proration])).toEqual([
+        [once.id, false],
+        [null, true],
+      ])
+      // The provider knows nothing of the mark: the plan runs on until the app ends it.
+      expect(await gateway().retrieveSubscription(plan.id)).toMatchObject({ status: 'active' })
+      const ended = await gateway().cancelSubscription(plan.id)
+      expect(ended).toMatchObject({ status: 'canceled', ended_at: expect.any(Number) })
+      expect(await gateway().cancelSubscription(plan.id)).toEqual(ended)
+      // Nothing more was invoiced at the end: the unused time was on the upgrade's invoice.
+      expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
+      // The provider copies none of our metadata onto the charges it makes for invoices.
+      const charge = (await gateway().listPaymentIntents(customer.id)).find(
+        (intent) => intent.id === invoice.payment_intent,
+      )
+      expect(charge).toMatchObject({
+        status: 'succeeded',
+        amount: invoice.total,
+        metadata: { price_id: '', user_id: '' },
+      })
+    })
+
+    it('an upgrade to ONE PAYMENT the bank refuses stays open until the app voids it, and the plan goes on as it was', async () => {
+      const { subscription: price } = await monthly()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-plan-oncefail`)
+      const failing = await typeCard('4000000000000341')
+      await gateway().attachPaymentMethod(failing.id, { customer: customer.id })
+      await gateway().updateCustomer(customer.id, { defaultPaymentMethod: failing.id })
+      const invoice = await gateway().upgradeSubscription(
+        plan.id,
+        { price: (await priceToBuy()).id, installments: null },
+        { idempotencyKey: `${run}-upgrade-oncefail` },
+      )
+      expect(invoice).toMatchObject({ status: 'open', amount_paid: 0, next_payment_attempt: null })
+      const [refused] = await gateway().listPaymentIntents(customer.id)
+      expect(refused).toMatchObject({
+        id: invoice.payment_intent,
+        status: 'requires_payment_method',
+      })
+      const voided = await gateway().voidInvoice(invoice.id)
+      expect(voided).toMatchObject({ status: 'void', amount_paid: 0 })
+      expect(voided.status_transitions.voided_at).toEqual(expect.any(Number))
+      expect(await gateway().voidInvoice(invoice.id)).toEqual(voided)
+      expect(await gateway().retrieveSubscription(plan.id)).toEqual({
+        ...plan,
+        default_payment_method: null,
+      })
+    })
+
     it('a first charge refused leaves the plan incomplete with its invoice open, paid later with another card', async () => {
       const { subscription: price } = await monthly()
       const { customer, card, plan } = await onPlan(

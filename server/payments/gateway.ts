@@ -92,14 +92,12 @@ export interface GatewayPaymentIntent {
   receipt_email: string | null
   /** Why the last try failed, in the provider's words and codes. */
   last_payment_error: { code: string; decline_code?: string; message: string } | null
-  /** What was bought, for our records; `invoice` when the charge pays one. */
-  metadata: {
-    price_id: string
-    user_id: string
-    invoice?: string
-    /** A try the member made ('Pay Actual Invoice'), not one of the automatic retries. */
-    manual?: 'true'
-  }
+  /**
+   * What was bought and for whom, for our records. Empty on a charge the provider made for an
+   * invoice: it copies no metadata of ours onto those (the invoice listing the charge says what
+   * it paid for).
+   */
+  metadata: { price_id: string; user_id: string }
   created: number
 }
 
@@ -184,7 +182,11 @@ export interface GatewayInvoice {
   status_transitions: { finalized_at: number; paid_at: number | null; voided_at: number | null }
   period_start: number
   period_end: number
-  /** `ends_subscription`: paying it ends that plan (an upgrade to a one-time price). */
+  /**
+   * `ends_subscription`: ONE PAYMENT bought as an upgrade, which replaces that plan. The provider
+   * knows nothing of the link: the app ends the plan once this is paid, and voids this if the
+   * bank refused it.
+   */
   metadata: { user_id: string; ends_subscription?: string }
   created: number
 }
@@ -355,14 +357,18 @@ export interface PaymentGateway {
   /**
    * Moves a running plan to another price now, crediting the unused part of its period on the
    * invoice for the new price, which is charged to the default card at once. A recurring price
-   * (FOUR PAYMENTS) restarts the plan's months on it; a one-time price (ONE PAYMENT) ends the
-   * plan once that invoice is paid.
+   * (FOUR PAYMENTS) restarts the plan's months on it; a one-time price (ONE PAYMENT) is an
+   * invoice of its own, marked `ends_subscription`, and the plan runs on until the app ends it.
    */
   upgradeSubscription(
     id: string,
     input: { price: string; installments: number | null },
     options?: RequestOptions,
   ): Promise<GatewayInvoice>
+  /** Ends a plan now, crediting and invoicing nothing (its unused time was credited already). */
+  cancelSubscription(id: string): Promise<GatewaySubscription>
+  /** An open invoice that will never be collected; a charge still with the bank is cancelled. */
+  voidInvoice(id: string): Promise<GatewayInvoice>
   retrieveInvoice(id: string): Promise<GatewayInvoice | null>
   /** The customer's invoices, newest first. */
   listInvoices(customer: string): Promise<GatewayInvoice[]>

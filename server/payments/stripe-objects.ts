@@ -180,12 +180,7 @@ export function toPaymentIntent(intent: Stripe.PaymentIntent): GatewayPaymentInt
     status,
     receipt_email: intent.receipt_email,
     last_payment_error: lastError,
-    metadata: {
-      price_id: metadata.price_id ?? '',
-      user_id: metadata.user_id ?? '',
-      ...(metadata.invoice ? { invoice: metadata.invoice } : {}),
-      ...(metadata.manual === 'true' ? { manual: 'true' as const } : {}),
-    },
+    metadata: { price_id: metadata.price_id ?? '', user_id: metadata.user_id ?? '' },
     created: intent.created,
   }
 }

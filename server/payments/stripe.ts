@@ -92,6 +92,104 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   const retrieveInvoice = (id: string) =>
     orNull(() => stripe.invoices.retrieve(id, { expand: ['payments'] }))
 
+  /**
+   * The invoice an upgrade would make now, as it will be made: to a monthly price, the item
+   * moved now with its months starting again; to a one-time price, the plan cancelled now with
+   * its unused time credited, and the price invoiced.
+   */
+  async function previewOf(id: string, price: string): Promise<Stripe.Invoice> {
+    const subscription = await subscriptionOf(id)
+    const item = subscription.items.data[0]
+    if (!item) throw new Error(`Stripe answered the subscription ${id} without its item.`)
+    const target = await call(() => retrievePrice(price))
+    const customer = idOf(subscription.customer) ?? ''
+    const params: Stripe.InvoiceCreatePreviewParams = target.recurring
+      ? {
+          customer,
+          subscription: id,
+          subscription_details: {
+            items: [{ id: item.id, price }],
+            proration_behavior: 'always_invoice',
+            billing_cycle_anchor: { type: 'now' },
+          },
+        }
+      : {
+          customer,
+          subscription: id,
+          subscription_details: { cancel_now: true, proration_behavior: 'create_prorations' },
+          invoice_items: [{ price }],
+        }
+    // A preview changes nothing and depends on the moment: each is a new request, never
+    // answered from an earlier one's record.
+    return call(() =>
+      stripe.invoices.createPreview(params, { idempotencyKey: `preview-${id}-${randomUUID()}` }),
+    )
+  }
+
+  /**
+   * ONE PAYMENT bought as an upgrade: an invoice of the price less the plan's unused time,
+   * finalized and charged now, marked as ending the plan. Stripe knows nothing of that mark: the
+   * app's sync ends the plan once the invoice is paid, or voids the invoice if it was refused,
+   * whenever the bank answers. Each step under a key made from `base`, the caller's record.
+   */
+  async function upgradeToOneTime(
+    current: Stripe.Subscription,
+    price: string,
+    base: string,
+  ): Promise<GatewayInvoice> {
+    const id = current.id
+    const customer = idOf(current.customer) ?? ''
+    const credit = (await previewOf(id, price)).lines.data.find((line) => line.amount < 0)
+    const draft = await call(() =>
+      stripe.invoices.create(
+        {
+          customer,
+          collection_method: 'charge_automatically',
+          auto_advance: false,
+          pending_invoice_items_behavior: 'exclude',
+          metadata: { user_id: current.metadata.user_id ?? '', ends_subscription: id },
+        },
+        { idempotencyKey: `${base}-invoice` },
+      ),
+    )
+    const invoiceId = draft.id ?? ''
+    await call(() =>
+      stripe.invoiceItems.create(
+        { customer, invoice: invoiceId, pricing: { price } },
+        { idempotencyKey: `${base}-price` },
+      ),
+    )
+    if (credit) {
+      await call(() =>
+        stripe.invoiceItems.create(
+          {
+            customer,
+            invoice: invoiceId,
+            amount: credit.amount,
+            currency: 'usd',
+            description: credit.description ?? 'Unused time',
+            period: { start: credit.period.start, end: credit.period.end },
+          },
+          { idempotencyKey: `${base}-credit` },
+        ),
+      )
+    }
+    await call(() =>
+      stripe.invoices.finalizeInvoice(
+        invoiceId,
+        { auto_advance: false },
+        { idempotencyKey: `${base}-finalize` },
+      ),
+    )
+    try {
+      await stripe.invoices.pay(invoiceId, { off_session: true }, { idempotencyKey: `${base}-pay` })
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeCardError)) throw asGatewayError(error)
+    }
+    const final = await retrieveInvoice(invoiceId)
+    return mustBeOurs(final && toInvoice(final), invoiceId)
+  }
+
   const publishableKey = options.publishableKey
   // Only toward the sandbox on this machine: against Stripe, card numbers go from the browser
   // to Stripe's own field and never pass through our server.
@@ -459,34 +557,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     },
 
     async previewUpgrade(id, { price }) {
-      const subscription = await subscriptionOf(id)
-      const item = subscription.items.data[0]
-      if (!item) throw new Error(`Stripe answered the subscription ${id} without its item.`)
-      const target = await call(() => retrievePrice(price))
-      const customer = idOf(subscription.customer) ?? ''
-      // As the upgrade will be made: to a monthly price, the item moved now with its months
-      // starting again; to a one-time price, the plan cancelled now and the price invoiced.
-      const params: Stripe.InvoiceCreatePreviewParams = target.recurring
-        ? {
-            customer,
-            subscription: id,
-            subscription_details: {
-              items: [{ id: item.id, price }],
-              proration_behavior: 'always_invoice',
-              billing_cycle_anchor: { type: 'now' },
-            },
-          }
-        : {
-            customer,
-            subscription: id,
-            subscription_details: { cancel_now: true, proration_behavior: 'create_prorations' },
-            invoice_items: [{ price }],
-          }
-      // A preview changes nothing and depends on the moment: each is a new request, never
-      // answered from an earlier one's record.
-      const preview = await call(() =>
-        stripe.invoices.createPreview(params, { idempotencyKey: `preview-${id}-${randomUUID()}` }),
-      )
+      const preview = await previewOf(id, price)
       // Two lines at most (the new price, the unused time), all on the preview's first page.
       let amount = 0
       let credit = 0
@@ -501,22 +572,17 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       const item = current.items.data[0]
       if (!item) throw new Error(`Stripe answered the subscription ${id} without its item.`)
       const target = await call(() => retrievePrice(price))
-      if (!target.recurring) {
-        throw new GatewayError(
-          'not_implemented',
-          'An upgrade to a one-time price through Stripe comes with the next slice.',
-        )
-      }
+      // Each step under a key made from the caller's record of the upgrade, so a retry after a
+      // time-out or a crash does each step once.
+      const base =
+        requestOptions?.idempotencyKey ?? derivedKey('upgrade', id, { price, installments })
+      if (!target.recurring) return upgradeToOneTime(current, price, base)
       const plan = toPrice(target)?.metadata.plan
       if (plan !== 'subscription' && plan !== 'four_payments') {
         throw new GatewayError('resource_missing', `No monthly plan is sold at ${price}.`)
       }
       const user = current.metadata.user_id ?? ''
       const metadata = { plan, user_id: user, price_id: price }
-      // Each step under a key made from the caller's record of the upgrade, so a retry after a
-      // time-out or a crash does each step once.
-      const base =
-        requestOptions?.idempotencyKey ?? derivedKey('upgrade', id, { price, installments })
       // The item moves to the new price now; its months start again today, and the price less
       // the unused time is invoiced and charged at once.
       const moved = await call(() =>
@@ -567,6 +633,31 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       if (!invoice) throw new Error(`Stripe moved ${id} without invoicing the move.`)
       return mustBeOurs(toInvoice(invoice), invoice.id)
     },
+    async cancelSubscription(id) {
+      // A DELETE: Stripe takes no idempotency key for it, and a second one answers the plan
+      // as it ended.
+      const current = await subscriptionOf(id)
+      if (current.status === 'canceled' || current.status === 'incomplete_expired') {
+        return ourSubscription(current)
+      }
+      return ourSubscription(
+        await call(() => stripe.subscriptions.cancel(id, { prorate: false, invoice_now: false })),
+      )
+    },
+
+    async voidInvoice(id) {
+      const voided = await postUnderDerivedKey(
+        derivedKey('invoice-void', id, {}),
+        (idempotencyKey) => stripe.invoices.voidInvoice(id, {}, { idempotencyKey }),
+        async () => {
+          const now = await retrieveInvoice(id)
+          return now?.status === 'void' ? now : null
+        },
+      )
+      const invoice = await retrieveInvoice(voided.id ?? id)
+      return mustBeOurs(invoice && toInvoice(invoice), id)
+    },
+
     async retrieveInvoice(id) {
       const invoice = await retrieveInvoice(id)
       return invoice ? toInvoice(invoice) : null

@@ -17,7 +17,12 @@ import type {
 } from '../../../domain/billing'
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
-import { GatewayError } from '../../payments/gateway'
+import {
+  GatewayError,
+  type GatewayInvoice,
+  type GatewayPaymentIntent,
+  type GatewaySubscription,
+} from '../../payments/gateway'
 import { accessFactsKey, cacheFor, invalidate } from '../../plugins/cache'
 import { isCountry, isStateOf } from '../reference/public'
 import { type MemberLockOptions, withMemberLock } from './member-lock'
@@ -87,6 +92,39 @@ export async function syncCustomer(
   await withMemberLock(deps.db, userId, () => writeCustomer(deps, customerId), options)
 }
 
+/**
+ * ONE PAYMENT bought as an upgrade replaces the plan its invoice names (`ends_subscription`),
+ * a link the provider knows nothing of: once the invoice is paid the plan is ended, so it never
+ * charges again beside a lifetime payment; if the bank refused it, the invoice is voided and the
+ * plan goes on as it was. Done here, in the member's turn, whenever the bank answered: in the
+ * upgrade request itself, or on the event of a charge answered later. True when it changed
+ * anything.
+ */
+async function settleReplacements(
+  payments: BillingDeps['payments'],
+  subscriptions: readonly GatewaySubscription[],
+  invoices: readonly GatewayInvoice[],
+  intents: readonly GatewayPaymentIntent[],
+): Promise<boolean> {
+  let changed = false
+  for (const invoice of invoices) {
+    const replaced = invoice.metadata.ends_subscription
+    if (!replaced) continue
+    const plan = subscriptions.find((subscription) => subscription.id === replaced)
+    const running = plan && plan.status !== 'canceled' && plan.status !== 'incomplete_expired'
+    if (invoice.status === 'paid' && running) {
+      await payments.cancelSubscription(replaced)
+      changed = true
+    }
+    const charge = intents.find((intent) => intent.id === invoice.payment_intent)
+    if (invoice.status === 'open' && charge?.status === 'requires_payment_method') {
+      await payments.voidInvoice(invoice.id)
+      changed = true
+    }
+  }
+  return changed
+}
+
 async function writeCustomer({ db, payments }: BillingDeps, customerId: string) {
   // Before the first read: what happened at the provider before this moment is in what we read,
   // so an event received earlier needs no sync of its own (webhook.ts).
@@ -99,8 +137,12 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   if (!user) return
   const methods = await payments.listPaymentMethods(customerId)
   const intents = await payments.listPaymentIntents(customerId)
-  const subscriptions = await payments.listSubscriptions(customerId)
-  const invoices = await payments.listInvoices(customerId)
+  let subscriptions = await payments.listSubscriptions(customerId)
+  let invoices = await payments.listInvoices(customerId)
+  if (await settleReplacements(payments, subscriptions, invoices, intents)) {
+    subscriptions = await payments.listSubscriptions(customerId)
+    invoices = await payments.listInvoices(customerId)
+  }
   const address = customer.address
   const row = {
     userId,
@@ -146,11 +188,21 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
         .filter((invoice) => invoice.subscription !== null)
         .flatMap((invoice) => invoice.payment_intents),
     )
+    // A charge made for an invoice (ONE PAYMENT bought as an upgrade) carries none of our
+    // metadata: what it bought is on the invoice that lists it.
+    const invoiceOfCharge = new Map(
+      invoices.flatMap((invoice) => invoice.payment_intents.map((id) => [id, invoice] as const)),
+    )
     for (const intent of intents.filter((charge) => !planCharges.has(charge.id))) {
+      const priceId =
+        intent.metadata.price_id ||
+        invoiceOfCharge.get(intent.id)?.lines.data.find((line) => line.price)?.price
+      // A charge made outside the app (in the provider's dashboard) is not one of our payments.
+      if (!priceId) continue
       const payment = {
         id: intent.id,
         userId,
-        priceId: intent.metadata.price_id,
+        priceId,
         amount: intent.amount,
         currency: intent.currency,
         status: intent.status,

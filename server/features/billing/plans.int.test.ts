@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { eq, like } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
-import { billingCustomers } from '../../../db/schema/billing'
+import { billingCustomers, billingPaymentIntents } from '../../../db/schema/billing'
 import { mailOutbox } from '../../../db/schema/mail'
 import type { PlanState } from '../../../domain/billing-plans'
 import {
@@ -321,8 +321,9 @@ describe('Pay Actual Invoice', () => {
       .select({ id: billingCustomers.customerId })
       .from(billingCustomers)
       .where(eq(billingCustomers.userId, user.id))
+    const invoice = await testApp.app.payments.retrieveInvoice(invoiceId)
     const charges = (await testApp.app.payments.listPaymentIntents(customer?.id ?? '')).filter(
-      (intent) => intent.metadata.invoice === invoiceId && intent.status === 'succeeded',
+      (intent) => invoice?.payment_intents.includes(intent.id) && intent.status === 'succeeded',
     )
     expect(charges).toHaveLength(1)
   })
@@ -386,7 +387,7 @@ describe('upgrading from the subscription', () => {
   })
 
   it('to ONE PAYMENT ends the subscription once paid, and access stays for good', async () => {
-    const { cookie } = await activeMember('subscription')
+    const { user, cookie } = await activeMember('subscription')
     const once = await priceOf(cookie, 'one_payment')
     const upgraded = await call('POST', '/api/billing/plan/upgrade', cookie, {
       priceId: once,
@@ -401,6 +402,13 @@ describe('upgrading from the subscription', () => {
     expect(invoice?.status).toBe('paid')
     // Nearly the whole month was unused: almost $15 comes off $149.
     expect(invoice?.total).toBeLessThan(14900 - 1400)
+    // The charge carries none of our metadata (the provider copies none onto an invoice's
+    // charges): it is recorded as a ONE PAYMENT from the invoice that lists it.
+    const recorded = await testApp.app.db
+      .select({ priceId: billingPaymentIntents.priceId, amount: billingPaymentIntents.amount })
+      .from(billingPaymentIntents)
+      .where(eq(billingPaymentIntents.userId, user.id))
+    expect(recorded).toEqual([{ priceId: once, amount: invoice?.total }])
   })
 
   it('to ONE PAYMENT with a refused card leaves the subscription as it was, with nothing open', async () => {

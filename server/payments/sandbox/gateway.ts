@@ -5,7 +5,7 @@ import { signEvent, verifyEvent } from '../events'
 import {
   type CardField,
   GatewayError,
-  type GatewayPaymentIntent,
+  type GatewayInvoice,
   type GatewayPaymentMethod,
   type GatewayPrice,
   type GatewayProduct,
@@ -14,7 +14,14 @@ import {
   type RequestOptions,
   type TestClocks,
 } from '../gateway'
-import { publicCustomer, type SandboxEvent, type StoredCustomer, sandboxPlans } from './plans'
+import {
+  publicCustomer,
+  publicIntent,
+  type SandboxEvent,
+  type StoredCustomer,
+  type StoredPaymentIntent,
+  sandboxPlans,
+} from './plans'
 import { missing, nowSeconds, sandboxData, sandboxId, sandboxStore } from './store'
 
 // The sandbox gateway: the card provider played in our own database, so every money path runs
@@ -111,6 +118,17 @@ export interface SandboxGateway extends PaymentGateway {
   attachSchedule(subscription: string): Promise<GatewaySubscription>
   /** The attached schedule's phase lasts `months` from the plan's anchor, then cancels it. */
   endScheduleAfter(subscription: string, months: number): Promise<GatewaySubscription>
+  /** A draft the server kept, finalized: open and numbered, charged only when paid. */
+  issueInvoice(
+    input: {
+      id: string
+      customer: string
+      price: string
+      credit: { amount: number; description: string; period: { start: number; end: number } } | null
+      endsSubscription: string | null
+    },
+    options: RequestOptions,
+  ): Promise<GatewayInvoice>
   /** Does whatever the customer's clock has reached. Safe to run twice. */
   runDue(customer: string): Promise<void>
   /** The customers whose plans still have work ahead, for the jobs after a restart. */
@@ -176,10 +194,10 @@ export function createSandboxGateway(
       customer: string
       paymentMethod: string
       receiptEmail: string | null
-      metadata: GatewayPaymentIntent['metadata']
+      metadata: StoredPaymentIntent['metadata']
     },
     options?: RequestOptions,
-  ): Promise<GatewayPaymentIntent> {
+  ): Promise<StoredPaymentIntent> {
     const customer = await retrieve<StoredCustomer>(input.customer, 'customer')
     if (!customer) throw missing('customer', input.customer)
     const method = await retrieve<StoredPaymentMethod>(input.paymentMethod, 'payment_method')
@@ -193,7 +211,7 @@ export function createSandboxGateway(
     // A card the bank refuses outright fails now; any other waits for the bank's answer.
     const refusal = method.sandbox.onSave
     const id = input.id ?? sandboxId('pi')
-    const intent = await create<GatewayPaymentIntent>(
+    const intent = await create<StoredPaymentIntent>(
       'payment_intent',
       id,
       () => ({
@@ -230,7 +248,7 @@ export function createSandboxGateway(
   })
 
   async function settle(id: string): Promise<void> {
-    const intent = await retrieve<GatewayPaymentIntent>(id, 'payment_intent')
+    const intent = await retrieve<StoredPaymentIntent>(id, 'payment_intent')
     if (!intent) return
     // A retried job whose first run settled the charge but failed after it: the event is told
     // again, so what listens (our sync) catches up. It is safe to hear twice.
@@ -248,7 +266,7 @@ export function createSandboxGateway(
     const method = await retrieve<StoredPaymentMethod>(intent.payment_method, 'payment_method')
     const refusal = method ? method.sandbox.onCharge : 'generic_decline'
     let answered = false
-    const settled = await change<GatewayPaymentIntent>(id, 'payment_intent', (current) => {
+    const settled = await change<StoredPaymentIntent>(id, 'payment_intent', (current) => {
       if (current.status !== 'processing') return current
       answered = true
       return refusal
@@ -413,11 +431,11 @@ export function createSandboxGateway(
 
     readEvent: (payload, signature) => verifyEvent(payload, signature, options.webhookSecret),
 
-    createPaymentIntent: ({ currency: _usd, ...input }, options) =>
-      createPaymentIntent(input, options),
+    createPaymentIntent: async ({ currency: _usd, ...input }, options) =>
+      publicIntent(await createPaymentIntent(input, options)),
 
-    listPaymentIntents: (customer) =>
-      store.listOf<GatewayPaymentIntent>('payment_intent', customer),
+    listPaymentIntents: async (customer) =>
+      (await store.listOf<StoredPaymentIntent>('payment_intent', customer)).map(publicIntent),
 
     async listPaymentMethods(customer) {
       return (await store.listOf<StoredPaymentMethod>('payment_method', customer)).map(publicMethod)
@@ -425,6 +443,9 @@ export function createSandboxGateway(
 
     runDue: plans.runDue,
     isScheduled: plans.isScheduled,
+    issueInvoice: plans.issueInvoice,
+    voidInvoice: plans.voidOpenInvoice,
+    cancelSubscription: plans.cancelSubscription,
     attachSchedule: plans.attachSchedule,
     endScheduleAfter: plans.endScheduleAfter,
     customersWithLivePlans: plans.customersWithLivePlans,

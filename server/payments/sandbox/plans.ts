@@ -32,6 +32,26 @@ export type StoredCustomer = GatewayCustomer & {
 export const publicCustomer = ({ sandbox: _, ...customer }: StoredCustomer): GatewayCustomer =>
   customer
 
+/**
+ * A charge as the sandbox keeps it: a charge made for an invoice names it (and whether the
+ * member made that try, 'Pay Actual Invoice', rather than an automatic retry), for the sandbox
+ * to settle the invoice.
+ */
+export type StoredPaymentIntent = Omit<GatewayPaymentIntent, 'metadata'> & {
+  metadata: GatewayPaymentIntent['metadata'] & { invoice?: string; manual?: 'true' }
+}
+
+/** As the provider shows a charge: one made for an invoice carries none of our metadata. */
+export const publicIntent = ({
+  metadata,
+  ...intent
+}: StoredPaymentIntent): GatewayPaymentIntent => ({
+  ...intent,
+  metadata: metadata.invoice
+    ? { price_id: '', user_id: '' }
+    : { price_id: metadata.price_id, user_id: metadata.user_id },
+})
+
 type StoredSubscription = GatewaySubscription & {
   sandbox: {
     /** Periods started since the billing cycle anchor (0 for the first). */
@@ -93,6 +113,8 @@ export interface SandboxEvent {
     | 'customer.subscription.deleted'
     | 'customer.subscription.paused'
     | 'customer.subscription.resumed'
+    | 'invoice.finalized'
+    | 'invoice.voided'
   customer: string
 }
 
@@ -111,10 +133,10 @@ export interface PlanContext {
       customer: string
       paymentMethod: string
       receiptEmail: string | null
-      metadata: GatewayPaymentIntent['metadata']
+      metadata: StoredPaymentIntent['metadata']
     },
     options: RequestOptions,
-  ): Promise<GatewayPaymentIntent>
+  ): Promise<StoredPaymentIntent>
   /**
    * Asks for `runDue(customer)` at a real moment (a delayed job); false when nothing can run
    * jobs (the operator command).
@@ -163,8 +185,9 @@ export function sandboxPlans(context: PlanContext) {
       endsSubscription?: string
     },
     idempotencyKey: string,
+    /** The id a draft had (Stripe keeps it when the draft is finalized). */
+    id = sandboxId('in'),
   ): Promise<GatewayInvoice> {
-    const id = sandboxId('in')
     const charged = input.price.unit_amount
     const amount = charged + (input.credit?.amount ?? 0)
     return store.create<GatewayInvoice>(
@@ -376,14 +399,9 @@ export function sandboxPlans(context: PlanContext) {
     if (invoice?.status !== 'open') return
     const customer = await customerOf(invoice.customer)
     const now = clockOf(customer)
-    // An upgrade to ONE PAYMENT that was refused is dropped: the plan goes on as it was, and a
-    // new upgrade makes a new invoice with the credit of its own day.
-    if (invoice.metadata.ends_subscription) {
-      await voidInvoice(invoiceId, now)
-      await emit({ type: 'invoice.payment_failed', customer: invoice.customer })
-      return
-    }
-    if (manual) {
+    // An invoice of no plan (ONE PAYMENT bought as an upgrade) is not retried: the app drops
+    // it (billing's sync voids it), as Stripe leaves it open for whoever made it.
+    if (manual || !invoice.subscription) {
       await emit({ type: 'invoice.payment_failed', customer: invoice.customer })
       return
     }
@@ -392,7 +410,7 @@ export function sandboxPlans(context: PlanContext) {
       subscription && invoice.billing_reason !== 'subscription_create' && !subscription.ended_at
     // The retries count the automatic tries only; a member's own tries do not use them up.
     const automatic =
-      (await store.listOf<GatewayPaymentIntent>('payment_intent', invoice.customer)).filter(
+      (await store.listOf<StoredPaymentIntent>('payment_intent', invoice.customer)).filter(
         (intent) => intent.metadata.invoice === invoiceId && !intent.metadata.manual,
       ).length || invoice.attempt_count
     const exhausted = automatic >= MAX_ATTEMPTS
@@ -464,9 +482,6 @@ export function sandboxPlans(context: PlanContext) {
         }
       })
     }
-    const ended = invoice.metadata.ends_subscription
-    const replaced = ended ? await getSubscription(ended) : null
-    if (replaced) await end(replaced, now)
     await emit({ type: 'invoice.paid', customer: invoice.customer })
     await scheduleNext(invoice.customer)
   }
@@ -513,13 +528,11 @@ export function sandboxPlans(context: PlanContext) {
         ? current
         : { ...current, status: 'canceled', canceled_at: current.canceled_at ?? at, ended_at: at },
     )
-    // Nothing of an ended plan is collected any more: its open invoices, and an upgrade that
-    // would have ended it, are voided.
+    // Nothing of an ended plan is collected any more: its open invoices are voided.
     for (const invoice of await store.listOf<GatewayInvoice>('invoice', subscription.customer)) {
-      const ofPlan =
-        invoice.subscription === subscription.id ||
-        invoice.metadata.ends_subscription === subscription.id
-      if (ofPlan && invoice.status === 'open') await voidInvoice(invoice.id, at)
+      if (invoice.subscription === subscription.id && invoice.status === 'open') {
+        await voidInvoice(invoice.id, at)
+      }
     }
     await emit({ type: 'customer.subscription.deleted', customer: subscription.customer })
   }
@@ -639,7 +652,7 @@ export function sandboxPlans(context: PlanContext) {
     },
 
     /** The bank's answer for a charge that paid (or tried to pay) an invoice. */
-    async afterCharge(intent: GatewayPaymentIntent): Promise<void> {
+    async afterCharge(intent: StoredPaymentIntent): Promise<void> {
       if (!intent.metadata.invoice) return
       if (intent.status === 'succeeded') await afterPaidInvoice(intent.metadata.invoice, intent.id)
       else if (intent.status === 'requires_payment_method')
@@ -647,7 +660,7 @@ export function sandboxPlans(context: PlanContext) {
     },
 
     /** A one-time payment that succeeded gets its paid invoice (the provider's `invoice_creation`). */
-    async invoiceOneTimePayment(intent: GatewayPaymentIntent): Promise<void> {
+    async invoiceOneTimePayment(intent: StoredPaymentIntent): Promise<void> {
       if (intent.metadata.invoice || intent.status !== 'succeeded') return
       const customer = await customerOf(intent.customer)
       const now = clockOf(customer)
@@ -960,6 +973,81 @@ export function sandboxPlans(context: PlanContext) {
       await emit({ type: 'customer.subscription.updated', customer: ended.customer })
       await scheduleNext(ended.customer)
       return publicSubscription(ended)
+    },
+
+    /**
+     * A draft finalized: an open, numbered invoice of the price less a credit, under the draft's
+     * id, that is charged only when paid. An invoice that ends a plan (ONE PAYMENT bought as an
+     * upgrade) ends it once paid, and is voided if its charge is refused.
+     */
+    async issueInvoice(
+      input: {
+        id: string
+        customer: string
+        price: string
+        credit: {
+          amount: number
+          description: string
+          period: { start: number; end: number }
+        } | null
+        endsSubscription: string | null
+      },
+      options: RequestOptions,
+    ): Promise<GatewayInvoice> {
+      const customer = await customerOf(input.customer)
+      const price = await store.retrieve<GatewayPrice>(input.price, 'price')
+      if (!price?.active) throw missing('price', input.price)
+      if (input.endsSubscription) {
+        const ended = await getSubscription(input.endsSubscription)
+        if (ended?.customer !== customer.id || ENDED.includes(ended.status)) {
+          throw new GatewayError(
+            'invalid_request_error',
+            `The invoice cannot end ${input.endsSubscription}: it is not a running plan of this customer.`,
+          )
+        }
+      }
+      const now = clockOf(customer)
+      const invoice = await makeInvoice(
+        customer,
+        now,
+        {
+          subscription: null,
+          reason: 'manual',
+          price,
+          period: { start: now, end: now },
+          receiptEmail: null,
+          paid: null,
+          ...(input.credit ? { credit: input.credit } : {}),
+          ...(input.endsSubscription ? { endsSubscription: input.endsSubscription } : {}),
+        },
+        options.idempotencyKey ?? `${input.id}-finalize`,
+        input.id,
+      )
+      await emit({ type: 'invoice.finalized', customer: customer.id })
+      return invoice
+    },
+
+    /** Voids an open invoice (a charge of it still with the bank is cancelled). */
+    async voidOpenInvoice(id: string): Promise<GatewayInvoice> {
+      const invoice = await getInvoice(id)
+      if (!invoice) throw missing('invoice', id)
+      if (invoice.status !== 'open' && invoice.status !== 'void') {
+        throw new GatewayError('invoice_not_open', `Invoice ${id} is ${invoice.status}.`)
+      }
+      await voidInvoice(id, clockOf(await customerOf(invoice.customer)))
+      await emit({ type: 'invoice.voided', customer: invoice.customer })
+      return (await getInvoice(id)) ?? invoice
+    },
+
+    /** Ends a plan now, crediting nothing: what it still had was credited on the invoice that replaced it. */
+    async cancelSubscription(id: string): Promise<GatewaySubscription> {
+      const existing = await getSubscription(id)
+      if (!existing) throw missing('subscription', id)
+      if (!ENDED.includes(existing.status)) {
+        await end(existing, clockOf(await customerOf(existing.customer)))
+        await scheduleNext(existing.customer)
+      }
+      return publicSubscription((await getSubscription(id)) ?? existing)
     },
 
     retrieveInvoice: getInvoice,

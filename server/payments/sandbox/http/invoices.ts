@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { GatewayInvoice, GatewayPrice } from '../../gateway'
 import type { SandboxGateway } from '../gateway'
+import { asDraft, draftRoutes, unnumberedInvoice } from './drafts'
 import {
   expandOf,
   invalidRequest,
@@ -10,6 +11,7 @@ import {
   onlyKnown,
   optionalBoolean,
   optionalHash,
+  optionalText,
   type Params,
   paramsOf,
   requiredText,
@@ -134,78 +136,73 @@ export function invoiceRoutes(app: FastifyInstance, gateway: SandboxGateway): vo
           : 'A one-time price is previewed as an invoice item.',
       )
     }
-    const { amount, credit, total } = await gateway.previewUpgrade(subscription.id, {
+    const { amount, credit } = await gateway.previewUpgrade(subscription.id, {
       price: price.id,
     })
-    const customer = await gateway.retrieveCustomer(subscription.customer)
     const now = subscription.current_period_start
     const monthly = price.type === 'recurring'
-    const preview: GatewayInvoice = {
+    const preview = unnumberedInvoice({
       id: `upcoming_in_${subscription.id.slice('sub_'.length)}`,
-      object: 'invoice',
-      number: '',
-      customer: subscription.customer,
+      customer: await gateway.retrieveCustomer(subscription.customer),
+      customerId: subscription.customer,
       subscription: monthly ? subscription.id : null,
-      status: 'open',
-      billing_reason: monthly ? 'subscription_update' : 'manual',
-      currency: 'usd',
-      subtotal: total,
-      total,
-      amount_due: total,
-      amount_paid: 0,
-      lines: {
-        data: [
-          {
-            id: 'il_previewprice',
-            description: price.nickname.replaceAll('_', ' '),
-            amount,
-            price: price.id,
-            proration: false,
-            period: { start: now, end: now },
-          },
-          ...(credit
-            ? [
-                {
-                  id: 'il_previewcredit',
-                  description: 'Unused time',
-                  amount: credit,
-                  price: null,
-                  proration: true,
-                  period: { start: now, end: subscription.current_period_end },
-                },
-              ]
-            : []),
-        ],
-      },
-      customer_name: customer?.name ?? '',
-      customer_email: customer?.email ?? '',
-      customer_address: customer?.address ?? null,
-      receipt_email: null,
-      payment_intent: null,
-      payment_intents: [],
-      attempt_count: 0,
-      next_payment_attempt: null,
-      status_transitions: { finalized_at: now, paid_at: null, voided_at: null },
-      period_start: now,
-      period_end: now,
+      reason: monthly ? 'subscription_update' : 'manual',
+      lines: [
+        {
+          id: 'il_previewprice',
+          description: price.nickname.replaceAll('_', ' '),
+          amount,
+          price: price.id,
+          proration: false,
+          period: { start: now, end: now },
+        },
+        ...(credit
+          ? [
+              {
+                id: 'il_previewcredit',
+                description: 'Unused time',
+                amount: credit,
+                price: null,
+                proration: true,
+                period: { start: now, end: subscription.current_period_end },
+              },
+            ]
+          : []),
+      ],
+      now,
       metadata: { user_id: subscription.metadata.user_id },
-      created: now,
-    }
-    const rendered = renderInvoice(preview, [], {
-      prices: [price],
-      subscription: monthly ? subscription : null,
     })
     // A preview is a draft: never numbered, never charged.
-    return { ...rendered, status: 'draft', number: null, payments: undefined }
+    return asDraft(
+      renderInvoice(preview, [], { prices: [price], subscription: monthly ? subscription : null }),
+    )
+  })
+
+  draftRoutes(app, gateway, (invoice) => render(invoice, false))
+
+  app.post<{ Params: { id: string } }>('/v1/invoices/:id/void', async (request) => {
+    onlyKnown(paramsOf(request), [])
+    return render(await gateway.voidInvoice(request.params.id), false)
   })
 
   app.post<{ Params: { id: string } }>('/v1/invoices/:id/pay', async (request) => {
     const params = paramsOf(request)
     onlyKnown(params, ['payment_method', 'off_session'])
     optionalBoolean(params, 'off_session')
-    const paid = await gateway.payInvoice(request.params.id, {
-      paymentMethod: requiredText(params, 'payment_method'),
-    })
+    // Without a card named, Stripe charges the customer's default card.
+    const named = optionalText(params, 'payment_method')
+    const invoice = await gateway.retrieveInvoice(request.params.id)
+    if (!invoice) throw missingResource('invoice', request.params.id, 'invoice')
+    const card =
+      named ??
+      (await gateway.retrieveCustomer(invoice.customer))?.invoice_settings.default_payment_method
+    if (!card) {
+      throw invalidRequest(
+        'This customer has no attached payment source or default payment method.',
+        { code: 'resource_missing' },
+      )
+    }
+    const paid = await gateway.payInvoice(request.params.id, { paymentMethod: card })
     // A card the bank refused at once is Stripe's 402, carrying the charge as it now is.
     const latest = paid.payment_intent
       ? (await gateway.listPaymentIntents(paid.customer)).find(

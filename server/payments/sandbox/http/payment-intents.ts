@@ -23,12 +23,12 @@ import { renderPaymentIntent } from './render'
 // refuses outright is a 402 that carries the payment (as Stripe answers a refused confirmation);
 // any other payment is `processing` until the sandbox's bank answers, which an event then says.
 
-const METADATA_KEYS = ['price_id', 'user_id', 'invoice', 'manual'] as const
+const METADATA_KEYS = ['price_id', 'user_id'] as const
 
 function metadataOfPayment(params: Record<string, unknown>): GatewayPaymentIntent['metadata'] {
   const metadata = metadataOf(params) ?? {}
   onlyKnownMetadata(metadata, METADATA_KEYS, 'payment')
-  const { price_id, user_id, invoice, manual } = metadata
+  const { price_id, user_id } = metadata
   // The sandbox invoices a one-time payment from its price, and traces it to our user.
   if (!price_id || !user_id) {
     throw invalidRequest(
@@ -36,15 +36,7 @@ function metadataOfPayment(params: Record<string, unknown>): GatewayPaymentInten
       { code: 'parameter_missing', param: price_id ? 'metadata[user_id]' : 'metadata[price_id]' },
     )
   }
-  if (manual !== undefined && manual !== 'true') {
-    throw invalidRequest('metadata[manual] is true or absent.', { param: 'metadata[manual]' })
-  }
-  return {
-    price_id,
-    user_id,
-    ...(invoice ? { invoice } : {}),
-    ...(manual ? { manual } : {}),
-  }
+  return { price_id, user_id }
 }
 
 export function paymentIntentRoutes(app: FastifyInstance, gateway: SandboxGateway): void {

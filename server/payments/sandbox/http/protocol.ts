@@ -252,9 +252,9 @@ export function pageOf<T extends { id: string }, R>(
   return { ...page, data: page.data.map(render) }
 }
 
-/** A POST's form body, or a GET's query: where Stripe reads the parameters of each. */
+/** A POST's form body, or the query of a GET or DELETE: where Stripe reads the parameters. */
 export function paramsOf(request: FastifyRequest): Params {
-  const source = request.method === 'GET' ? request.query : request.body
+  const source = request.method === 'POST' ? request.body : request.query
   return source && typeof source === 'object' ? (source as Params) : {}
 }
 

@@ -798,3 +798,56 @@ export function renderInvoice(
     webhooks_delivered_at: invoice.created,
   }
 }
+
+export type WireInvoiceItem = Omit<Stripe.InvoiceItem, 'pricing' | 'quantity_decimal'> & {
+  pricing:
+    | (Omit<Stripe.InvoiceItem.Pricing, 'unit_amount_decimal'> & {
+        unit_amount_decimal: string | null
+      })
+    | null
+  quantity_decimal: string
+}
+
+/** A line added to a draft: a price, or an amount of its own (a credit for unused time). */
+export interface DraftItem {
+  id: string
+  amount: number
+  description: string
+  period: { start: number; end: number }
+  price: GatewayPrice | null
+}
+
+export function renderInvoiceItem(
+  item: DraftItem,
+  { customer, invoice, date }: { customer: string; invoice: string; date: number },
+): WireInvoiceItem {
+  return {
+    id: item.id,
+    object: 'invoiceitem',
+    amount: item.amount,
+    currency: 'usd',
+    customer,
+    customer_account: null,
+    date,
+    description: item.description,
+    discountable: item.amount > 0,
+    discounts: [],
+    invoice,
+    livemode: false,
+    metadata: {},
+    parent: null,
+    period: item.period,
+    pricing: item.price
+      ? {
+          type: 'price_details',
+          price_details: { price: item.price.id, product: item.price.product },
+          unit_amount_decimal: String(item.amount),
+        }
+      : null,
+    proration: false,
+    quantity: 1,
+    quantity_decimal: '1',
+    tax_rates: [],
+    test_clock: null,
+  }
+}

@@ -246,6 +246,24 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
     return render(await found(request), false)
   }
 
+  // Ends a plan now. Nothing is credited or invoiced: a plan is cancelled this way only once the
+  // invoice that replaced it (ONE PAYMENT bought as an upgrade) credited its unused time.
+  app.delete<{ Params: { id: string } }>('/v1/subscriptions/:id', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, ['prorate', 'invoice_now'])
+    if (
+      optionalBoolean(params, 'prorate') !== false ||
+      optionalBoolean(params, 'invoice_now') !== false
+    ) {
+      throw invalidRequest(
+        'The sandbox cancels a plan without prorations or a final invoice: prorate=false and invoice_now=false.',
+        { param: 'prorate' },
+      )
+    }
+    const subscription = await found(request)
+    return render(await gateway.cancelSubscription(subscription.id), false)
+  })
+
   app.post<{ Params: { id: string } }>('/v1/subscriptions/:id/pause', async (request) => {
     const params = paramsOf(request)
     onlyKnown(params, ['type', 'bill_for'])
