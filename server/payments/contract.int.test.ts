@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, count, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sandboxObjects } from '../../db/schema/billing'
 import { setUpTestApp } from '../../tests/support/test-app'
 import { STRIPE_API_VERSION, signEvent } from './events'
@@ -790,6 +790,162 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       })
     })
 
+    const DAY = 86_400
+    const testClocks = () => {
+      const clocks = gateway().testClocks
+      if (!clocks) throw new Error('this gateway has no test clocks')
+      return clocks
+    }
+    /** Calendar months from one time to another (UTC), as a plan's periods count them. */
+    const monthsBetween = (from: number, to: number) => {
+      const start = new Date(from * 1000)
+      const end = new Date(to * 1000)
+      return (
+        (end.getUTCFullYear() - start.getUTCFullYear()) * 12 +
+        end.getUTCMonth() -
+        start.getUTCMonth()
+      )
+    }
+    /** The test-clock advances the SDK sent since `since` requests, when it talks to a server. */
+    const advancesSince = (since: number) =>
+      (subject.server?.requests ?? [])
+        .slice(since)
+        .filter((request) => /^\/v1\/test_helpers\/test_clocks\/[^/]+\/advance$/.test(request.path))
+        .map((request) => Number(request.body.frozen_time))
+
+    it('renews the SUBSCRIPTION when its clock passes a month: a second paid invoice, the period a month on', async () => {
+      const { subscription: price } = await monthly()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-clock-sub`)
+      await testClocks().advanceClock(customer.id, 31 * DAY)
+
+      const renewed = await gateway().retrieveSubscription(plan.id)
+      expect(renewed).toMatchObject({
+        status: 'active',
+        billing_cycle_anchor: plan.billing_cycle_anchor,
+        current_period_start: plan.current_period_end,
+      })
+      expect(monthsBetween(plan.current_period_start, renewed?.current_period_end ?? 0)).toBe(2)
+      const [second, first] = await gateway().listInvoices(customer.id)
+      expect(first?.id).toBe(plan.latest_invoice)
+      expect(second).toMatchObject({
+        id: renewed?.latest_invoice,
+        subscription: plan.id,
+        status: 'paid',
+        billing_reason: 'subscription_cycle',
+        amount_paid: 1_500,
+        period_start: plan.current_period_end,
+        period_end: renewed?.current_period_end,
+      })
+      expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
+    })
+
+    it('ends FOUR PAYMENTS advanced month by month after its fourth paid invoice', async () => {
+      const { fourPayments: price } = await monthly()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-clock-four`)
+      // 31 days at a time: three steps pass the 2nd, 3rd and 4th month (at most 92 days), the
+      // fourth passes the end (at least 120 days).
+      for (const paid of [2, 3, 4]) {
+        await testClocks().advanceClock(customer.id, 31 * DAY)
+        const invoices = await gateway().listInvoices(customer.id)
+        expect(invoices.map((invoice) => invoice.status)).toEqual(Array(paid).fill('paid'))
+        expect((await gateway().retrieveSubscription(plan.id))?.status).toBe('active')
+      }
+      await testClocks().advanceClock(customer.id, 31 * DAY)
+      expect(await gateway().retrieveSubscription(plan.id)).toMatchObject({
+        status: 'canceled',
+        cancel_at: plan.cancel_at,
+        ended_at: plan.cancel_at,
+      })
+      const invoices = await gateway().listInvoices(customer.id)
+      expect(invoices.map((invoice) => invoice.status)).toEqual(Array(4).fill('paid'))
+      expect(invoices.every((invoice) => invoice.amount_paid === 4_900)).toBe(true)
+    })
+
+    it('advances 70 days in one call and answers the new time', async () => {
+      const customer = await newCustomer()
+      const sent = subject.server?.requests.length ?? 0
+      const before = Math.floor(Date.now() / 1000)
+      const time = await testClocks().advanceClock(customer.id, 70 * DAY)
+      const after = Math.floor(Date.now() / 1000)
+      // The clock was set at the customer's making, a second before this at most.
+      expect(time).toBeGreaterThanOrEqual(before - 1 + 70 * DAY)
+      expect(time).toBeLessThanOrEqual(after + 70 * DAY)
+      if (subject.server) {
+        // Stripe takes at most two months at a time: 31 days, 31 days, then 8, each from where
+        // the last one left the clock.
+        const targets = advancesSince(sent)
+        expect(targets).toHaveLength(3)
+        const steps = targets.slice(1).map((target, index) => target - (targets[index] ?? 0))
+        expect(steps.map((step) => Math.round(step / DAY))).toEqual([31, 8])
+        expect(targets.at(-1)).toBeLessThanOrEqual(time)
+      }
+    })
+
+    it('never moves a clock back, and leaves it where it was', async () => {
+      const customer = await newCustomer()
+      const time = await testClocks().advanceClock(customer.id, DAY)
+      await expect(testClocks().advanceClock(customer.id, -DAY)).rejects.toThrow(
+        "The frozen_time must be after the test clock's current frozen time",
+      )
+      const next = await testClocks().advanceClock(customer.id, DAY)
+      expect(next - time).toBeGreaterThanOrEqual(DAY)
+      expect(next - time).toBeLessThan(DAY + 60)
+    })
+
+    it('makes one test clock for a customer asked for twice, a few seconds apart', async () => {
+      const input = { email: `clocked-${run}@example.com`, name: 'Clocked', userId: `clk-${run}` }
+      const first = await gateway().createCustomer(input, { idempotencyKey: `${run}-clocked` })
+      // The retry asks for a clock frozen at another second, under the same key.
+      const now = Date.now()
+      const later = vi.spyOn(Date, 'now').mockReturnValue(now + 5_000)
+      try {
+        const again = await gateway().createCustomer(input, { idempotencyKey: `${run}-clocked` })
+        expect(again).toEqual(first)
+      } finally {
+        later.mockRestore()
+      }
+      const server = subject.server
+      if (server) {
+        const asked = server.requests.filter(
+          (request) =>
+            request.method === 'POST' &&
+            request.path === '/v1/test_helpers/test_clocks' &&
+            request.body.name === `user ${input.userId}`,
+        )
+        expect(new Set(asked.map((request) => request.body.frozen_time)).size).toBe(2)
+        expect(
+          await storedCount(
+            'test_clock',
+            sql`${sandboxObjects.data}->>'name' = ${`user ${input.userId}`}`,
+          ),
+        ).toBe(1)
+      }
+    })
+
+    it('refuses to move the time of a customer that is not there, or made without a test clock', async () => {
+      expect(await refusal(testClocks().advanceClock(`cus_missing${run}`, DAY))).toEqual({
+        code: 'resource_missing',
+        declineCode: undefined,
+      })
+      const server = subject.server
+      if (!server) return
+      // The Stripe gateway in live mode makes customers without clocks, and has no testClocks.
+      const live = createStripeGateway({
+        secretKey: SECRET_KEY,
+        webhookSecret: WEBHOOK_SECRET,
+        apiUrl: server.url,
+      })
+      expect(live.testClocks).toBeNull()
+      const customer = await live.createCustomer(
+        { email: `unclocked-${run}@example.com`, name: 'Unclocked', userId: `unclocked-${run}` },
+        { idempotencyKey: `${run}-unclocked` },
+      )
+      expect(await refusal(testClocks().advanceClock(customer.id, DAY))).toEqual({
+        code: 'customer_without_test_clock',
+        declineCode: undefined,
+      })
+    })
+
     it('sent the pinned version with every request, and a key of its own with every POST', () => {
       const server = subject.server
       if (!server) return
@@ -823,6 +979,7 @@ contractSuite('the Stripe SDK against the sandbox over HTTP', async (app) => {
       webhookSecret: WEBHOOK_SECRET,
       apiUrl: server.url,
       publishableKey: PUBLISHABLE_KEY,
+      testClocks: true,
     }),
     server,
   }

@@ -13,6 +13,7 @@ import {
   type PaymentGateway,
 } from './gateway'
 import { canonical, derivedKey } from './idempotency'
+import { stripeTestClocks } from './stripe-clocks'
 import {
   idOf,
   toCustomer,
@@ -51,6 +52,11 @@ export interface StripeGatewayOptions {
    * Stripe's own and this is unused.
    */
   publishableKey?: string
+  /**
+   * Test mode: each customer is made on a test clock of its own, which `testClocks` moves (the
+   * operator's `billing advance`). Off in live mode, where `testClocks` is null.
+   */
+  testClocks?: boolean
 }
 
 const sameAddress = (a: GatewayAddress | null, b: GatewayAddress) =>
@@ -67,6 +73,8 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     timeout: 20_000,
     ...(options.apiUrl ? addressOf(options.apiUrl) : {}),
   })
+
+  const clocks = options.testClocks ? stripeTestClocks(stripe) : null
 
   const retrievePrice = (id: string) => stripe.prices.retrieve(id)
 
@@ -213,7 +221,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   return {
     kind: 'stripe',
     cardField,
-    testClocks: null,
+    testClocks: clocks?.testClocks ?? null,
 
     retrieveProduct: async (id) => {
       const product = await orNull(() => stripe.products.retrieve(id))
@@ -276,7 +284,15 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     },
 
     async createCustomer({ email, name, userId }, requestOptions) {
-      const params = { email, name, metadata: { user_id: userId } }
+      // On a clock of its own from the start: Stripe puts a customer on a clock only when it is
+      // made.
+      const testClock = clocks ? await clocks.clockFor(userId) : undefined
+      const params: Stripe.CustomerCreateParams = {
+        email,
+        name,
+        metadata: { user_id: userId },
+        ...(testClock ? { test_clock: testClock } : {}),
+      }
       const idempotencyKey =
         requestOptions?.idempotencyKey ?? derivedKey('customer', userId, params)
       return toCustomer(await call(() => stripe.customers.create(params, { idempotencyKey })))
@@ -529,11 +545,11 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     async resumeSubscription(id, requestOptions) {
       const current = await subscriptionOf(id)
       const plan = ourSubscription(current)
+      // The customer's time, which on a test clock is the clock's, not ours.
+      const now = clocks ? await clocks.nowOf(plan.customer) : Math.floor(Date.now() / 1000)
       const params: Stripe.SubscriptionResumeParams = {
         // Within the month paid for it goes on; after it a new month starts now and is charged.
-        billing_cycle_anchor: {
-          type: Math.floor(Date.now() / 1000) < plan.current_period_end ? 'unchanged' : 'now',
-        },
+        billing_cycle_anchor: { type: now < plan.current_period_end ? 'unchanged' : 'now' },
         proration_behavior: 'none',
         // Paused (no sessions) until that charge succeeds, which Stripe retries if refused.
         payment_behavior: 'resume_on_payment_success',

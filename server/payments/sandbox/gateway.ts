@@ -4,6 +4,7 @@ import { cardBrand, cardDigits } from '../../../domain/billing'
 import { signEvent, verifyEvent } from '../events'
 import {
   type CardField,
+  type GatewayCustomer,
   GatewayError,
   type GatewayInvoice,
   type GatewayPaymentMethod,
@@ -14,6 +15,7 @@ import {
   type RequestOptions,
   type TestClocks,
 } from '../gateway'
+import { notForward, type SandboxTestClock, sandboxClocks } from './clocks'
 import {
   publicCustomer,
   publicIntent,
@@ -138,7 +140,35 @@ export interface SandboxGateway extends PaymentGateway {
    * and which test card it was.
    */
   cardField: CardField
+  /**
+   * Moves a customer's time and runs what became due; answers the customer's new time. A
+   * customer made on a test clock moves with its clock (and the clock's other customers), as
+   * on Stripe; any other by its own offset.
+   */
   testClocks: TestClocks
+  /** A customer, on the test clock named (Stripe's `test_clock`), whose time it then keeps. */
+  createCustomer(
+    input: Parameters<PaymentGateway['createCustomer']>[0] & { testClock?: string },
+    options?: RequestOptions,
+  ): Promise<GatewayCustomer>
+  /** The test clock the customer was made on, or null (the contract's customer has no field). */
+  testClockOf(customer: string): Promise<string | null>
+  /** Stripe's test clocks (clocks.ts): made at a frozen_time, and moved forward only. */
+  createTestClock(
+    input: { frozenTime: number; name: string | null },
+    options?: RequestOptions,
+  ): Promise<SandboxTestClock>
+  retrieveTestClock(id: string): Promise<SandboxTestClock | null>
+  /** Every test clock, newest first. */
+  listTestClocks(): Promise<SandboxTestClock[]>
+  /**
+   * Starts moving a clock to `frozenTime`: answers it `advancing` at once, as Stripe does;
+   * `done` settles when its customers have run what became due and it is `ready`.
+   */
+  advanceTestClock(
+    id: string,
+    frozenTime: number,
+  ): Promise<{ clock: SandboxTestClock; done: Promise<SandboxTestClock> }>
 }
 
 /** A webhook delivery: the signed body and its `Stripe-Signature` header. */
@@ -247,6 +277,8 @@ export function createSandboxGateway(
     },
   })
 
+  const clocks = sandboxClocks({ store, advanceCustomer: plans.advanceClock })
+
   async function settle(id: string): Promise<void> {
     const intent = await retrieve<StoredPaymentIntent>(id, 'payment_intent')
     if (!intent) return
@@ -316,10 +348,31 @@ export function createSandboxGateway(
   const gateway: SandboxGateway = {
     kind: 'sandbox',
     cardField: { createCardPaymentMethod },
-    testClocks: { advanceClock: plans.advanceClock },
+    testClocks: {
+      async advanceClock(customerId, seconds) {
+        const customer = await retrieve<StoredCustomer>(customerId, 'customer')
+        if (!customer) throw missing('customer', customerId)
+        if (!Number.isInteger(seconds)) {
+          throw new GatewayError('invalid_request_error', 'A clock moves by whole seconds.')
+        }
+        const clockId = customer.sandbox?.test_clock
+        if (!clockId) {
+          if (seconds <= 0) throw notForward(plans.clockOf(customer))
+          return plans.advanceClock(customerId, seconds)
+        }
+        const { done } = await clocks.advance(clockId, { by: seconds })
+        const clock = await done
+        if (clock.status !== 'ready') {
+          throw new Error(`The sandbox's test clock ${clockId} failed to advance.`)
+        }
+        return clock.frozen_time
+      },
+    },
 
-    async createCustomer({ email, name, userId }, options) {
+    async createCustomer({ email, name, userId, testClock }, options) {
       const id = sandboxId('cus')
+      // Made on a clock, the customer keeps the clock's time from its first moment.
+      const offset = testClock ? await clocks.offsetForNewCustomer(testClock) : 0
       const customer = await create<StoredCustomer>(
         'customer',
         id,
@@ -331,13 +384,27 @@ export function createSandboxGateway(
           address: null,
           invoice_settings: { default_payment_method: null },
           metadata: { user_id: userId },
-          created: nowSeconds(),
-          sandbox: { advanced_seconds: 0 },
+          created: nowSeconds() + offset,
+          sandbox: {
+            advanced_seconds: offset,
+            ...(testClock ? { test_clock: testClock } : {}),
+          },
         }),
         options,
       )
       return publicCustomer(customer)
     },
+
+    async testClockOf(id) {
+      const customer = await retrieve<StoredCustomer>(id, 'customer')
+      if (!customer) throw missing('customer', id)
+      return customer.sandbox?.test_clock ?? null
+    },
+
+    createTestClock: clocks.create,
+    retrieveTestClock: clocks.retrieve,
+    listTestClocks: clocks.list,
+    advanceTestClock: (id, frozenTime) => clocks.advance(id, { to: frozenTime }),
 
     async retrieveCustomer(id) {
       const customer = await retrieve<StoredCustomer>(id, 'customer')

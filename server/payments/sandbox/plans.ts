@@ -11,10 +11,10 @@ import {
 } from '../gateway'
 import { missing, type SandboxStore, sandboxData, sandboxId } from './store'
 
-// The sandbox's monthly plans, invoices and test clocks. Each customer has a clock that runs
-// with real time plus however far it was advanced (`cli billing advance`); renewals, the
-// installments of FOUR PAYMENTS, retries and endings happen when that clock reaches them, in
-// jobs as the provider's own schedule does.
+// The sandbox's monthly plans, invoices and customers' clocks. Each customer has a clock that
+// runs with real time plus however far it was advanced (`cli billing advance`, or the test clock
+// it was made on: clocks.ts); renewals, the installments of FOUR PAYMENTS, retries and endings
+// happen when that clock reaches them, in jobs as the provider's own schedule does.
 
 export const DAY_SECONDS = 86_400
 /** A failed renewal is tried again this many days after the 1st and the 2nd try… */
@@ -24,9 +24,12 @@ export const MAX_ATTEMPTS = RETRY_AFTER_DAYS.length + 1
 /** A first payment that never succeeds closes the plan after this long (`incomplete_expired`). */
 export const INCOMPLETE_EXPIRES_SECONDS = 23 * 3600
 
-/** The customer's clock and what the sandbox keeps beside the provider's shape. */
+/**
+ * The customer's clock and what the sandbox keeps beside the provider's shape. A customer made
+ * on a test clock (clocks.ts) names it, and its offset is the clock's.
+ */
 export type StoredCustomer = GatewayCustomer & {
-  sandbox?: { advanced_seconds: number; next_run?: number }
+  sandbox?: { advanced_seconds: number; next_run?: number; test_clock?: string }
 }
 
 export const publicCustomer = ({ sandbox: _, ...customer }: StoredCustomer): GatewayCustomer =>
@@ -635,7 +638,11 @@ export function sandboxPlans(context: PlanContext) {
     if (!(await context.schedule(customerId, new Date((next - offset) * 1000)))) return
     await store.change<StoredCustomer>(customerId, 'customer', (current) => ({
       ...current,
-      sandbox: { advanced_seconds: current.sandbox?.advanced_seconds ?? 0, next_run: next },
+      sandbox: {
+        ...current.sandbox,
+        advanced_seconds: current.sandbox?.advanced_seconds ?? 0,
+        next_run: next,
+      },
     }))
   }
 

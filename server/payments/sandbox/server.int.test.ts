@@ -344,4 +344,81 @@ describe("the sandbox's server keeps Stripe's HTTP rules", () => {
     })
     expect((await send('GET', `/v1/prices?product=${product}&limit=101`)).status).toBe(400)
   })
+
+  it("moves a test clock forward only, refusing a frozen_time in its past in Stripe's words", async () => {
+    const frozen = Math.floor(Date.now() / 1000)
+    const made = await send('POST', '/v1/test_helpers/test_clocks', {
+      form: { frozen_time: String(frozen), name: 'Server clock' },
+    })
+    expect(made).toMatchObject({
+      status: 200,
+      body: {
+        id: expect.stringMatching(/^clock_/),
+        object: 'test_helpers.test_clock',
+        name: 'Server clock',
+        status: 'ready',
+        status_details: {},
+        livemode: false,
+      },
+    })
+    const clock = made.body.id
+    const customer = await send('POST', '/v1/customers', {
+      form: { name: 'On a clock', 'metadata[user_id]': 'user-on-a-clock', test_clock: clock },
+    })
+    expect(customer).toMatchObject({ status: 200, body: { test_clock: clock } })
+    expect((await send('GET', `/v1/customers/${customer.body.id}`)).body.test_clock).toBe(clock)
+
+    const past = await send('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, {
+      form: { frozen_time: String(frozen - 3_600) },
+    })
+    expect(past).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          param: 'frozen_time',
+          message: expect.stringContaining(
+            "The frozen_time must be after the test clock's current frozen time",
+          ),
+        },
+      },
+    })
+
+    // Answered at once, advancing; ready once the clock's customers have caught up.
+    const target = frozen + 86_400
+    const advancing = await send('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, {
+      form: { frozen_time: String(target) },
+    })
+    expect(advancing).toMatchObject({
+      status: 200,
+      body: { status: 'advancing', status_details: { advancing: { target_frozen_time: target } } },
+    })
+    let read = await send('GET', `/v1/test_helpers/test_clocks/${clock}`)
+    for (let tries = 0; read.body.status === 'advancing' && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      read = await send('GET', `/v1/test_helpers/test_clocks/${clock}`)
+    }
+    expect(read.body).toMatchObject({ status: 'ready', status_details: {} })
+    expect(read.body.frozen_time).toBeGreaterThanOrEqual(target)
+    // The time it was advanced to is now its past.
+    expect(
+      await send('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, {
+        form: { frozen_time: String(target) },
+      }),
+    ).toMatchObject({ status: 400, body: { error: { param: 'frozen_time' } } })
+
+    expect(
+      await send('POST', '/v1/test_helpers/test_clocks/clock_missing/advance', {
+        form: { frozen_time: String(target) },
+      }),
+    ).toMatchObject({ status: 404, body: { error: { code: 'resource_missing' } } })
+    expect(
+      await send('POST', '/v1/customers', {
+        form: { name: 'Lost', 'metadata[user_id]': 'user-lost', test_clock: 'clock_missing' },
+      }),
+    ).toMatchObject({
+      status: 404,
+      body: { error: { code: 'resource_missing', param: 'test_clock' } },
+    })
+  })
 })

@@ -18,6 +18,7 @@ import {
   StripeHttpError,
 } from './http/protocol'
 import { subscriptionRoutes } from './http/subscriptions'
+import { testClockRoutes } from './http/test-clocks'
 
 // The sandbox as Stripe's HTTP API on loopback, so the app reaches it through the official SDK
 // (pointed here with its host, port and protocol options) and sandbox mode runs the same code
@@ -268,6 +269,7 @@ export async function startSandboxServer(options: {
   paymentIntentRoutes(app, gateway)
   subscriptionRoutes(app, gateway)
   invoiceRoutes(app, gateway)
+  testClockRoutes(app, gateway)
 
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   return {

@@ -1,22 +1,23 @@
 import type { FastifyInstance } from 'fastify'
-import type { GatewayAddress } from '../../gateway'
+import type { GatewayAddress, GatewayCustomer } from '../../gateway'
 import type { SandboxGateway } from '../gateway'
 import {
   idempotencyKeyOf,
   invalidRequest,
   metadataOf,
+  missingResource,
   onlyKnown,
   optionalHash,
   optionalText,
   orNull,
   type Params,
   paramsOf,
-  retrieveRoute,
 } from './protocol'
 import { renderCustomer } from './render'
 
 // Customers: the paying person, with the billing information and the default card. The sandbox
-// traces every customer to one of our users (metadata[user_id]), as the app always does.
+// traces every customer to one of our users (metadata[user_id]), as the app always does. A
+// customer made with `test_clock` lives on that clock's time (test-clocks.ts).
 
 const ADDRESS_FIELDS = ['line1', 'line2', 'city', 'state', 'postal_code', 'country'] as const
 
@@ -43,9 +44,17 @@ function addressOf(params: Params): GatewayAddress | undefined {
 }
 
 export function customerRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
+  /** The customer with the test clock it lives on, which the contract's customer leaves out. */
+  const render = async (customer: GatewayCustomer) =>
+    renderCustomer(customer, await gateway.testClockOf(customer.id))
+
   app.post('/v1/customers', async (request) => {
     const params = paramsOf(request)
-    onlyKnown(params, ['email', 'name', 'metadata'])
+    onlyKnown(params, ['email', 'name', 'metadata', 'test_clock'])
+    const testClock = optionalText(params, 'test_clock')
+    if (testClock !== undefined && !(await gateway.retrieveTestClock(testClock))) {
+      throw missingResource('test_clock', testClock, 'test_clock')
+    }
     const userId = metadataOf(params)?.user_id
     if (!userId) {
       throw invalidRequest(
@@ -58,15 +67,18 @@ export function customerRoutes(app: FastifyInstance, gateway: SandboxGateway): v
         email: optionalText(params, 'email') ?? '',
         name: optionalText(params, 'name') ?? '',
         userId,
+        ...(testClock ? { testClock } : {}),
       },
       { idempotencyKey: idempotencyKeyOf(request) },
     )
-    return renderCustomer(customer)
+    return render(customer)
   })
 
-  retrieveRoute(app, '/v1/customers/:id', (id) => gateway.retrieveCustomer(id), renderCustomer, {
-    what: 'customer',
-    param: 'id',
+  app.get<{ Params: { id: string } }>('/v1/customers/:id', async (request) => {
+    onlyKnown(paramsOf(request), [])
+    const customer = await gateway.retrieveCustomer(request.params.id)
+    if (!customer) throw missingResource('customer', request.params.id, 'id')
+    return render(customer)
   })
 
   app.post<{ Params: { id: string } }>('/v1/customers/:id', async (request) => {
@@ -83,6 +95,6 @@ export function customerRoutes(app: FastifyInstance, gateway: SandboxGateway): v
       address: addressOf(params),
       defaultPaymentMethod,
     })
-    return renderCustomer(customer)
+    return render(customer)
   })
 }

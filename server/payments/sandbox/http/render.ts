@@ -11,6 +11,7 @@ import type {
   GatewayProduct,
   GatewaySubscription,
 } from '../../gateway'
+import type { SandboxTestClock } from '../clocks'
 
 // The sandbox's objects in the shapes of the pinned API version, typed with the SDK's own types
 // so that a field Stripe sends and the sandbox forgot fails the type check. Where the sandbox
@@ -122,7 +123,11 @@ const renderAddress = (address: GatewayAddress): Stripe.Address => ({
   state: address.state,
 })
 
-export function renderCustomer(customer: GatewayCustomer): Stripe.Customer {
+/** `testClock`: the clock the customer was made on, which the contract's customer does not keep. */
+export function renderCustomer(
+  customer: GatewayCustomer,
+  testClock: string | null = null,
+): Stripe.Customer {
   return {
     id: customer.id,
     object: 'customer',
@@ -153,7 +158,27 @@ export function renderCustomer(customer: GatewayCustomer): Stripe.Customer {
     preferred_locales: [],
     shipping: null,
     tax_exempt: 'none',
-    test_clock: null,
+    test_clock: testClock,
+  }
+}
+
+/** A lifetime for `deletes_after`: the sandbox deletes no clock, so this only fills the field. */
+const TEST_CLOCK_LIFETIME_SECONDS = 30 * 86_400
+
+export function renderTestClock(clock: SandboxTestClock): Stripe.TestHelpers.TestClock {
+  return {
+    id: clock.id,
+    object: 'test_helpers.test_clock',
+    created: clock.created,
+    deletes_after: clock.created + TEST_CLOCK_LIFETIME_SECONDS,
+    frozen_time: clock.frozen_time,
+    livemode: false,
+    name: clock.name,
+    status: clock.status,
+    status_details:
+      clock.target_frozen_time === null
+        ? {}
+        : { advancing: { target_frozen_time: clock.target_frozen_time } },
   }
 }
 
