@@ -16,7 +16,7 @@ import {
 } from '../server/data-dir'
 import { AppError } from '../server/errors'
 import { translate } from '../server/i18n'
-import { createPaymentGateway } from '../server/payments/plugin'
+import { openPayments } from '../server/payments/plugin'
 import { createStorage } from '../server/storage/plugin'
 import {
   directOperate,
@@ -27,18 +27,26 @@ import {
   UsageError,
 } from './cli-commands'
 
-// Storage is the same store the server uses (DATA_DIR/files or the S3 bucket), opened directly.
-async function directOperations(
+// Storage is the same store the server uses (DATA_DIR/files or the S3 bucket), opened directly;
+// payments through the same gateway (in sandbox mode, the sandbox's server on loopback for the
+// command's run), closed when the command is done.
+async function operateDirectly(
   { db, executeSql }: DatabaseHandle,
   config: ReturnType<typeof loadConfig>,
-): Promise<Operate> {
-  const deps = {
-    db,
-    executeSql,
-    storage: await createStorage(config),
-    payments: createPaymentGateway(config, db),
+  args: string[],
+): Promise<void> {
+  const payments = await openPayments(config, db)
+  try {
+    const operate: Operate = directOperate({
+      db,
+      executeSql,
+      storage: await createStorage(config),
+      payments: payments.gateway,
+    })
+    await runCli(operate, args)
+  } finally {
+    await payments.close()
   }
-  return directOperate(deps)
 }
 
 async function main(args: string[]) {
@@ -49,7 +57,7 @@ async function main(args: string[]) {
       // Media may name a panel, so the panels must exist even before the first server start.
       await handle.prepare()
       if (config.database.kind === 'pglite') secureDataDir(config.dataDir)
-      await runCli(await directOperations(handle, config), args)
+      await operateDirectly(handle, config, args)
     } finally {
       await handle.close()
     }

@@ -218,6 +218,13 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       ])
     })
 
+    it('answers a price that does not exist as missing, however often it is asked to change', async () => {
+      const missing = `price_missing${run}`
+      for (let time = 0; time < 14; time++) {
+        expect(await gateway().updatePrice(missing, { active: false })).toBeNull()
+      }
+    })
+
     it('makes a customer once per idempotency key and finds it again', async () => {
       const input = { email: `ada-${run}@example.com`, name: 'Ada Lovelace', userId: `ada-${run}` }
       const customer = await gateway().createCustomer(input, {
@@ -328,6 +335,13 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
         await refusal(gateway().attachPaymentMethod(declining.id, { customer: customer.id })),
       ).toEqual({ code: 'card_declined', declineCode: 'generic_decline' })
       expect((await gateway().retrievePaymentMethod(declining.id))?.customer).toBeNull()
+      // Refused with a code and no reason of the bank's: the code alone says why.
+      const expired = await typeCard('4000000000000069')
+      const why = await refusal(
+        gateway().attachPaymentMethod(expired.id, { customer: customer.id }),
+      )
+      expect(why).toEqual({ code: 'expired_card', declineCode: undefined })
+      expect(why).not.toHaveProperty('declineCode', '')
 
       const mastercard = await typeCard('5555 5555 5555 4444')
       await gateway().attachPaymentMethod(mastercard.id, { customer: customer.id })
@@ -537,16 +551,21 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
           attempt_count: 1,
           next_payment_attempt: null,
           status_transitions: {
-            finalized_at: plan.created,
+            finalized_at: expect.any(Number),
             paid_at: expect.any(Number),
             voided_at: null,
           },
           period_start: plan.current_period_start,
           period_end: plan.current_period_end,
           metadata: { user_id: customer.metadata.user_id },
-          created: plan.created,
+          created: expect.any(Number),
         },
       ])
+      // Made with the plan, a moment after it on a busy machine.
+      const made = invoices[0]?.created ?? 0
+      expect(made - plan.created).toBeGreaterThanOrEqual(0)
+      expect(made - plan.created).toBeLessThanOrEqual(5)
+      expect(invoices[0]?.status_transitions.finalized_at).toBe(made)
       expect(await gateway().retrieveInvoice(plan.latest_invoice ?? '')).toEqual(invoices[0])
       expect(await gateway().retrieveInvoice(`in_missing${run}`)).toBeNull()
       expect(await gateway().retrieveSubscription(`sub_missing${run}`)).toBeNull()

@@ -27,7 +27,9 @@ export const digestOf = (value: unknown): string =>
 
 /**
  * The key of a call the caller did not key: the operation, the object it is about and a digest
- * of the exact parameters (well under Stripe's 255 characters).
+ * of the exact parameters (well under Stripe's 255 characters). A key travels in an HTTP header,
+ * so the id is shown only in letters, digits and `_-.` (an id someone typed may hold anything),
+ * and the digest covers the id as given, so two ids shown alike never share a key.
  */
 export const derivedKey = (operation: string, id: string, params: unknown): string =>
-  `${operation}-${id}-${digestOf(params).slice(0, 32)}`
+  `${operation}-${id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100)}-${digestOf({ id, params }).slice(0, 32)}`

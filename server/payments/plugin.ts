@@ -3,11 +3,14 @@ import fp from 'fastify-plugin'
 import type { Database } from '../../db/client'
 import { type Config, ConfigError } from '../config'
 import type { PaymentGateway } from './gateway'
-import { createSandboxGateway, isSandboxGateway } from './sandbox/gateway'
+import { createSandboxGateway, type SandboxGateway } from './sandbox/gateway'
+import { startSandboxServer } from './sandbox/server'
+import { createStripeGateway } from './stripe'
 
-// The payments plugin: picks the gateway the configuration names and runs the sandbox's bank and
-// clock in durable jobs. The contract both gateways answer to is in payments-gateway.ts, which
-// imports nothing of ours at run time, so the gateways can import it without importing this file.
+// The payments plugin. The app talks to payments through one gateway, the Stripe SDK's: in
+// sandbox mode it is pointed at the sandbox's Stripe-compatible server, started here on
+// loopback, so sandbox mode runs the code that takes real money. The sandbox's bank and clock
+// run in durable jobs, and its events reach the webhook endpoint as Stripe's do.
 
 /** Where the provider's events are posted (the billing feature's route). */
 export const WEBHOOK_PATH = '/api/billing/webhook'
@@ -15,11 +18,21 @@ export const WEBHOOK_PATH = '/api/billing/webhook'
 declare module 'fastify' {
   interface FastifyInstance {
     payments: PaymentGateway
+    /** In sandbox mode, the sandbox behind its server (tests reach its bank and events). */
+    paymentsSandbox: SandboxGateway | null
   }
 }
 
+export interface Payments {
+  gateway: PaymentGateway
+  sandbox: SandboxGateway | null
+  close(): Promise<void>
+}
+
+const secret = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`
+
 /** The gateway the configuration names (the server's and the operator command's). */
-export function createPaymentGateway(config: Config, db: Database): PaymentGateway {
+export async function openPayments(config: Config, db: Database): Promise<Payments> {
   if (config.PAYMENTS === 'stripe') {
     // Refused rather than half-working: card data must never reach a gateway that is not there.
     throw new ConfigError([
@@ -28,15 +41,27 @@ export function createPaymentGateway(config: Config, db: Database): PaymentGatew
   }
   // The sandbox signs its events as Stripe does. Each process makes a secret of its own (its
   // events go to its own endpoint) unless one is named: tests sign events of their own with it.
-  return createSandboxGateway(db, {
-    webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('base64url')}`,
+  const webhookSecret = config.STRIPE_WEBHOOK_SECRET ?? secret('whsec_')
+  const sandbox = createSandboxGateway(db, { webhookSecret })
+  // Keys of this process only: nothing outside it can call its sandbox's server.
+  const secretKey = secret('sk_test_')
+  const server = await startSandboxServer({ gateway: sandbox, secretKey })
+  const gateway = createStripeGateway({
+    secretKey,
+    webhookSecret,
+    apiUrl: server.url,
+    publishableKey: secret('pk_test_'),
+    testClocks: true,
+    kind: 'sandbox',
   })
+  return { gateway, sandbox, close: () => server.close() }
 }
 
 export const paymentsPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    const gateway = createPaymentGateway(config, app.db)
-    if (isSandboxGateway(gateway)) {
+    const { gateway, sandbox, close } = await openPayments(config, app.db)
+    app.addHook('onClose', close)
+    if (sandbox) {
       // The sandbox's bank answers a moment later in a durable job, as a provider's webhook does.
       const bank = await app.jobs.define<{ paymentIntentId: string }>(
         'sandbox.bank',
@@ -47,9 +72,9 @@ export const paymentsPlugin = fp<{ config: Config }>(
           startWithin: { minSeconds: 0.5, maxSeconds: 1.5 },
           describe: (job) => `sandbox charge ${job.paymentIntentId}`,
         },
-        ({ paymentIntentId }) => gateway.settlePaymentIntent(paymentIntentId),
+        ({ paymentIntentId }) => sandbox.settlePaymentIntent(paymentIntentId),
       )
-      gateway.connectBank((paymentIntentId) => bank.send({ paymentIntentId }))
+      sandbox.connectBank((paymentIntentId) => bank.send({ paymentIntentId }))
       // Renewals, installments and retries run when a customer's clock reaches them.
       const clock = await app.jobs.define<{ customer: string }>(
         'sandbox.clock',
@@ -59,13 +84,13 @@ export const paymentsPlugin = fp<{ config: Config }>(
           expireInSeconds: 300,
           describe: (job) => `sandbox clock of ${job.customer}`,
         },
-        ({ customer }) => gateway.runDue(customer),
+        ({ customer }) => sandbox.runDue(customer),
       )
-      gateway.connectScheduler((customer, at) => clock.send({ customer }, { at }))
+      sandbox.connectScheduler((customer, at) => clock.send({ customer }, { at }))
       // Its events reach the webhook endpoint as Stripe's do, signed, through the whole request
       // path (the signature check, the event record, the sync job). Not delivered is an error,
       // so the job that caused the event runs again.
-      gateway.connectWebhooks(async ({ payload, signature }) => {
+      sandbox.connectWebhooks(async ({ payload, signature }) => {
         const response = await app.inject({
           method: 'POST',
           url: WEBHOOK_PATH,
@@ -78,9 +103,10 @@ export const paymentsPlugin = fp<{ config: Config }>(
       })
       // What was scheduled by a process that is gone (or by the CLI, which has no jobs) is
       // looked at again once; each run schedules the next.
-      for (const customer of await gateway.customersWithLivePlans()) await clock.send({ customer })
+      for (const customer of await sandbox.customersWithLivePlans()) await clock.send({ customer })
     }
     app.decorate('payments', gateway)
+    app.decorate('paymentsSandbox', sandbox)
   },
   { name: 'payments', dependencies: ['db', 'jobs'] },
 )

@@ -57,6 +57,11 @@ export interface StripeGatewayOptions {
    * operator's `billing advance`). Off in live mode, where `testClocks` is null.
    */
   testClocks?: boolean
+  /**
+   * `sandbox` when the API is the sandbox's server (no real money, and the screens say so);
+   * `stripe` otherwise.
+   */
+  kind?: PaymentGateway['kind']
 }
 
 const sameAddress = (a: GatewayAddress | null, b: GatewayAddress) =>
@@ -219,7 +224,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       : null
 
   return {
-    kind: 'stripe',
+    kind: options.kind ?? 'stripe',
     cardField,
     testClocks: clocks?.testClocks ?? null,
 

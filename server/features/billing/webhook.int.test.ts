@@ -15,7 +15,6 @@ import { apiCallsTo, billingCallsTo } from '../../../tests/support/api-calls'
 import { buildUser } from '../../../tests/support/factories'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
 import { signEvent } from '../../payments/events'
-import type { SandboxGateway } from '../../payments/sandbox/gateway'
 import { PRODUCT } from './catalog'
 import { resyncCustomers, STALE_AFTER_MS } from './resync'
 
@@ -394,7 +393,7 @@ describe('A member watching a payment', () => {
   it('sees it paid though the webhook never comes: the page it polls asks the provider', async () => {
     const target = await start()
     // Every event the sandbox sends is lost on the way.
-    ;(target.payments as SandboxGateway).connectWebhooks(async () => {})
+    target.paymentsSandbox?.connectWebhooks(async () => {})
     const { session } = await buildUser(target)
     const cookie = session?.header ?? ''
     const call = apiCallsTo(() => target)
