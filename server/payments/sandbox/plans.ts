@@ -879,7 +879,8 @@ export function sandboxPlans(context: PlanContext) {
       const credit = await unusedCredit(subscription, now, price.unit_amount)
       const key = options?.idempotencyKey ?? `${id}-upgrade-${now}`
       if (!price.recurring) {
-        // ONE PAYMENT: the plan goes on until this invoice is paid, then ends.
+        // ONE PAYMENT: an invoice of its own, marked as ending the plan; the plan runs on until
+        // the app ends it (as Stripe knows nothing of the mark).
         const invoice = await makeInvoice(
           customer,
           now,
