@@ -641,6 +641,11 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       await expect(gateway().previewUpgrade(plan.id, { price: fourPayments.id })).rejects.toThrow(
         'Only an active subscription can move to another price.',
       )
+      // A refusal of the call (the member's screen was out of date), not a fault of the app's.
+      expect(await refusal(gateway().previewUpgrade(plan.id, { price: fourPayments.id }))).toEqual({
+        code: 'invalid_request_error',
+        declineCode: undefined,
+      })
     })
 
     it('upgrades the SUBSCRIPTION to FOUR PAYMENTS: the new price less the unused time at once, then four months from today', async () => {
@@ -989,6 +994,7 @@ contractSuite('the in-process sandbox', async (app) => ({
 
 contractSuite('the Stripe SDK against the sandbox over HTTP', async (app) => {
   const server = await startSandboxServer({
+    record: true,
     gateway: createSandboxGateway(app.db, { webhookSecret: WEBHOOK_SECRET }),
     secretKey: SECRET_KEY,
   })

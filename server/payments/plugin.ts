@@ -45,12 +45,13 @@ export async function openPayments(config: Config, db: Database): Promise<Paymen
   const sandbox = createSandboxGateway(db, { webhookSecret })
   // Keys of this process only: nothing outside it can call its sandbox's server.
   const secretKey = secret('sk_test_')
-  const server = await startSandboxServer({ gateway: sandbox, secretKey })
+  const publishableKey = secret('pk_test_')
+  const server = await startSandboxServer({ gateway: sandbox, secretKey, publishableKey })
   const gateway = createStripeGateway({
     secretKey,
     webhookSecret,
     apiUrl: server.url,
-    publishableKey: secret('pk_test_'),
+    publishableKey,
     testClocks: true,
     kind: 'sandbox',
   })

@@ -42,12 +42,13 @@ export function asGatewayError(error: unknown): unknown {
       error.decline_code || undefined,
     )
   }
-  if (
-    error instanceof Stripe.errors.StripeInvalidRequestError &&
-    error.code &&
-    !error.code.startsWith('parameter_')
-  ) {
-    return new GatewayError(error.code, error.message)
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (error.code && !error.code.startsWith('parameter_')) {
+      return new GatewayError(error.code, error.message)
+    }
+    // Stripe often names no code for an object in the wrong state (a plan that cannot be
+    // paused now): a refusal of the call, not a malformed request, which names its parameter.
+    if (!error.code && !error.param) return new GatewayError('invalid_request_error', error.message)
   }
   return error
 }

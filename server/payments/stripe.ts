@@ -152,7 +152,9 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   ): Promise<GatewayInvoice> {
     const id = current.id
     const customer = idOf(current.customer) ?? ''
-    const credit = (await previewOf(id, price)).lines.data.find((line) => line.amount < 0)
+    const preview = await previewOf(id, price)
+    const credit = preview.lines.data.find((line) => line.amount < 0)
+    const charged = preview.lines.data.find((line) => line.amount > 0)?.amount ?? 0
     const draft = await call(() =>
       stripe.invoices.create(
         {
@@ -178,7 +180,8 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
           {
             customer,
             invoice: invoiceId,
-            amount: credit.amount,
+            // Never more than the price: the invoice pays for ONE PAYMENT and pays nobody back.
+            amount: Math.max(credit.amount, -charged),
             currency: 'usd',
             description: credit.description ?? 'Unused time',
             period: { start: credit.period.start, end: credit.period.end },

@@ -139,9 +139,16 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   const intents = await payments.listPaymentIntents(customerId)
   let subscriptions = await payments.listSubscriptions(customerId)
   let invoices = await payments.listInvoices(customerId)
-  if (await settleReplacements(payments, subscriptions, invoices, intents)) {
-    subscriptions = await payments.listSubscriptions(customerId)
-    invoices = await payments.listInvoices(customerId)
+  // Failing half-way, the rows are still written from what was read (a paid ONE PAYMENT then
+  // blocks a second one at once), and the failure is raised after, for the job to retry.
+  let unsettled: unknown = null
+  try {
+    if (await settleReplacements(payments, subscriptions, invoices, intents)) {
+      subscriptions = await payments.listSubscriptions(customerId)
+      invoices = await payments.listInvoices(customerId)
+    }
+  } catch (error) {
+    unsettled = error
   }
   const address = customer.address
   const row = {
@@ -247,6 +254,7 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   })
   // After the commit: a reader that cached the old facts meanwhile is not believed.
   await invalidate(cacheFor(db), accessFactsKey(userId))
+  if (unsettled) throw unsettled
 }
 
 /** The user's customer id at the gateway, made on first need (once, even when asked twice). */

@@ -323,16 +323,23 @@ export async function upgradePlan(
     const customerId = await customerOf(deps.db, payer.id)
     const { price, subscriptionId } = await upgradeTarget(deps, payer.id, input.priceId)
     if (!(await defaultCardOf(deps.db, payer.id))) throw new AppError(409, 'billing.noDefaultCard')
-    await planChange(() =>
-      deps.payments.upgradeSubscription(
-        subscriptionId,
-        {
-          price: price.id,
-          installments: price.plan === 'four_payments' ? FOUR_PAYMENTS_INSTALLMENTS : null,
-        },
-        { idempotencyKey: `upgrade-${payer.id}-${input.attemptId}` },
-      ),
-    )
+    try {
+      await planChange(() =>
+        deps.payments.upgradeSubscription(
+          subscriptionId,
+          {
+            price: price.id,
+            installments: price.plan === 'four_payments' ? FOUR_PAYMENTS_INSTALLMENTS : null,
+          },
+          { idempotencyKey: `upgrade-${payer.id}-${input.attemptId}` },
+        ),
+      )
+    } catch (error) {
+      // Failed half-way (a time-out after the charge was made): what the provider did is read
+      // back now, so a ONE PAYMENT already paid blocks the member's next attempt.
+      await syncCustomer(deps, customerId).catch(() => {})
+      throw error
+    }
     await syncCustomer(deps, customerId)
   })
   return planStateOf(deps, payer.id)

@@ -21,6 +21,7 @@ let started: SandboxServer | undefined
 beforeAll(async () => {
   await testApp.app.ready()
   started = await startSandboxServer({
+    record: true,
     gateway: createSandboxGateway(testApp.app.db, { webhookSecret: 'whsec_test' }),
     secretKey: SECRET_KEY,
   })

@@ -97,6 +97,10 @@ export async function startSandboxServer(options: {
   gateway: SandboxGateway
   /** The one secret key accepted; any `sk_test_…` key when absent. */
   secretKey?: string
+  /** The one publishable key accepted; any `pk_test_…` key when absent. */
+  publishableKey?: string
+  /** Keep every request for tests to read; the app's own server keeps none. */
+  record?: boolean
 }): Promise<SandboxServer> {
   const { gateway, secretKey } = options
   const requests: RecordedRequest[] = []
@@ -129,6 +133,9 @@ export async function startSandboxServer(options: {
       )
     }
     if (key.startsWith('pk_test_')) {
+      if (options.publishableKey !== undefined && key !== options.publishableKey) {
+        throw invalidRequest(`Invalid API Key provided: ${masked(key)}`, { status: 401 })
+      }
       if (publishableRoute) return 'publishable'
       throw invalidRequest(
         'This API call cannot be made with a publishable API key. Please use a secret API key.',
@@ -190,7 +197,7 @@ export async function startSandboxServer(options: {
       key: null,
       body: request.method === 'GET' ? {} : recordedBody(paramsOf(request)),
     }
-    requests.push(recorded)
+    if (options.record) requests.push(recorded)
     recorded.key = authenticate(request)
     kinds.set(request, recorded.key)
     const version = headerOf(request, 'stripe-version')

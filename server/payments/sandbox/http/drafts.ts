@@ -164,6 +164,11 @@ export function draftRoutes(
       },
       items: [],
     }
+    // A draft the app never finalized (it stopped half-way; its retry makes a new one) is
+    // forgotten after a day, as the server forgets its keys.
+    for (const [id, old] of drafts) {
+      if (draft.created - old.created > 24 * 3600) drafts.delete(id)
+    }
     drafts.set(draft.id, draft)
     return renderDraft(draft)
   })
