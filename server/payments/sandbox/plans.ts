@@ -258,6 +258,39 @@ export function sandboxPlans(context: PlanContext) {
     )
   }
 
+  /**
+   * An invoice of a one-time price less a credit, of no plan (ONE PAYMENT bought as an
+   * upgrade), open until paid, marked as ending the plan it replaces.
+   */
+  function oneTimeInvoice(
+    customer: StoredCustomer,
+    now: number,
+    input: {
+      price: GatewayPrice
+      credit: { amount: number; description: string; period: { start: number; end: number } } | null
+      endsSubscription: string | null
+    },
+    idempotencyKey: string,
+    id?: string,
+  ): Promise<GatewayInvoice> {
+    return makeInvoice(
+      customer,
+      now,
+      {
+        subscription: null,
+        reason: 'manual',
+        price: input.price,
+        period: { start: now, end: now },
+        receiptEmail: null,
+        paid: null,
+        ...(input.credit ? { credit: input.credit } : {}),
+        ...(input.endsSubscription ? { endsSubscription: input.endsSubscription } : {}),
+      },
+      idempotencyKey,
+      id,
+    )
+  }
+
   /** Voids an open invoice; a charge of it still with the bank is cancelled, as the provider does. */
   async function voidInvoice(id: string, now: number): Promise<void> {
     const voided = await store.change<GatewayInvoice>(id, 'invoice', (invoice) =>
@@ -881,19 +914,10 @@ export function sandboxPlans(context: PlanContext) {
       if (!price.recurring) {
         // ONE PAYMENT: an invoice of its own, marked as ending the plan; the plan runs on until
         // the app ends it (as Stripe knows nothing of the mark).
-        const invoice = await makeInvoice(
+        const invoice = await oneTimeInvoice(
           customer,
           now,
-          {
-            subscription: null,
-            reason: 'manual',
-            price,
-            period: { start: now, end: now },
-            receiptEmail: null,
-            paid: null,
-            credit,
-            endsSubscription: id,
-          },
+          { price, credit, endsSubscription: id },
           key,
         )
         if (invoice.attempt_count === 0) {
@@ -1015,19 +1039,10 @@ export function sandboxPlans(context: PlanContext) {
         }
       }
       const now = clockOf(customer)
-      const invoice = await makeInvoice(
+      const invoice = await oneTimeInvoice(
         customer,
         now,
-        {
-          subscription: null,
-          reason: 'manual',
-          price,
-          period: { start: now, end: now },
-          receiptEmail: null,
-          paid: null,
-          ...(input.credit ? { credit: input.credit } : {}),
-          ...(input.endsSubscription ? { endsSubscription: input.endsSubscription } : {}),
-        },
+        { price, credit: input.credit, endsSubscription: input.endsSubscription },
         options.idempotencyKey ?? `${input.id}-finalize`,
         input.id,
       )

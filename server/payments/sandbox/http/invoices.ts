@@ -74,21 +74,47 @@ function upgradeAsked(params: Params): { subscription: string; price: string } {
 }
 
 export function invoiceRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
-  async function render(invoice: GatewayInvoice, withPayments: boolean): Promise<WireInvoice> {
+  /**
+   * What rendering a request's invoices reads besides them (the customer's charges, the lines'
+   * prices, the plans), each read once per request: a page of a hundred invoices is not a
+   * hundred reads of the same charges.
+   */
+  function reads() {
+    const once = <T>(load: (id: string) => Promise<T>) => {
+      const loaded = new Map<string, Promise<T>>()
+      return (id: string) => {
+        let found = loaded.get(id)
+        if (!found) {
+          found = load(id)
+          loaded.set(id, found)
+        }
+        return found
+      }
+    }
+    return {
+      charges: once((customer) => gateway.listPaymentIntents(customer)),
+      price: once((id) => gateway.retrievePrice(id)),
+      subscription: once((id) => gateway.retrieveSubscription(id)),
+    }
+  }
+
+  async function render(
+    invoice: GatewayInvoice,
+    withPayments: boolean,
+    read = reads(),
+  ): Promise<WireInvoice> {
     const charges = withPayments
-      ? (await gateway.listPaymentIntents(invoice.customer)).filter((intent) =>
+      ? (await read.charges(invoice.customer)).filter((intent) =>
           invoice.payment_intents.includes(intent.id),
         )
       : []
     // Stripe names each line's product, and the plan's item on a plan's invoice.
     const prices: GatewayPrice[] = []
     for (const line of invoice.lines.data) {
-      const price = line.price ? await gateway.retrievePrice(line.price) : null
+      const price = line.price ? await read.price(line.price) : null
       if (price) prices.push(price)
     }
-    const subscription = invoice.subscription
-      ? await gateway.retrieveSubscription(invoice.subscription)
-      : null
+    const subscription = invoice.subscription ? await read.subscription(invoice.subscription) : null
     const rendered = renderInvoice(invoice, charges, { prices, subscription })
     if (withPayments) return rendered
     const { payments: _, ...rest } = rendered
@@ -113,8 +139,9 @@ export function invoiceRoutes(app: FastifyInstance, gateway: SandboxGateway): vo
       params,
       '/v1/invoices',
     )
+    const read = reads()
     const data = await Promise.all(
-      page.data.map((invoice) => render(invoice, expand.has('data.payments'))),
+      page.data.map((invoice) => render(invoice, expand.has('data.payments'), read)),
     )
     return { ...page, data }
   })
