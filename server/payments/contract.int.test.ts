@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, count, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
+import qs from 'qs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sandboxObjects } from '../../db/schema/billing'
 import { setUpTestApp } from '../../tests/support/test-app'
@@ -11,6 +12,7 @@ import {
   GatewayError,
   type GatewayPaymentIntent,
   type GatewayPrice,
+  type GatewaySetupIntent,
   type PaymentGateway,
 } from './gateway'
 import { createSandboxGateway } from './sandbox/gateway'
@@ -44,6 +46,41 @@ interface Subject {
   gateway: PaymentGateway
   /** The sandbox's HTTP server, when the gateway talks to it. */
   server: SandboxServer | null
+  /** The browser's part of saving a card: the setup intent confirmed with the typed card. */
+  confirmSetup(intent: GatewaySetupIntent, number: string, clientSecret?: string): Promise<unknown>
+}
+
+const typed = (number: string) => ({ number, expMonth: 12, expYear: nextYear, cvc: '123' })
+
+/** As Stripe.js confirms from the page: a form post with the publishable key and the secret. */
+async function confirmFromPage(
+  url: string,
+  intent: GatewaySetupIntent,
+  number: string,
+  clientSecret: string,
+) {
+  const response = await fetch(`${url}/v1/setup_intents/${intent.id}/confirm`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'stripe-version': STRIPE_API_VERSION,
+      'idempotency-key': randomUUID(),
+    },
+    body: qs.stringify({
+      key: PUBLISHABLE_KEY,
+      client_secret: clientSecret,
+      payment_method_data: {
+        type: 'card',
+        card: { number, exp_month: 12, exp_year: nextYear, cvc: '123' },
+      },
+    }),
+  })
+  const body = (await response.json()) as {
+    error?: { code: string; message: string; decline_code?: string }
+  }
+  if (body.error)
+    throw new GatewayError(body.error.code, body.error.message, body.error.decline_code)
+  return body
 }
 
 /** A test app for a describe block (setUpTestApp), and what `make` builds on it. */
@@ -66,6 +103,7 @@ function onTestApp(make: (app: FastifyInstance) => Promise<Subject>) {
     get app() {
       return testApp.app
     },
+    confirmSetup: (...args: Parameters<Subject['confirmSetup']>) => built().confirmSetup(...args),
     get gateway() {
       return built().gateway
     },
@@ -373,6 +411,68 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
         await refusal(gateway().attachPaymentMethod(mastercard.id, { customer: other.id })),
       ).toEqual({ code: 'payment_method_unexpected_state' })
       expect(await gateway().listPaymentMethods(other.id)).toEqual([])
+    })
+
+    it('saves a card through a setup intent confirmed from the page, to that customer only', async () => {
+      const customer = await newCustomer()
+      const intent = await gateway().createSetupIntent(
+        { customer: customer.id },
+        { idempotencyKey: `${run}-setup` },
+      )
+      expect(intent).toEqual({
+        id: expect.stringMatching(/^seti_/),
+        object: 'setup_intent',
+        customer: customer.id,
+        client_secret: expect.stringMatching(new RegExp(`^${intent.id}_secret_`)),
+        status: 'requires_payment_method',
+        payment_method: null,
+        last_setup_error: null,
+        created: expect.any(Number),
+      })
+      expect(await gateway().retrieveSetupIntent(intent.id)).toEqual(intent)
+      expect(await gateway().retrieveSetupIntent('seti_missing')).toBeNull()
+
+      // The secret is what lets a page use the intent: another secret finds nothing.
+      expect(
+        await refusal(subject.confirmSetup(intent, '4242424242424242', `${intent.id}_secret_x`)),
+      ).toEqual({ code: 'resource_missing', declineCode: undefined })
+
+      // The bank refuses the card: nothing is saved and the intent says why.
+      expect(await refusal(subject.confirmSetup(intent, '4000000000000002'))).toEqual({
+        code: 'card_declined',
+        declineCode: 'generic_decline',
+      })
+      expect(await gateway().retrieveSetupIntent(intent.id)).toEqual({
+        ...intent,
+        last_setup_error: {
+          code: 'card_declined',
+          decline_code: 'generic_decline',
+          message: 'Your card was declined.',
+        },
+      })
+      expect(await gateway().listPaymentMethods(customer.id)).toEqual([])
+
+      // Another card on the same intent: saved to this customer.
+      await subject.confirmSetup(intent, '5555555555554444')
+      const done = await gateway().retrieveSetupIntent(intent.id)
+      expect(done).toEqual({
+        ...intent,
+        status: 'succeeded',
+        payment_method: expect.stringMatching(/^pm_/),
+        last_setup_error: null,
+      })
+      const saved = await gateway().listPaymentMethods(customer.id)
+      expect(saved.map((method) => [method.id, method.customer, method.card.last4])).toEqual([
+        [done?.payment_method, customer.id, '4444'],
+      ])
+      expect(await refusal(subject.confirmSetup(intent, '4242424242424242'))).toEqual({
+        code: 'setup_intent_unexpected_state',
+        declineCode: undefined,
+      })
+      expect(await refusal(gateway().createSetupIntent({ customer: 'cus_missing' }))).toEqual({
+        code: 'resource_missing',
+        declineCode: undefined,
+      })
     })
 
     it('charges once per key: processing, then succeeded when the bank settles', async () => {
@@ -987,18 +1087,28 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
   })
 }
 
-contractSuite('the in-process sandbox', async (app) => ({
-  gateway: createSandboxGateway(app.db, { webhookSecret: WEBHOOK_SECRET }),
-  server: null,
-}))
+contractSuite('the in-process sandbox', async (app) => {
+  const sandbox = createSandboxGateway(app.db, { webhookSecret: WEBHOOK_SECRET })
+  return {
+    gateway: sandbox,
+    server: null,
+    async confirmSetup(intent, number, clientSecret = intent.client_secret) {
+      const card = await sandbox.cardField.createCardPaymentMethod(typed(number))
+      return sandbox.confirmSetupIntent(intent.id, { clientSecret, paymentMethod: card.id })
+    },
+  }
+})
 
 contractSuite('the Stripe SDK against the sandbox over HTTP', async (app) => {
   const server = await startSandboxServer({
     record: true,
     gateway: createSandboxGateway(app.db, { webhookSecret: WEBHOOK_SECRET }),
     secretKey: SECRET_KEY,
+    publishableKey: PUBLISHABLE_KEY,
   })
   return {
+    confirmSetup: (intent, number, clientSecret = intent.client_secret) =>
+      confirmFromPage(server.url, intent, number, clientSecret),
     gateway: createStripeGateway({
       secretKey: SECRET_KEY,
       webhookSecret: WEBHOOK_SECRET,

@@ -72,6 +72,31 @@ export interface GatewayPaymentMethod {
   created: number
 }
 
+/**
+ * A card being saved through the provider's own field (Stripe mode): made for the customer by
+ * the server, then confirmed in the browser with its `client_secret`, so the card's numbers go
+ * from the page to the provider and the card ends up saved to that customer only.
+ */
+export interface GatewaySetupIntent {
+  id: string
+  object: 'setup_intent'
+  customer: string
+  /** What the browser confirms it with; never logged, never stored. */
+  client_secret: string
+  /** `succeeded` once the card is saved; `requires_action` while the bank asks to authenticate. */
+  status:
+    | 'requires_payment_method'
+    | 'requires_confirmation'
+    | 'requires_action'
+    | 'processing'
+    | 'succeeded'
+    | 'canceled'
+  /** The card saved by the confirmation, once there is one. */
+  payment_method: string | null
+  last_setup_error: { code: string; decline_code: string | null; message: string } | null
+  created: number
+}
+
 const PAYMENT_INTENT_STATUSES = [
   'requires_payment_method',
   'requires_confirmation',
@@ -280,6 +305,16 @@ export interface PaymentGateway {
     },
   ): Promise<GatewayCustomer>
 
+  /**
+   * Starts saving a card for the customer through the provider's card field: the browser
+   * confirms it with the card (and any authentication the bank asks for), which saves the card
+   * to this customer and no other.
+   */
+  createSetupIntent(
+    input: { customer: string },
+    options?: RequestOptions,
+  ): Promise<GatewaySetupIntent>
+  retrieveSetupIntent(id: string): Promise<GatewaySetupIntent | null>
   retrievePaymentMethod(id: string): Promise<GatewayPaymentMethod | null>
   /**
    * Saves a card made in the browser to the customer. The provider checks the card with its

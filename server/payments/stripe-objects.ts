@@ -8,6 +8,7 @@ import type {
   GatewayPaymentMethod,
   GatewayPrice,
   GatewayProduct,
+  GatewaySetupIntent,
   GatewaySubscription,
 } from './gateway'
 
@@ -139,6 +140,45 @@ const AUTHENTICATION_REQUIRED = {
  * such a charge made without the member; one authorized and not yet captured reads as
  * `processing` (the app never asks for a separate capture).
  */
+const SETUP_STATUSES: readonly GatewaySetupIntent['status'][] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'succeeded',
+  'canceled',
+]
+
+const unknownStatus = (intent: Stripe.SetupIntent): never => {
+  throw new Error(`Setup intent ${intent.id} has a status the app does not know: ${intent.status}.`)
+}
+
+/** A setup intent as the contract has it; a customer is always named (we make them so). */
+export function toSetupIntent(intent: Stripe.SetupIntent): GatewaySetupIntent {
+  const customer = idOf(intent.customer)
+  if (!customer || !intent.client_secret) {
+    throw new Error(`Setup intent ${intent.id} came back without its customer or secret.`)
+  }
+  const error = intent.last_setup_error
+  const status = intent.status as GatewaySetupIntent['status']
+  return {
+    id: intent.id,
+    object: 'setup_intent',
+    customer,
+    client_secret: intent.client_secret,
+    status: SETUP_STATUSES.includes(status) ? status : unknownStatus(intent),
+    payment_method: idOf(intent.payment_method),
+    last_setup_error: error
+      ? {
+          code: error.code ?? error.type,
+          decline_code: error.decline_code || null,
+          message: error.message ?? '',
+        }
+      : null,
+    created: intent.created,
+  }
+}
+
 export function toPaymentIntent(intent: Stripe.PaymentIntent): GatewayPaymentIntent | null {
   if (intent.currency !== 'usd') return null
   const { metadata } = intent

@@ -22,6 +22,7 @@ import {
   toPaymentMethod,
   toPrice,
   toProduct,
+  toSetupIntent,
   toSubscription,
 } from './stripe-objects'
 import {
@@ -411,6 +412,28 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
         throw error
       }
       return methods
+    },
+
+    async createSetupIntent({ customer }, requestOptions) {
+      const params: Stripe.SetupIntentCreateParams = {
+        customer,
+        // Saved for the plan's charges made while the member is away (renewals, retries), so
+        // the bank asks for any authentication now, in the page, rather than at a renewal.
+        usage: 'off_session',
+        allowed_payment_method_types: ['card'],
+      }
+      const intent = await call(() =>
+        stripe.setupIntents.create(params, {
+          // Each card the member types is a new attempt: never answered from an earlier one.
+          idempotencyKey: requestOptions?.idempotencyKey ?? `setup-${customer}-${randomUUID()}`,
+        }),
+      )
+      return toSetupIntent(intent)
+    },
+
+    async retrieveSetupIntent(id) {
+      const intent = await orNull(() => stripe.setupIntents.retrieve(id))
+      return intent && toSetupIntent(intent)
     },
 
     async createPaymentIntent(input, requestOptions) {

@@ -10,6 +10,7 @@ import {
   type GatewayPaymentMethod,
   type GatewayPrice,
   type GatewayProduct,
+  type GatewaySetupIntent,
   type GatewaySubscription,
   type PaymentGateway,
   type RequestOptions,
@@ -85,6 +86,13 @@ const declined = (reason: DeclineReason) =>
     reason === 'expired_card' || reason === 'incorrect_cvc' ? undefined : reason,
   )
 
+/** The bank's refusal of a card (as `declined` makes it), not a fault of the request. */
+const isRefusal = (error: unknown): error is GatewayError =>
+  error instanceof GatewayError &&
+  (error.code === 'card_declined' ||
+    error.code === 'expired_card' ||
+    error.code === 'incorrect_cvc')
+
 /** A stored payment method: the provider's shape plus what the sandbox's bank knows of it. */
 type StoredPaymentMethod = GatewayPaymentMethod & { sandbox: CardBehaviour }
 
@@ -112,6 +120,15 @@ export interface SandboxGateway extends PaymentGateway {
    * one (the operator command, which syncs by itself), events are not sent.
    */
   connectWebhooks(send: (delivery: WebhookDelivery) => Promise<void>): void
+  /**
+   * Stripe.js's confirmation of a setup intent, with its client secret and either a card typed
+   * into the field or a card already made: the bank checks the card and it is saved to the
+   * intent's customer. Refused, the intent keeps the refusal and the call fails with it.
+   */
+  confirmSetupIntent(
+    id: string,
+    input: { clientSecret: string; paymentMethod: string },
+  ): Promise<GatewaySetupIntent>
   /** A price by its id, for the sandbox's HTTP server (the contract lists prices by product). */
   retrievePrice(id: string): Promise<GatewayPrice | null>
   /** Whether a schedule manages the plan, for the server's `schedule` field. */
@@ -345,6 +362,70 @@ export function createSandboxGateway(
     return publicMethod(method)
   }
 
+  /** Saves a card to a customer: the bank checks it now, so a declined card fails here. */
+  async function attach(
+    id: string,
+    { customer, cardType }: { customer: string; cardType?: 'debit' | 'credit' },
+  ): Promise<GatewayPaymentMethod> {
+    if (!(await retrieve<StoredCustomer>(customer, 'customer'))) throw missing('customer', customer)
+    const method = await retrieve<StoredPaymentMethod>(id, 'payment_method')
+    if (!method) throw missing('payment_method', id)
+    if (method.customer && method.customer !== customer) {
+      throw new GatewayError(
+        'payment_method_unexpected_state',
+        'This payment method is already attached to another customer.',
+      )
+    }
+    if (method.sandbox.onSave) throw declined(method.sandbox.onSave)
+    const attached = await change<StoredPaymentMethod>(id, 'payment_method', (current) => ({
+      ...current,
+      customer,
+      metadata: cardType ? { ...current.metadata, card_type: cardType } : current.metadata,
+    }))
+    if (!attached) throw missing('payment_method', id)
+    return publicMethod(attached)
+  }
+
+  async function confirmSetupIntent(
+    id: string,
+    { clientSecret, paymentMethod }: { clientSecret: string; paymentMethod: string },
+  ): Promise<GatewaySetupIntent> {
+    const intent = await retrieve<GatewaySetupIntent>(id, 'setup_intent')
+    // A wrong secret reads as no such intent: the secret is what proves the page may use it.
+    if (!intent || intent.client_secret !== clientSecret) throw missing('setup_intent', id)
+    if (intent.status === 'succeeded' || intent.status === 'canceled') {
+      throw new GatewayError(
+        'setup_intent_unexpected_state',
+        `You cannot confirm this SetupIntent because it has a status of ${intent.status}.`,
+      )
+    }
+    try {
+      await attach(paymentMethod, { customer: intent.customer })
+    } catch (error) {
+      if (!isRefusal(error)) throw error
+      await change<GatewaySetupIntent>(id, 'setup_intent', (current) => ({
+        ...current,
+        status: 'requires_payment_method',
+        payment_method: null,
+        last_setup_error: {
+          code: error.code,
+          decline_code: error.declineCode ?? null,
+          message: error.message,
+        },
+      }))
+      throw error
+    }
+    const confirmed = await change<GatewaySetupIntent>(id, 'setup_intent', (current) => ({
+      ...current,
+      status: 'succeeded',
+      payment_method: paymentMethod,
+      last_setup_error: null,
+    }))
+    if (!confirmed) throw missing('setup_intent', id)
+    await emit({ type: 'setup_intent.succeeded', customer: confirmed.customer })
+    return confirmed
+  }
+
   const gateway: SandboxGateway = {
     kind: 'sandbox',
     cardField: { createCardPaymentMethod },
@@ -438,26 +519,31 @@ export function createSandboxGateway(
       return method ? publicMethod(method) : null
     },
 
-    async attachPaymentMethod(id, { customer, cardType }) {
+    attachPaymentMethod: (id, input) => attach(id, input),
+
+    async createSetupIntent({ customer }, options) {
       if (!(await retrieve<StoredCustomer>(customer, 'customer')))
         throw missing('customer', customer)
-      const method = await retrieve<StoredPaymentMethod>(id, 'payment_method')
-      if (!method) throw missing('payment_method', id)
-      if (method.customer && method.customer !== customer) {
-        throw new GatewayError(
-          'payment_method_unexpected_state',
-          'This payment method is already attached to another customer.',
-        )
-      }
-      if (method.sandbox.onSave) throw declined(method.sandbox.onSave)
-      const attached = await change<StoredPaymentMethod>(id, 'payment_method', (current) => ({
-        ...current,
-        customer,
-        metadata: cardType ? { ...current.metadata, card_type: cardType } : current.metadata,
-      }))
-      if (!attached) throw missing('payment_method', id)
-      return publicMethod(attached)
+      const id = sandboxId('seti')
+      return create<GatewaySetupIntent>(
+        'setup_intent',
+        id,
+        () => ({
+          id,
+          object: 'setup_intent',
+          customer,
+          client_secret: `${id}_secret_${sandboxId('s').slice(2)}`,
+          status: 'requires_payment_method',
+          payment_method: null,
+          last_setup_error: null,
+          created: nowSeconds(),
+        }),
+        options,
+      )
     },
+
+    retrieveSetupIntent: (id) => retrieve<GatewaySetupIntent>(id, 'setup_intent'),
+    confirmSetupIntent,
 
     async detachPaymentMethod(id) {
       const method = await retrieve<StoredPaymentMethod>(id, 'payment_method')

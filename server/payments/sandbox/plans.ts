@@ -118,6 +118,7 @@ export interface SandboxEvent {
     | 'customer.subscription.resumed'
     | 'invoice.finalized'
     | 'invoice.voided'
+    | 'setup_intent.succeeded'
   customer: string
 }
 

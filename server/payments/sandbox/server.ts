@@ -17,6 +17,7 @@ import {
   paramsOf,
   StripeHttpError,
 } from './http/protocol'
+import { setupIntentRoutes } from './http/setup-intents'
 import { subscriptionRoutes } from './http/subscriptions'
 import { testClockRoutes } from './http/test-clocks'
 
@@ -52,7 +53,11 @@ export interface SandboxServer {
 const FORM = { depth: 5, arrayLimit: 1_000, parameterLimit: 10_000 } as const
 
 /** The routes a publishable key may call, as Stripe.js does from the browser. */
-const PUBLISHABLE_ROUTES = new Set(['POST /v1/payment_methods'])
+const PUBLISHABLE_ROUTES = [
+  /^POST \/v1\/payment_methods$/,
+  /^GET \/v1\/setup_intents\/seti_[A-Za-z0-9]+$/,
+  /^POST \/v1\/setup_intents\/seti_[A-Za-z0-9]+\/confirm$/,
+]
 
 /** How long an idempotency key's answer is kept: Stripe keeps them for 24 hours. */
 const KEY_LIFETIME_MS = 24 * 3600 * 1000
@@ -80,14 +85,22 @@ const headerOf = (request: FastifyRequest, name: string) => {
   return typeof value === 'string' ? value : null
 }
 
-/** The body as recorded: the card's number cut to its last four digits, its code dropped. */
-function recordedBody(body: Params): Params {
-  const card = body.card
-  if (!card || typeof card !== 'object' || Array.isArray(card)) return body
+/** A card as recorded: its number cut to the last four digits, its code dropped. */
+function maskedCard(card: unknown): unknown {
+  if (!card || typeof card !== 'object' || Array.isArray(card)) return card
   const { number, cvc: _, ...rest } = card as Params
+  return { ...rest, ...(typeof number === 'string' ? { number: `…${number.slice(-4)}` } : {}) }
+}
+
+/** The body as recorded, with no card number or security code in it (Stripe.js nests the card). */
+function recordedBody(body: Params): Params {
+  const data = body.payment_method_data
   return {
     ...body,
-    card: { ...rest, ...(typeof number === 'string' ? { number: `…${number.slice(-4)}` } : {}) },
+    ...(body.card ? { card: maskedCard(body.card) } : {}),
+    ...(data && typeof data === 'object' && !Array.isArray(data)
+      ? { payment_method_data: { ...data, card: maskedCard((data as Params).card) } }
+      : {}),
   }
 }
 
@@ -123,7 +136,8 @@ export async function startSandboxServer(options: {
   function authenticate(request: FastifyRequest): 'secret' | 'publishable' {
     const header = headerOf(request, 'authorization')
     const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : ''
-    const publishableRoute = PUBLISHABLE_ROUTES.has(`${request.method} ${pathOf(request)}`)
+    const route = `${request.method} ${pathOf(request)}`
+    const publishableRoute = PUBLISHABLE_ROUTES.some((pattern) => pattern.test(route))
     const inBody = publishableRoute ? paramsOf(request).key : undefined
     const key = bearer || (typeof inBody === 'string' ? inBody : '')
     if (!key) {
@@ -274,6 +288,7 @@ export async function startSandboxServer(options: {
   customerRoutes(app, gateway)
   paymentMethodRoutes(app, gateway, (request) => kinds.get(request) ?? null)
   paymentIntentRoutes(app, gateway)
+  setupIntentRoutes(app, gateway, (request) => kinds.get(request) ?? null)
   subscriptionRoutes(app, gateway)
   invoiceRoutes(app, gateway)
   testClockRoutes(app, gateway)

@@ -22,7 +22,7 @@ import { renderPaymentMethod } from './render'
 // the secret key; saving is when the bank checks it, so a declined card fails at attach.
 
 /** What Stripe.js sends beside the card, which says nothing the sandbox needs. */
-const STRIPE_JS_FIELDS = [
+export const STRIPE_JS_FIELDS = [
   'key',
   'payment_user_agent',
   'time_on_page',

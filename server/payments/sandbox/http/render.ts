@@ -9,6 +9,7 @@ import type {
   GatewayPaymentMethod,
   GatewayPrice,
   GatewayProduct,
+  GatewaySetupIntent,
   GatewaySubscription,
 } from '../../gateway'
 import type { SandboxTestClock } from '../clocks'
@@ -874,5 +875,48 @@ export function renderInvoiceItem(
     quantity_decimal: '1',
     tax_rates: [],
     test_clock: null,
+  }
+}
+
+export function renderSetupIntent(intent: GatewaySetupIntent): Stripe.SetupIntent {
+  const error = intent.last_setup_error
+  return {
+    id: intent.id,
+    object: 'setup_intent',
+    allowed_payment_method_types: ['card'],
+    application: null,
+    automatic_payment_methods: null,
+    cancellation_reason: null,
+    client_secret: intent.client_secret,
+    created: intent.created,
+    customer: intent.customer,
+    customer_account: null,
+    description: null,
+    excluded_payment_method_types: null,
+    flow_directions: null,
+    last_setup_error: error
+      ? {
+          type: 'card_error',
+          code: error.code,
+          ...(error.decline_code ? { decline_code: error.decline_code } : {}),
+          message: error.message,
+          payment_method_type: 'card',
+        }
+      : null,
+    latest_attempt: null,
+    livemode: false,
+    mandate: null,
+    metadata: {},
+    next_action: null,
+    on_behalf_of: null,
+    payment_method: intent.payment_method,
+    payment_method_configuration_details: null,
+    payment_method_options: {
+      card: { mandate_options: null, network: null, request_three_d_secure: 'automatic' },
+    },
+    payment_method_types: ['card'],
+    single_use_mandate: null,
+    status: intent.status,
+    usage: 'off_session',
   }
 }

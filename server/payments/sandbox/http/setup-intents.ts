@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { GatewaySetupIntent } from '../../gateway'
+import type { SandboxGateway } from '../gateway'
+import { STRIPE_JS_FIELDS } from './payment-methods'
+import {
+  idempotencyKeyOf,
+  invalidRequest,
+  missingResource,
+  onlyKnown,
+  optionalHash,
+  optionalText,
+  paramsOf,
+  requiredInteger,
+  requiredText,
+} from './protocol'
+import { renderSetupIntent } from './render'
+
+// Saving a card through Stripe's own field: the server makes a setup intent for the customer
+// with the secret key; the browser confirms it with the publishable key and the intent's client
+// secret (as Stripe.js does), sending the card typed into the field or a card already made. The
+// bank checks the card then, and it is saved to the intent's customer.
+
+/** A setup intent the caller may see: with the secret key any, with the publishable key only by its secret. */
+async function intentFor(
+  gateway: SandboxGateway,
+  request: FastifyRequest<{ Params: { id: string } }>,
+  kind: 'secret' | 'publishable' | null,
+  clientSecret: string | undefined,
+): Promise<GatewaySetupIntent> {
+  const intent = await gateway.retrieveSetupIntent(request.params.id)
+  const allowed =
+    kind === 'secret' || (clientSecret !== undefined && clientSecret === intent?.client_secret)
+  if (!intent || !allowed) throw missingResource('setup_intent', request.params.id, 'intent')
+  return intent
+}
+
+export function setupIntentRoutes(
+  app: FastifyInstance,
+  gateway: SandboxGateway,
+  keyKind: (request: FastifyRequest) => 'secret' | 'publishable' | null,
+): void {
+  app.post('/v1/setup_intents', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, ['customer', 'usage', 'allowed_payment_method_types'])
+    const customer = requiredText(params, 'customer')
+    const usage = optionalText(params, 'usage') ?? 'off_session'
+    if (usage !== 'off_session') {
+      throw invalidRequest('The sandbox saves cards for charges made off session only.', {
+        param: 'usage',
+      })
+    }
+    const types = params.allowed_payment_method_types
+    if (
+      types !== undefined &&
+      !(Array.isArray(types) && types.length === 1 && types[0] === 'card')
+    ) {
+      throw invalidRequest('The sandbox takes cards only.', {
+        param: 'allowed_payment_method_types',
+      })
+    }
+    if (!(await gateway.retrieveCustomer(customer))) {
+      throw missingResource('customer', customer, 'customer')
+    }
+    return renderSetupIntent(
+      await gateway.createSetupIntent({ customer }, { idempotencyKey: idempotencyKeyOf(request) }),
+    )
+  })
+
+  app.get<{ Params: { id: string } }>('/v1/setup_intents/:id', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, ['client_secret', ...STRIPE_JS_FIELDS])
+    const intent = await intentFor(
+      gateway,
+      request,
+      keyKind(request),
+      optionalText(params, 'client_secret'),
+    )
+    return renderSetupIntent(intent)
+  })
+
+  app.post<{ Params: { id: string } }>('/v1/setup_intents/:id/confirm', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, [
+      'client_secret',
+      'payment_method',
+      'payment_method_data',
+      'return_url',
+      'use_stripe_sdk',
+      'expand',
+      ...STRIPE_JS_FIELDS,
+    ])
+    const kind = keyKind(request)
+    const clientSecret = optionalText(params, 'client_secret')
+    if (kind === 'publishable' && clientSecret === undefined) {
+      throw invalidRequest('Missing required param: client_secret.', {
+        code: 'parameter_missing',
+        param: 'client_secret',
+      })
+    }
+    const intent = await intentFor(gateway, request, kind, clientSecret)
+    let paymentMethod = optionalText(params, 'payment_method')
+    const data = optionalHash(params, 'payment_method_data')
+    if (data) {
+      if (kind !== 'publishable') {
+        throw invalidRequest(
+          'Sending credit card numbers directly to the Stripe API is generally unsafe. Card numbers are sent from the browser with the publishable key.',
+        )
+      }
+      onlyKnown(data, ['type', 'card', 'billing_details'], 'payment_method_data')
+      if (requiredText(data, 'type', 'payment_method_data[type]') !== 'card') {
+        throw invalidRequest('The sandbox takes cards only.', {
+          param: 'payment_method_data[type]',
+        })
+      }
+      const card = optionalHash(data, 'card')
+      if (!card) {
+        throw invalidRequest('Missing required param: payment_method_data[card].', {
+          code: 'parameter_missing',
+          param: 'payment_method_data[card]',
+        })
+      }
+      onlyKnown(card, ['number', 'exp_month', 'exp_year', 'cvc'], 'payment_method_data[card]')
+      const made = await gateway.cardField.createCardPaymentMethod({
+        number: requiredText(card, 'number', 'payment_method_data[card][number]'),
+        expMonth: requiredInteger(card, 'exp_month', 'payment_method_data[card][exp_month]'),
+        expYear: requiredInteger(card, 'exp_year', 'payment_method_data[card][exp_year]'),
+        cvc: optionalText(card, 'cvc') ?? '',
+      })
+      paymentMethod = made.id
+    }
+    if (!paymentMethod) {
+      throw invalidRequest(
+        'You cannot confirm this SetupIntent because it is missing a payment method.',
+        { code: 'parameter_missing', param: 'payment_method' },
+      )
+    }
+    return renderSetupIntent(
+      await gateway.confirmSetupIntent(intent.id, {
+        clientSecret: intent.client_secret,
+        paymentMethod,
+      }),
+    )
+  })
+}
