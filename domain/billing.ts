@@ -164,6 +164,9 @@ export const sandboxCardResponseSchema = z.object({
   last4: z.string(),
 })
 
+/** A card to be saved through the provider's own field: what the page confirms it with. */
+export const cardSetupResponseSchema = z.object({ clientSecret: z.string() })
+
 /** A card made by the card field (sandbox or provider), saved to the account. */
 export const addCardRequestSchema = z.object({
   paymentMethodId: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/)),
@@ -217,6 +220,8 @@ export type SavedCard = z.infer<typeof savedCardSchema>
 export const billingAccountSchema = z.object({
   /** True in the sandbox: every screen with money says 'Sandbox — no real charges'. */
   sandbox: z.boolean(),
+  /** Stripe mode: the key of Stripe's own card field, which then takes the card. */
+  publishableKey: z.nullable(z.string()),
   billingInfo: z.nullable(
     z.object({
       name: z.string(),

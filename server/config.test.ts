@@ -103,14 +103,20 @@ describe('loadConfig', () => {
   })
 
   it('accepts Stripe when all three keys are given', () => {
-    const config = loadConfig({
+    const stripe = {
       PAYMENTS: 'stripe',
       STRIPE_SECRET_KEY: 'sk_test_123',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_123',
       STRIPE_WEBHOOK_SECRET: 'whsec_123',
-    })
+    }
+    const config = loadConfig(stripe)
 
     expect(config.PAYMENTS).toBe('stripe')
+    // Unset, the SDK talks to Stripe itself; set, to the Stripe-compatible server named.
+    expect(config.STRIPE_API_URL).toBeUndefined()
+    expect(loadConfig({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:12111' }).STRIPE_API_URL).toBe(
+      'http://127.0.0.1:12111',
+    )
   })
 
   it.each<{ env: Record<string, string>; expected: string }>([
@@ -123,6 +129,10 @@ describe('loadConfig', () => {
     { env: { PAYMENTS: 'paypal' }, expected: 'PAYMENTS must be sandbox or stripe' },
     { env: { SMTP_URL: 'http://x' }, expected: 'SMTP_URL must start with smtp:// or smtps://' },
     { env: { PUBLIC_URL: 'ftp://x' }, expected: 'PUBLIC_URL must be an http:// or https:// URL' },
+    {
+      env: { STRIPE_API_URL: 'localhost:12111' },
+      expected: 'STRIPE_API_URL must be an http:// or https:// URL',
+    },
     {
       env: { CAPTCHA_COST: '5' },
       expected: 'CAPTCHA_COST must be a whole number from 1000 to 10000000',

@@ -58,6 +58,13 @@ const envSchema = z
       .string()
       .regex(/^whsec_/, { error: 'must start with whsec_' })
       .optional(),
+    /**
+     * Another Stripe-compatible server for the SDK (stripe-mock, a recording proxy, the
+     * sandbox's own); unset is Stripe itself. Read only when PAYMENTS=stripe.
+     */
+    STRIPE_API_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .optional(),
     /** s3://bucket for S3-compatible storage; unset keeps files under DATA_DIR. */
     STORAGE_URL: z
       .string()

@@ -271,6 +271,11 @@ export interface PaymentGateway {
   readonly kind: 'sandbox' | 'stripe'
   /** Present when cards are typed into our own form (the sandbox). */
   readonly cardField: CardField | null
+  /**
+   * The key the page's card field (Stripe.js) uses where the provider takes the card itself;
+   * null where cards are typed into our own form.
+   */
+  readonly publishableKey: string | null
   /** Present in test mode only. */
   readonly testClocks: TestClocks | null
   /** The product, or null when there is none with this id. */

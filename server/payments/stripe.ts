@@ -211,7 +211,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   // Only toward the sandbox on this machine: against Stripe, card numbers go from the browser
   // to Stripe's own field and never pass through our server.
   const cardField: CardField | null =
-    options.apiUrl && publishableKey && isLoopback(options.apiUrl)
+    options.kind === 'sandbox' && options.apiUrl && publishableKey && isLoopback(options.apiUrl)
       ? {
           async createCardPaymentMethod({ number, expMonth, expYear, cvc }) {
             const method = await call(() =>
@@ -230,6 +230,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   return {
     kind: options.kind ?? 'stripe',
     cardField,
+    publishableKey: cardField ? null : (publishableKey ?? null),
     testClocks: clocks?.testClocks ?? null,
 
     retrieveProduct: async (id) => {

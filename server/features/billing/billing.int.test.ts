@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { buildUser } from '../../../tests/support/factories'
 import { createTestEnvironment, setUpTestApp } from '../../../tests/support/test-app'
@@ -144,15 +146,23 @@ describe('the sandbox gateway', () => {
 })
 
 describe('PAYMENTS=stripe', () => {
-  it('refuses to start until the Stripe gateway exists, rather than take cards it cannot charge', async () => {
+  it('does not start while Stripe does not answer, rather than show prices it cannot charge', async () => {
+    // A port nobody listens on: the catalog is checked at Stripe before the first request.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo
+        probe.close(() => resolve(port))
+      })
+    })
     const environment = await createTestEnvironment({
       PAYMENTS: 'stripe',
       STRIPE_SECRET_KEY: 'sk_test_not_a_real_key',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_not_a_real_key',
       STRIPE_WEBHOOK_SECRET: 'whsec_not_a_real_secret',
+      STRIPE_API_URL: `http://127.0.0.1:${closed}`,
     })
     try {
-      await expect(environment.build()).rejects.toThrow(/PAYMENTS=stripe is not available/)
+      await expect(environment.build()).rejects.toThrow(/connection to Stripe/)
     } finally {
       await environment.destroy()
     }

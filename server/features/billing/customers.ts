@@ -285,6 +285,7 @@ export async function billingAccountOf(deps: BillingDeps, userId: string): Promi
   const defaultId = customer?.defaultPaymentMethodId ?? null
   return {
     sandbox: deps.payments.kind === 'sandbox',
+    publishableKey: deps.payments.publishableKey,
     billingInfo: customer
       ? {
           name: customer.name,
@@ -329,6 +330,18 @@ export async function createSandboxCard(
   const method = await asUserError(() => field.createCardPaymentMethod(card))
   await deps.db.insert(billingCardTokens).values({ paymentMethodId: method.id, userId })
   return { id: method.id, brand: method.card.brand, last4: method.card.last4 }
+}
+
+/**
+ * Starts saving a card through the provider's own field: a setup intent for the member's
+ * customer (made now if they have none), which the page confirms with the card. The card is
+ * then saved to this member's customer and nobody else's, and the page saves it to the account
+ * as any card (addCard).
+ */
+export async function startCardSetup(deps: BillingDeps, payer: Payer) {
+  const customerId = await customerIdFor(deps, payer)
+  const intent = await deps.payments.createSetupIntent({ customer: customerId })
+  return { clientSecret: intent.client_secret }
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   billingAccountSchema,
   billingInfoRequestSchema,
   cardParamsSchema,
+  cardSetupResponseSchema,
   paymentsResponseSchema,
   payOnceRequestSchema,
   payOnceResponseSchema,
@@ -27,6 +28,7 @@ import {
   createSandboxCard,
   removeCard,
   setDefaultCard,
+  startCardSetup,
   updateBillingInfo,
 } from './customers'
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
@@ -166,6 +168,25 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       const caller = cardCaller(request, user.id)
       await consumeCardTry(app.rateLimiter, caller)
       return answeringRefusals(app.rateLimiter, caller, () => addCard(deps, user, request.body))
+    },
+  )
+
+  app.post(
+    '/billing/cards/setup',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          "Start saving a card through Stripe's own card field: the secret the page confirms it with",
+        response: { 200: cardSetupResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.requireUser(request)
+      // Each confirmation is a try of a card at the bank, even though Stripe answers the page.
+      await consumeCardTry(app.rateLimiter, cardCaller(request, user.id))
+      reply.header('cache-control', 'no-store')
+      return startCardSetup(deps, user)
     },
   )
 

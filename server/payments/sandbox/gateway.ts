@@ -429,6 +429,7 @@ export function createSandboxGateway(
   const gateway: SandboxGateway = {
     kind: 'sandbox',
     cardField: { createCardPaymentMethod },
+    publishableKey: null,
     testClocks: {
       async advanceClock(customerId, seconds) {
         const customer = await retrieve<StoredCustomer>(customerId, 'customer')

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
+import { startStripeStandIn } from '../../../tests/support/stripe-standin'
+import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
+
+// The app with PAYMENTS=stripe, as an operator runs it with Stripe's keys, pointed by
+// STRIPE_API_URL at a Stripe-compatible stand-in (the sandbox's server on a database of its
+// own). The app has no sandbox here: a card reaches it only as a payment method saved through a
+// setup intent that the page confirmed with Stripe, never as numbers.
+
+let stripeSide: { environment: TestEnvironment; app: FastifyInstance } | undefined
+let standIn: Awaited<ReturnType<typeof startStripeStandIn>> | undefined
+let environment: TestEnvironment | undefined
+let app: FastifyInstance | undefined
+
+beforeAll(async () => {
+  // Stripe's own database: a second environment, never read by the app under test.
+  const stripeEnvironment = await createTestEnvironment()
+  stripeSide = { environment: stripeEnvironment, app: await stripeEnvironment.build() }
+  standIn = await startStripeStandIn(stripeSide.app.db)
+  environment = await createTestEnvironment(standIn.env)
+  app = await environment.build()
+  standIn.sendEventsTo(() => built(app))
+})
+
+afterAll(async () => {
+  await app?.close()
+  await environment?.destroy()
+  await standIn?.close()
+  await stripeSide?.app.close()
+  await stripeSide?.environment.destroy()
+})
+
+function built<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('built in beforeAll')
+  return value
+}
+
+const call = apiCallsTo(() => built(app))
+const stripe = () => built(standIn)
+
+/** Add Credit Card in Stripe mode: the setup, Stripe's field confirming it, then Save. */
+async function saveThroughStripe(cookie: string, number: string, cardType = 'credit') {
+  const setup = await call('POST', '/api/billing/cards/setup', cookie)
+  expect(setup.statusCode).toBe(200)
+  const confirmed = await stripe().confirmSetup(setup.json().clientSecret, number)
+  if (confirmed.error) return { refused: confirmed.error, saved: null }
+  const saved = await call('POST', '/api/billing/cards', cookie, {
+    paymentMethodId: confirmed.payment_method,
+    cardType,
+  })
+  return { refused: null, saved, paymentMethodId: confirmed.payment_method ?? '' }
+}
+
+describe('Stripe mode', () => {
+  it('starts against the Stripe API named, and tells the page to use Stripe’s card field', async () => {
+    expect((await built(app).inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
+    const { cookie } = await memberWithCookie(built(app))
+    const account = await call('GET', '/api/billing/account', cookie)
+    expect(account.json()).toMatchObject({
+      sandbox: false,
+      publishableKey: stripe().publishableKey,
+      cards: [],
+    })
+    // Card numbers never reach the app in Stripe mode: the sandbox's field is not there.
+    const typed = await call('POST', '/api/billing/sandbox/cards', cookie, {
+      number: '4242424242424242',
+      expMonth: 12,
+      expYear: new Date().getUTCFullYear() + 1,
+      cvc: '123',
+    })
+    expect(typed.statusCode).toBe(404)
+    // Stripe's hosts are allowed on the pages, so its field can load.
+    const page = await built(app).inject({ method: 'GET', url: '/' })
+    expect(page.headers['content-security-policy']).toContain('https://js.stripe.com')
+  })
+
+  it('saves a card confirmed with Stripe to the member’s own customer, and the first is the default', async () => {
+    const { cookie, user } = await memberWithCookie(built(app))
+    const { saved, paymentMethodId } = await saveThroughStripe(cookie, '4000056655665556', 'debit')
+    expect(saved?.statusCode).toBe(200)
+    expect(saved?.json().cards).toEqual([
+      expect.objectContaining({
+        id: paymentMethodId,
+        brand: 'visa',
+        last4: '5556',
+        cardType: 'debit',
+        isDefault: true,
+      }),
+    ])
+    // Stripe holds the member's customer, traced back to them, with the card as its default.
+    const customers = await stripe().sandbox.listPaymentMethods(
+      (await stripe().sandbox.retrievePaymentMethod(paymentMethodId ?? ''))?.customer ?? '',
+    )
+    expect(customers.map((method) => method.id)).toEqual([paymentMethodId])
+    const customer = await stripe().sandbox.retrieveCustomer(customers[0]?.customer ?? '')
+    expect(customer?.metadata.user_id).toBe(user.id)
+    expect(customer?.invoice_settings.default_payment_method).toBe(paymentMethodId)
+  })
+
+  it('a card Stripe refuses at the setup is saved nowhere, and another member cannot take a saved one', async () => {
+    const { cookie } = await memberWithCookie(built(app))
+    const { refused } = await saveThroughStripe(cookie, '4000000000000002')
+    expect(refused).toMatchObject({ code: 'card_declined', decline_code: 'generic_decline' })
+    expect((await call('GET', '/api/billing/account', cookie)).json().cards).toEqual([])
+
+    const { paymentMethodId } = await saveThroughStripe(cookie, '4242424242424242')
+    const other = await memberWithCookie(built(app))
+    const taken = await call('POST', '/api/billing/cards', other.cookie, {
+      paymentMethodId,
+      cardType: 'credit',
+    })
+    expect(taken.statusCode).toBe(404)
+    expect((await call('GET', '/api/billing/account', other.cookie)).json().cards).toEqual([])
+  })
+
+  it('takes ONE PAYMENT with the saved card, with its receipt sent by Stripe, and opens the panels', async () => {
+    const { cookie } = await memberWithCookie(built(app))
+    const { paymentMethodId } = await saveThroughStripe(cookie, '4242424242424242')
+    const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
+      id: string
+      plan: string
+    }[]
+    const price = prices.find((candidate) => candidate.plan === 'one_payment')
+    const paid = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: price?.id,
+      paymentMethodId,
+      receiptEmail: 'Copy@Example.com',
+      attemptId: randomUUID(),
+    })
+    expect(paid.statusCode).toBe(200)
+    const sent = stripe().server.requests.find(
+      (request) =>
+        request.method === 'POST' &&
+        request.path === '/v1/payment_intents' &&
+        request.body.payment_method === paymentMethodId,
+    )
+    expect(sent?.body).toMatchObject({ receipt_email: 'copy@example.com', confirm: 'true' })
+    // Stripe's event reaches the webhook, whose sync opens the panels.
+    await vi.waitFor(
+      async () => {
+        const access = (await call('GET', '/api/access', cookie)).json()
+        expect(access).toMatchObject({ hasAccess: true })
+      },
+      { timeout: 15_000, interval: 100 },
+    )
+  })
+})

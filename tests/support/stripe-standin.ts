@@ -1,0 +1,91 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import qs from 'qs'
+import type { Database } from '../../db/client'
+import { STRIPE_API_VERSION } from '../../server/payments/events'
+import { WEBHOOK_PATH } from '../../server/payments/plugin'
+import { createSandboxGateway } from '../../server/payments/sandbox/gateway'
+import { startSandboxServer } from '../../server/payments/sandbox/server'
+
+// Stripe, as an app in Stripe mode meets it in tests: the sandbox's Stripe-compatible server on
+// a database of its own, with an account's three keys, posting its events to the app's webhook
+// as Stripe does. The app under test runs with PAYMENTS=stripe and STRIPE_API_URL pointed here,
+// so it knows nothing of the sandbox: cards reach it only through setup intents confirmed from
+// the page.
+
+const key = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`
+
+export async function startStripeStandIn(db: Database) {
+  const secretKey = key('sk_test_')
+  const publishableKey = key('pk_test_')
+  const webhookSecret = key('whsec_')
+  const sandbox = createSandboxGateway(db, { webhookSecret })
+  const server = await startSandboxServer({
+    gateway: sandbox,
+    secretKey,
+    publishableKey,
+    record: true,
+  })
+  return {
+    url: server.url,
+    publishableKey,
+    sandbox,
+    server,
+    /** The app's configuration for Stripe mode against this stand-in. */
+    env: {
+      PAYMENTS: 'stripe',
+      STRIPE_SECRET_KEY: secretKey,
+      STRIPE_PUBLISHABLE_KEY: publishableKey,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_URL: server.url,
+    },
+    /** Events go to the app's webhook endpoint, signed; charges settle at once. */
+    sendEventsTo(app: () => FastifyInstance) {
+      sandbox.connectWebhooks(async ({ payload, signature }) => {
+        const response = await app().inject({
+          method: 'POST',
+          url: WEBHOOK_PATH,
+          payload,
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        })
+        if (response.statusCode !== 200) {
+          throw new Error(`the webhook endpoint answered ${response.statusCode}`)
+        }
+      })
+    },
+    /**
+     * What Stripe.js does when the member presses Save: the setup intent confirmed with its
+     * secret and the typed card, with the publishable key. Answers Stripe's JSON.
+     */
+    async confirmSetup(clientSecret: string, number: string) {
+      const id = clientSecret.split('_secret_')[0]
+      const response = await fetch(`${server.url}/v1/setup_intents/${id}/confirm`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'stripe-version': STRIPE_API_VERSION,
+          'idempotency-key': randomUUID(),
+        },
+        body: qs.stringify({
+          key: publishableKey,
+          client_secret: clientSecret,
+          payment_method_data: {
+            type: 'card',
+            card: {
+              number,
+              exp_month: 12,
+              exp_year: new Date().getUTCFullYear() + 1,
+              cvc: '123',
+            },
+          },
+        }),
+      })
+      return (await response.json()) as {
+        status?: string
+        payment_method?: string
+        error?: { code: string; decline_code?: string; message: string }
+      }
+    },
+    close: () => server.close(),
+  }
+}
