@@ -5,6 +5,7 @@ import {
   billingAccountSchema,
   billingInfoRequestSchema,
   type CardType,
+  cardSetupResponseSchema,
   PAYMENT_POLL_MS,
   type Payment,
   type PayOnceRequest,
@@ -32,6 +33,31 @@ const sandboxCard = endpoint(
   sandboxCardResponseSchema,
 )
 const saveCard = endpoint('POST', '/api/billing/cards', addCardRequestSchema, billingAccountSchema)
+const cardSetup = () =>
+  apiRequest('/api/billing/cards/setup', cardSetupResponseSchema, { method: 'POST' })
+
+/**
+ * A card typed into the provider's own field (Stripe mode), ready to be saved: confirming the
+ * member's setup with it answers the saved card's id, or fails with the provider's reason.
+ */
+export interface ProviderCard {
+  confirmSetup(clientSecret: string): Promise<string>
+}
+
+/** Where the card comes from: our own field (the sandbox) or the provider's (Stripe mode). */
+export type CardSource = { card: SandboxCardRequest } | { providerCard: ProviderCard }
+
+/**
+ * The typed card as a payment method: made by the sandbox's card endpoint, or saved to the
+ * member's customer by confirming a setup with the provider, whose field holds the numbers.
+ */
+async function paymentMethodOf(source: CardSource): Promise<string> {
+  if ('providerCard' in source) {
+    const { clientSecret } = await cardSetup()
+    return source.providerCard.confirmSetup(clientSecret)
+  }
+  return (await sandboxCard(source.card)).id
+}
 const saveBillingInfo = endpoint(
   'PUT',
   '/api/billing/info',
@@ -63,26 +89,20 @@ function useAccountMutation<Variables>(call: (variables: Variables) => Promise<B
 
 /**
  * The card field, then Save: the typed card becomes a payment method at the sandbox's card
- * endpoint (the provider's own field in Stripe mode), and only its id reaches the account.
+ * endpoint or Stripe's, and only its id reaches the account.
  */
 export const useAddCard = () =>
   useAccountMutation(
     async ({
-      card,
       cardType,
       makeDefault,
-    }: {
-      card: SandboxCardRequest
-      cardType: CardType
-      makeDefault?: boolean
-    }) => {
-      const method = await sandboxCard(card)
-      return saveCard({
-        paymentMethodId: method.id,
+      ...source
+    }: CardSource & { cardType: CardType; makeDefault?: boolean }) =>
+      saveCard({
+        paymentMethodId: await paymentMethodOf(source),
         cardType,
         ...(makeDefault ? { makeDefault } : {}),
-      })
-    },
+      }),
   )
 
 export const useSetDefaultCard = () =>
@@ -160,12 +180,17 @@ export function usePayOnce() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async ({
-      card,
-      ...payment
-    }: Omit<PayOnceRequest, 'paymentMethodId'> & { card: SandboxCardRequest }) => {
-      const method = await sandboxCard(card)
-      return payOnce({ ...payment, paymentMethodId: method.id })
-    },
+      priceId,
+      attemptId,
+      receiptEmail,
+      ...source
+    }: Omit<PayOnceRequest, 'paymentMethodId'> & CardSource) =>
+      payOnce({
+        priceId,
+        attemptId,
+        ...(receiptEmail ? { receiptEmail } : {}),
+        paymentMethodId: await paymentMethodOf(source),
+      }),
     // The new payment goes into the list at once, so its settling is seen (and access re-read)
     // even when the bank answers before the list is fetched again.
     onSuccess: ({ payment }) =>

@@ -28,6 +28,8 @@ async function typeCard(
   { expiry = `12 / ${nextYear}`, cvc = '123', send = 'Save card' as string | null } = {},
 ) {
   const user = userEvent.setup()
+  // The card field shows once the account has said which one (ours or Stripe's).
+  await screen.findByLabelText('Card number')
   await user.clear(field('Card number'))
   await user.type(field('Card number'), number)
   await user.clear(field('Expiry date'))
@@ -82,6 +84,7 @@ describe('Add Credit Card', () => {
     await screen.findByRole('heading', { name: 'Añadir tarjeta de crédito' })
     const user = userEvent.setup()
     const send = async (number: string) => {
+      await screen.findByLabelText('Número de tarjeta')
       await user.clear(field('Número de tarjeta'))
       await user.type(field('Número de tarjeta'), number)
       await user.clear(field('Fecha de caducidad'))

@@ -28,17 +28,21 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Starts the app for one test file. Call it in `beforeAll` with a long timeout: a fresh
- * database runs every migration first.
+ * Starts the app for one test file, with `extraEnv` added to its configuration. Call it in
+ * `beforeAll` with a long timeout: a fresh database runs every migration first.
  */
-export async function startAppServer(): Promise<AppServer> {
+export async function startAppServer(extraEnv: Record<string, string> = {}): Promise<AppServer> {
   const port = await freePort()
   // The page's origin must be the server's PUBLIC_URL, or its CSRF check refuses every POST.
   const origin = `http://localhost:${port}`
   let environment: TestEnvironment | undefined
   let app: FastifyInstance | undefined
   try {
-    environment = await createTestEnvironment({ PORT: String(port), PUBLIC_URL: origin })
+    environment = await createTestEnvironment({
+      ...extraEnv,
+      PORT: String(port),
+      PUBLIC_URL: origin,
+    })
     // The DOM and the server share this process, so the event loop's delay measures the
     // test's own rendering; the 503 guard against overload would only get in the way.
     app = await environment.build({ pressure: { maxEventLoopDelayMs: 0 } })

@@ -194,9 +194,17 @@ export async function startSandboxServer(options: {
     return null
   }
 
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', `req_${randomBytes(12).toString('base64url')}`)
     reply.header('stripe-version', STRIPE_API_VERSION)
+    // Pages on any origin call it as they call Stripe's API, which allows any origin.
+    reply.header('access-control-allow-origin', '*')
+    if (request.method === 'OPTIONS') {
+      const asked = headerOf(request, 'access-control-request-headers')
+      reply.header('access-control-allow-methods', 'GET, POST, DELETE')
+      if (asked) reply.header('access-control-allow-headers', asked)
+      return reply.code(204).send()
+    }
   })
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -214,6 +222,9 @@ export async function startSandboxServer(options: {
     if (options.record) requests.push(recorded)
     recorded.key = authenticate(request)
     kinds.set(request, recorded.key)
+    // Stripe.js sends neither header: the page's calls are answered in the account's version,
+    // and a confirmation is made once by its client secret. The app's own calls must send both.
+    if (recorded.key === 'publishable') return
     const version = headerOf(request, 'stripe-version')
     if (version !== STRIPE_API_VERSION) {
       throw invalidRequest(

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { CreditCard } from 'lucide-react'
+import { lazy, Suspense, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
@@ -10,41 +11,27 @@ import { FormAlert } from '../../../components/ui/form-alert'
 import { SelectField } from '../../../components/ui/select-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
-import { useAddCard, useBillingAccount } from '../api'
+import { type ProviderCard, useAddCard, useBillingAccount } from '../api'
 import { CardFields, cardFieldsShape, cardOf, EMPTY_CARD } from '../components/card-fields'
 import { SandboxNotice } from '../components/sandbox-notice'
 
-const formSchema = z.object({ ...cardFieldsShape, cardType: z.enum(CARD_TYPES) })
+// Stripe.js comes with this chunk, fetched only in Stripe mode.
+const StripeCardField = lazy(() => import('../components/stripe-card-field'))
+
+const cardTypeShape = { cardType: z.enum(CARD_TYPES) }
+const sandboxSchema = z.object({ ...cardFieldsShape, ...cardTypeShape })
+// Stripe's frame holds the card and checks it itself; our own card fields stay empty.
+const stripeSchema = z.object({
+  number: z.string(),
+  expiry: z.string(),
+  cvc: z.string(),
+  ...cardTypeShape,
+})
 
 /** /my-account/add-credit-card: the card field and the card type; a saved card goes back to My Account. */
 export function AddCreditCardPage() {
   const { t } = useTranslation()
-  const navigate = useNavigate()
-  // From the failed-payment banner: the new card is the one to pay with from now on.
-  const [search] = useSearchParams()
-  const makeDefault = search.get('default') === '1'
-  const { notify } = useNotifications()
   const account = useBillingAccount()
-  const form = useForm({
-    resolver: zodResolver(formSchema),
-    defaultValues: { ...EMPTY_CARD, cardType: 'credit' as const },
-  })
-  const { errors } = form.formState
-  // The bank's refusal belongs to the card, so it shows in red inside the form (spec core §8).
-  const { submit, pending } = useFormMutation(form, useAddCard(), { messagesAt: 'form' })
-
-  const handleSave = form.handleSubmit(({ cardType, ...card }) =>
-    submit(
-      { card: cardOf(card), cardType, makeDefault },
-      {
-        onSuccess: () => {
-          notify('success', t('billing.card.saved'))
-          navigate('/my-account')
-        },
-      },
-    ),
-  )
-
   return (
     <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
       <h1 className="flex items-center gap-2 text-2xl font-semibold text-brand-900">
@@ -55,27 +42,74 @@ export function AddCreditCardPage() {
       {account.data?.sandbox && (
         <p className="text-sm text-slate-600">{t('billing.card.testCards')}</p>
       )}
-      <form
-        noValidate
-        onSubmit={handleSave}
-        className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
-      >
-        <SelectField
-          label={t('billing.card.type')}
-          options={CARD_TYPES.map((type) => ({ value: type, label: t(`billing.card.${type}`) }))}
-          {...form.register('cardType')}
-        />
-        <CardFields register={form.register} errors={errors} />
-        <FormAlert message={errors.root?.server?.message} />
-        <div className="flex flex-wrap justify-end gap-3">
-          <Button variant="secondary" onClick={() => navigate('/my-account')}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={pending}>
-            {t('billing.card.save')}
-          </Button>
-        </div>
-      </form>
+      {/* Which card field to show (ours or Stripe's) is known once the account has loaded. */}
+      {account.data ? (
+        <CardForm publishableKey={account.data.publishableKey} />
+      ) : (
+        <p className="text-sm text-slate-500">{t('billing.pay.loading')}</p>
+      )}
     </section>
+  )
+}
+
+function CardForm({ publishableKey }: { publishableKey: string | null }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  // From the failed-payment banner: the new card is the one to pay with from now on.
+  const [search] = useSearchParams()
+  const makeDefault = search.get('default') === '1'
+  const { notify } = useNotifications()
+  const [providerCard, setProviderCard] = useState<ProviderCard | null>(null)
+  const form = useForm({
+    resolver: zodResolver(publishableKey ? stripeSchema : sandboxSchema),
+    defaultValues: { ...EMPTY_CARD, cardType: 'credit' as const },
+  })
+  const { errors } = form.formState
+  // The bank's refusal belongs to the card, so it shows in red inside the form (spec core §8).
+  const { submit, pending } = useFormMutation(form, useAddCard(), { messagesAt: 'form' })
+
+  const handleSave = form.handleSubmit(({ cardType, ...card }) => {
+    if (publishableKey && !providerCard) return
+    return submit(
+      providerCard
+        ? { providerCard, cardType, makeDefault }
+        : { card: cardOf(card), cardType, makeDefault },
+      {
+        onSuccess: () => {
+          notify('success', t('billing.card.saved'))
+          navigate('/my-account')
+        },
+      },
+    )
+  })
+
+  return (
+    <form
+      noValidate
+      onSubmit={handleSave}
+      className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
+    >
+      <SelectField
+        label={t('billing.card.type')}
+        options={CARD_TYPES.map((type) => ({ value: type, label: t(`billing.card.${type}`) }))}
+        {...form.register('cardType')}
+      />
+      {publishableKey ? (
+        <Suspense fallback={<p className="text-sm text-slate-500">{t('billing.card.loading')}</p>}>
+          <StripeCardField publishableKey={publishableKey} onChange={setProviderCard} />
+        </Suspense>
+      ) : (
+        <CardFields register={form.register} errors={errors} />
+      )}
+      <FormAlert message={errors.root?.server?.message} />
+      <div className="flex flex-wrap justify-end gap-3">
+        <Button variant="secondary" onClick={() => navigate('/my-account')}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" loading={pending} disabled={Boolean(publishableKey && !providerCard)}>
+          {t('billing.card.save')}
+        </Button>
+      </div>
+    </form>
   )
 }

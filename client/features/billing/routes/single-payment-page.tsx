@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { CircleCheck, LoaderCircle } from 'lucide-react'
-import { useRef, useState } from 'react'
+import { lazy, Suspense, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -11,7 +11,7 @@ import { FormAlert } from '../../../components/ui/form-alert'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
-import { useBillingAccount, usePayments, usePayOnce, usePrices } from '../api'
+import { type ProviderCard, useBillingAccount, usePayments, usePayOnce, usePrices } from '../api'
 import {
   CardFields,
   cardFieldsShape,
@@ -21,10 +21,20 @@ import {
 } from '../components/card-fields'
 import { SandboxNotice } from '../components/sandbox-notice'
 
-const formSchema = z.object({
+// Stripe.js comes with this chunk, fetched only in Stripe mode.
+const StripeCardField = lazy(() => import('../components/stripe-card-field'))
+
+const planShape = {
   priceId: payOnceRequestSchema.shape.priceId,
   receiptEmail: z.union([z.literal(''), payOnceRequestSchema.shape.receiptEmail]),
-  ...cardFieldsShape,
+}
+const sandboxSchema = z.object({ ...planShape, ...cardFieldsShape })
+// Stripe's frame holds the card and checks it itself; our own card fields stay empty.
+const stripeSchema = z.object({
+  ...planShape,
+  number: z.string(),
+  expiry: z.string(),
+  cvc: z.string(),
 })
 
 /**
@@ -33,13 +43,28 @@ const formSchema = z.object({
  */
 export function SinglePaymentPage() {
   const { t } = useTranslation()
-  const text = useMessageText()
   const account = useBillingAccount()
+  // Which card field to show (ours or Stripe's) is known once the account has loaded.
+  if (!account.data) {
+    return (
+      <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
+        <h1 className="text-2xl font-semibold text-brand-900">{t('billing.pay.heading')}</h1>
+        <p className="text-sm text-slate-500">{t('billing.pay.loading')}</p>
+      </section>
+    )
+  }
+  return <PayForm sandbox={account.data.sandbox} publishableKey={account.data.publishableKey} />
+}
+
+function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey: string | null }) {
+  const { t } = useTranslation()
+  const text = useMessageText()
   const prices = usePrices()
   const payments = usePayments()
   const onePayment = (prices.data?.prices ?? []).filter((price) => price.plan === 'one_payment')
+  const [providerCard, setProviderCard] = useState<ProviderCard | null>(null)
   const form = useForm({
-    resolver: zodResolver(formSchema),
+    resolver: zodResolver(publishableKey ? stripeSchema : sandboxSchema),
     defaultValues: { priceId: '', receiptEmail: '', ...EMPTY_CARD },
   })
   const { errors } = form.formState
@@ -55,13 +80,13 @@ export function SinglePaymentPage() {
   const failure =
     errors.root?.server?.message ??
     (followed?.status === 'requires_payment_method' ? followed.failure : null)
-  const cardComplete = isCardComplete(form.watch())
+  const cardComplete = publishableKey ? providerCard !== null : isCardComplete(form.watch())
 
   const handlePay = form.handleSubmit(({ priceId, receiptEmail, ...card }) =>
     submit(
       {
         priceId,
-        card: cardOf(card),
+        ...(providerCard ? { providerCard } : { card: cardOf(card) }),
         attemptId: attempt.current,
         ...(receiptEmail ? { receiptEmail } : {}),
       },
@@ -82,7 +107,7 @@ export function SinglePaymentPage() {
   return (
     <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
       <h1 className="text-2xl font-semibold text-brand-900">{t('billing.pay.heading')}</h1>
-      <SandboxNotice sandbox={account.data?.sandbox} />
+      <SandboxNotice sandbox={sandbox} />
       {inProgress && (
         <p
           role="status"
@@ -150,7 +175,15 @@ export function SinglePaymentPage() {
             error={text(errors.receiptEmail?.message)}
             {...form.register('receiptEmail')}
           />
-          <CardFields register={form.register} errors={errors} />
+          {publishableKey ? (
+            <Suspense
+              fallback={<p className="text-sm text-slate-500">{t('billing.card.loading')}</p>}
+            >
+              <StripeCardField publishableKey={publishableKey} onChange={setProviderCard} />
+            </Suspense>
+          ) : (
+            <CardFields register={form.register} errors={errors} />
+          )}
           {failure && <FormAlert message={t('billing.pay.failed', { message: failure })} />}
           <Button
             type="submit"

@@ -1,0 +1,140 @@
+import type { StripeCardElement, StripeElementLocale } from '@stripe/stripe-js'
+import { loadStripe } from '@stripe/stripe-js/pure'
+import { LoaderCircle } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../../lib/api-client'
+import type { ProviderCard } from '../api'
+
+// Stripe's own card field, in Stripe mode only: the number, expiry and security code are typed
+// into Stripe's frame and go from the page to Stripe, never to our server. This module (and
+// Stripe.js with it) is loaded only by the pages that take a card, and only in Stripe mode.
+
+/** Stripe.js for a key and language, made once: each `Stripe()` call starts its own frames. */
+const instances = new Map<string, ReturnType<typeof loadStripe>>()
+function stripeFor(publishableKey: string, locale: StripeElementLocale) {
+  const name = `${publishableKey} ${locale}`
+  let stripe = instances.get(name)
+  if (!stripe) {
+    stripe = loadStripe(publishableKey, { locale })
+    // A failed load (offline, blocked) is tried again the next time the field is shown.
+    stripe.catch(() => instances.delete(name))
+    instances.set(name, stripe)
+  }
+  return stripe
+}
+
+/** Colours of the app's own fields, so Stripe's frame sits among them as one of them. */
+const STYLE = {
+  base: {
+    color: '#0f172a',
+    fontFamily: 'system-ui, sans-serif',
+    fontSize: '16px',
+    '::placeholder': { color: '#94a3b8' },
+  },
+  invalid: { color: '#b91c1c', iconColor: '#b91c1c' },
+}
+
+export default function StripeCardField({
+  publishableKey,
+  onChange,
+}: {
+  publishableKey: string
+  /** The card once every part is typed (null until then, and again when it is not). */
+  onChange: (card: ProviderCard | null) => void
+}) {
+  const { t, i18n } = useTranslation()
+  const locale: StripeElementLocale = i18n.language.startsWith('es') ? 'es' : 'en'
+  const mountRef = useRef<HTMLDivElement>(null)
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading')
+  const [message, setMessage] = useState<string | null>(null)
+  const [focused, setFocused] = useState(false)
+  // The latest callback, without mounting Stripe's frame again when the page renders.
+  const changed = useRef(onChange)
+  changed.current = onChange
+
+  useEffect(() => {
+    let card: StripeCardElement | undefined
+    let gone = false
+    setState('loading')
+    stripeFor(publishableKey, locale).then(
+      (stripe) => {
+        const mount = mountRef.current
+        if (gone || !mount) return
+        if (!stripe) {
+          setState('failed')
+          return
+        }
+        const element = stripe.elements({ locale }).create('card', {
+          hidePostalCode: true,
+          style: STYLE,
+        })
+        card = element
+        element.on('ready', () => setState('ready'))
+        element.on('focus', () => setFocused(true))
+        element.on('blur', () => setFocused(false))
+        element.on('change', (event) => {
+          setMessage(event.error?.message ?? null)
+          changed.current(
+            event.complete
+              ? {
+                  async confirmSetup(clientSecret) {
+                    const { setupIntent, error } = await stripe.confirmCardSetup(clientSecret, {
+                      payment_method: { card: element },
+                    })
+                    // Stripe's own words, already in the member's language (its locale).
+                    if (error) throw new ApiError(402, error.message ?? t('billing.card.refused'))
+                    const method = setupIntent?.payment_method
+                    const id = typeof method === 'string' ? method : method?.id
+                    if (!id) throw new ApiError(402, t('billing.card.refused'))
+                    return id
+                  },
+                }
+              : null,
+          )
+        })
+        element.mount(mount)
+      },
+      () => {
+        if (!gone) setState('failed')
+      },
+    )
+    return () => {
+      gone = true
+      card?.destroy()
+      changed.current(null)
+    }
+  }, [publishableKey, locale, t])
+
+  return (
+    <fieldset className="flex flex-col gap-1.5">
+      <legend className="mb-1.5 text-sm font-medium text-slate-700">
+        {t('billing.card.details')}
+      </legend>
+      <div
+        data-testid="stripe-card-field"
+        className={`min-h-11 rounded-lg bg-white px-3 py-3 ring-1 ${
+          focused ? 'ring-2 ring-brand-500' : message ? 'ring-red-400' : 'ring-slate-300'
+        }`}
+      >
+        <div ref={mountRef} />
+        {state === 'loading' && (
+          <span className="flex items-center gap-2 text-sm text-slate-500">
+            <LoaderCircle aria-hidden className="size-4 animate-spin" />
+            {t('billing.card.loading')}
+          </span>
+        )}
+      </div>
+      {state === 'failed' && (
+        <p role="alert" className="text-sm text-red-700">
+          {t('billing.card.unavailable')}
+        </p>
+      )}
+      {message && (
+        <p role="alert" className="text-sm text-red-700">
+          {message}
+        </p>
+      )}
+    </fieldset>
+  )
+}

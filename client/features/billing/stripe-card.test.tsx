@@ -1,0 +1,98 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { userEvent } from '@testing-library/user-event'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startStripeStandIn } from '../../../tests/support/stripe-standin'
+import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
+import {
+  type AppServer,
+  signedInMember,
+  signOut,
+  startAppServer,
+} from '../../lib/testing/app-server'
+import { renderApp } from '../../lib/testing/render-app'
+import { stripeJsStandIn } from '../../lib/testing/stripe-js-standin'
+
+// Add Credit Card and Pay now in Stripe mode: the app runs with PAYMENTS=stripe against a
+// Stripe-compatible stand-in, and the page's card field is Stripe's (here a stand-in for
+// Stripe.js, which cannot be fetched in tests). The card is typed into Stripe's field, confirmed
+// with Stripe, and only its id reaches the app.
+
+let server: AppServer
+let stripeSide: { environment: TestEnvironment; app: FastifyInstance }
+let standIn: Awaited<ReturnType<typeof startStripeStandIn>>
+
+beforeAll(async () => {
+  const environment = await createTestEnvironment()
+  stripeSide = { environment, app: await environment.build() }
+  standIn = await startStripeStandIn(stripeSide.app.db)
+  server = await startAppServer(standIn.env)
+  standIn.sendEventsTo(() => server.app)
+  Object.assign(window, { Stripe: stripeJsStandIn(standIn.url) })
+}, 180_000)
+afterAll(async () => {
+  await server?.close()
+  await standIn?.close()
+  await stripeSide?.app.close()
+  await stripeSide?.environment.destroy()
+})
+beforeEach(() => signOut())
+
+const title = () => screen.getByTestId('header-title')
+
+/** Types a card into Stripe's field, as the member does. */
+async function typeIntoStripe(number: string) {
+  const user = userEvent.setup()
+  const field = await screen.findByTestId('stripe-card-field')
+  const [cardNumber, expiry, cvc] = await within(field).findAllByRole('textbox')
+  for (const [input, text] of [
+    [cardNumber, number],
+    [expiry, '12 / 40'],
+    [cvc, '123'],
+  ] as const) {
+    if (!input) throw new Error('Stripe’s field has three parts')
+    await user.clear(input)
+    await user.type(input, text)
+  }
+}
+
+describe('Add Credit Card in Stripe mode', () => {
+  it('takes the card in Stripe’s field, shows Stripe’s refusal in red, and saves a good card', async () => {
+    await signedInMember(server)
+    await renderApp('/my-account/add-credit-card')
+    await screen.findByRole('heading', { name: 'Add Credit Card' })
+    // Stripe mode takes real money: no sandbox notice, no test cards, none of our card fields.
+    await screen.findByTestId('stripe-card-field')
+    expect(screen.queryByTestId('sandbox-notice')).toBeNull()
+    expect(screen.queryByLabelText('Expiry date')).toBeNull()
+    const save = screen.getByRole('button', { name: 'Save card' }) as HTMLButtonElement
+    expect(save.disabled).toBe(true)
+
+    await typeIntoStripe('4000000000000002')
+    await waitFor(() => expect(save.disabled).toBe(false))
+    const user = userEvent.setup()
+    await user.click(save)
+    const refusal = await screen.findByText('Your card was declined.')
+    expect(refusal.closest('[role="alert"]')).toBeTruthy()
+    expect(title().textContent).toBe('My Subscription')
+
+    await typeIntoStripe('5555555555554444')
+    await user.click(save)
+    await waitFor(() => expect(title().textContent).toBe('My Account'))
+    const cards = await screen.findByTestId('saved-cards')
+    expect(within(cards).getByText('Mastercard ending in 4444')).toBeTruthy()
+    expect(within(cards).getByText('Default')).toBeTruthy()
+  })
+})
+
+describe('Pay now in Stripe mode', () => {
+  it('pays ONE PAYMENT with the card typed into Stripe’s field, in Spanish', async () => {
+    await signedInMember(server, { language: 'es' })
+    await renderApp('/my-account/single-payment', { language: 'es' })
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('radio'))
+    await typeIntoStripe('4242424242424242')
+    await user.click(screen.getByRole('button', { name: 'Pagar ahora' }))
+    expect(await screen.findByTestId('payment-paid', {}, { timeout: 15_000 })).toBeTruthy()
+  })
+})
