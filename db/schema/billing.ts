@@ -169,6 +169,8 @@ export const billingInvoices = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     emailedAt: timestamp('emailed_at', { withTimezone: true }),
+    /** Stripe's own PDF of it (Stripe mode), which the mail and the history link to; null in the sandbox, whose PDFs the app renders. */
+    pdfUrl: text('pdf_url'),
     syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('billing_invoice_user_idx').on(table.userId, table.createdAt)],

@@ -21,6 +21,8 @@ export type Block =
   | { kind: 'code'; code: string }
   // What a person wrote, line breaks kept.
   | { kind: 'quote'; text: string }
+  // A link on a line of its own: the address follows the words in the text version.
+  | { kind: 'link'; text: string; href: string }
 
 export interface Letter {
   language: Language
@@ -49,7 +51,13 @@ export function renderLetter(letter: Letter): RenderedEmail {
   const text = [
     opening,
     ...letter.blocks.map((block) =>
-      block.kind === 'code' ? block.code : block.kind === 'quote' ? quoted(block.text) : block.text,
+      block.kind === 'code'
+        ? block.code
+        : block.kind === 'quote'
+          ? quoted(block.text)
+          : block.kind === 'link'
+            ? `${block.text}\n${block.href}`
+            : block.text,
     ),
     signOff.join('\n'),
   ].join('\n\n')
@@ -102,7 +110,9 @@ function renderHtml(letter: Letter, opening: string, signOff: readonly string[])
       ? `<p style="margin: 0;"><span style="${CODE_STYLE}">${escapeHtml(block.code)}</span></p>`
       : block.kind === 'quote'
         ? `<div style="${QUOTE_STYLE}">${escapeHtml(block.text)}</div>`
-        : `<p style="${PARAGRAPH_STYLE}">${escapeHtml(block.text)}</p>`,
+        : block.kind === 'link'
+          ? `<p style="${PARAGRAPH_STYLE}"><a href="${escapeHtml(block.href)}" style="color: #4b3a8c; font-weight: bold;">${escapeHtml(block.text)}</a></p>`
+          : `<p style="${PARAGRAPH_STYLE}">${escapeHtml(block.text)}</p>`,
   )
   return [
     '<!doctype html>',

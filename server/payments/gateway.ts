@@ -214,6 +214,11 @@ export interface GatewayInvoice {
    */
   metadata: { user_id: string; ends_subscription?: string }
   created: number
+  /**
+   * Where the provider keeps its own PDF of the invoice (Stripe, once finalized); absent where
+   * the app renders the PDF itself (the sandbox).
+   */
+  invoice_pdf?: string
 }
 
 /** What moving a plan to another price would cost now: the new price less the unused time. */

@@ -355,5 +355,6 @@ export function toInvoice(invoice: Stripe.Invoice): GatewayInvoice | null {
       ...(metadata.ends_subscription ? { ends_subscription: metadata.ends_subscription } : {}),
     },
     created: invoice.created,
+    ...(invoice.invoice_pdf ? { invoice_pdf: invoice.invoice_pdf } : {}),
   }
 }

@@ -13,6 +13,9 @@ import { startSandboxServer } from '../../server/payments/sandbox/server'
 // so it knows nothing of the sandbox: cards reach it only through setup intents confirmed from
 // the page.
 
+/** Where the stand-in says its invoices' PDFs are (never fetched: the app only links to them). */
+export const STRIPE_PDFS = 'https://pay.stripe.com/invoice/acct_standin'
+
 const key = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`
 
 export async function startStripeStandIn(db: Database) {
@@ -25,6 +28,7 @@ export async function startStripeStandIn(db: Database) {
     secretKey,
     publishableKey,
     record: true,
+    invoicePdfBase: STRIPE_PDFS,
   })
   return {
     url: server.url,

@@ -48,35 +48,45 @@ export async function languageOf(app: FastifyInstance, userId: string): Promise<
 
 export const invoiceFileName = (row: Pick<InvoiceRow, 'number'>) => `invoice-${row.number}.pdf`
 
-/** The invoice of a payment, sent with its PDF to the billing e-mail and the copy address. */
+/**
+ * The invoice of a payment, to the billing e-mail and the copy address: with the PDF attached,
+ * or, when the provider keeps the invoice's PDF (Stripe mode), with a link to it.
+ */
 export function invoiceEmail(input: {
   language: Language
   name?: string | null
   number: string
   amount: string
+  pdfUrl?: string | null
 }): RenderedEmail {
-  const { language, name, number, amount } = input
+  const { language, name, number, amount, pdfUrl } = input
   const lines =
     language === 'es'
       ? {
           subject: `Tu factura ${number} de ${PRODUCT}`,
-          paragraphs: [
-            `Gracias por tu pago de ${amount}. Adjuntamos tu factura ${number} en PDF.`,
-            'También la encontrarás en Mi cuenta, en el historial de facturación.',
-          ],
+          thanks: pdfUrl
+            ? `Gracias por tu pago de ${amount}. Tu factura ${number} está lista.`
+            : `Gracias por tu pago de ${amount}. Adjuntamos tu factura ${number} en PDF.`,
+          link: `Descargar la factura ${number} (PDF)`,
+          history: 'También la encontrarás en Mi cuenta, en el historial de facturación.',
         }
       : {
           subject: `Your ${PRODUCT} invoice ${number}`,
-          paragraphs: [
-            `Thank you for your payment of ${amount}. Your invoice ${number} is attached as a PDF.`,
-            'You can also find it in My Account, under the billing history.',
-          ],
+          thanks: pdfUrl
+            ? `Thank you for your payment of ${amount}. Your invoice ${number} is ready.`
+            : `Thank you for your payment of ${amount}. Your invoice ${number} is attached as a PDF.`,
+          link: `Download invoice ${number} (PDF)`,
+          history: 'You can also find it in My Account, under the billing history.',
         }
   return renderLetter({
     language,
     subject: lines.subject,
     name,
-    blocks: lines.paragraphs.map(paragraph),
+    blocks: [
+      paragraph(lines.thanks),
+      ...(pdfUrl ? [{ kind: 'link' as const, text: lines.link, href: pdfUrl }] : []),
+      paragraph(lines.history),
+    ],
   })
 }
 
@@ -99,20 +109,25 @@ export async function defineInvoiceMail(app: FastifyInstance): Promise<InvoiceMa
         .where(eq(billingInvoices.id, invoiceId))
       if (!row) return
       const language = await languageOf(app, row.userId)
-      const pdf = await renderInvoicePdf(invoiceDocument(row, language), sellerOf(app))
       const letter = invoiceEmail({
         language,
         name: row.customerName,
         number: row.number,
         amount: `${formatAmount(row.total)} ${row.currency.toUpperCase()}`,
+        pdfUrl: row.pdfUrl,
       })
-      const attachments = [
-        {
-          filename: invoiceFileName(row),
-          contentType: 'application/pdf',
-          content: pdf.toString('base64'),
-        },
-      ]
+      // Stripe's invoice has its own PDF, linked from the letter; ours goes attached.
+      const attachments = row.pdfUrl
+        ? []
+        : [
+            {
+              filename: invoiceFileName(row),
+              contentType: 'application/pdf',
+              content: (
+                await renderInvoicePdf(invoiceDocument(row, language), sellerOf(app))
+              ).toString('base64'),
+            },
+          ]
       const recipients = [row.customerEmail, row.receiptEmail].filter(
         (address, index, all): address is string =>
           Boolean(address) && all.indexOf(address) === index,

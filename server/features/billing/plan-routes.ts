@@ -178,7 +178,8 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['billing'],
-        summary: "One of the member's invoices as a PDF, in the member's language",
+        summary:
+          "One of the member's invoices as a PDF, in the member's language (Stripe's own PDF in Stripe mode, by redirect)",
         params: invoiceParamsSchema,
         response: { 401: apiErrorSchema, 404: apiErrorSchema },
       },
@@ -186,6 +187,8 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await app.requireUser(request)
       const row = await ownInvoice(app.db, user.id, request.params.id)
+      // In Stripe mode the invoice is Stripe's, and so is its PDF: the member is sent there.
+      if (row.pdfUrl) return reply.header('cache-control', 'private, no-store').redirect(row.pdfUrl)
       const pdf = await renderInvoicePdf(invoiceDocument(row, user.language), sellerOf(app))
       // The bytes go as they are; the response schemas above describe only the error bodies.
       return reply

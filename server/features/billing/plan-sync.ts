@@ -108,6 +108,7 @@ export function invoiceRow(
         }
       : null,
     receiptEmail: invoice.receipt_email,
+    pdfUrl: invoice.invoice_pdf ?? null,
     attemptCount: invoice.attempt_count,
     lastChargeStatus: charge?.status ?? null,
     nextPaymentAttempt: atOrNull(invoice.next_payment_attempt),

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
+import { like } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { mailOutbox } from '../../../db/schema/mail'
 import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
-import { startStripeStandIn } from '../../../tests/support/stripe-standin'
+import { STRIPE_PDFS, startStripeStandIn } from '../../../tests/support/stripe-standin'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
 
 // The app with PAYMENTS=stripe, as an operator runs it with Stripe's keys, pointed by
@@ -146,5 +148,33 @@ describe('Stripe mode', () => {
       },
       { timeout: 15_000, interval: 100 },
     )
+
+    // Stripe's invoice, with Stripe's PDF: the history sends the member there, and the mail
+    // links to it rather than attaching one of ours.
+    const [invoice] = (await call('GET', '/api/billing/invoices', cookie)).json().invoices as {
+      id: string
+      number: string
+      pdfUrl: string
+    }[]
+    const stripePdf = `${STRIPE_PDFS}/${invoice?.id}/pdf`
+    const pdf = await call('GET', invoice?.pdfUrl ?? '', cookie)
+    expect(pdf.statusCode).toBe(302)
+    expect(pdf.headers.location).toBe(stripePdf)
+    const mails = await vi.waitFor(
+      async () => {
+        const rows = await built(app)
+          .db.select()
+          .from(mailOutbox)
+          .where(like(mailOutbox.subject, `%${invoice?.number}%`))
+        if (rows.length < 2) throw new Error('invoice mail not delivered yet')
+        return rows
+      },
+      { timeout: 15_000, interval: 100 },
+    )
+    for (const mail of mails) {
+      expect(mail.attachments).toEqual([])
+      expect(mail.text).toContain(`Download invoice ${invoice?.number} (PDF)\n${stripePdf}`)
+      expect(mail.html).toContain(`<a href="${stripePdf}"`)
+    }
   })
 })

@@ -114,6 +114,11 @@ export async function startSandboxServer(options: {
   publishableKey?: string
   /** Keep every request for tests to read; the app's own server keeps none. */
   record?: boolean
+  /**
+   * Where invoices say their PDFs are, as Stripe's name theirs (tests standing in for Stripe).
+   * Unset, as for the app's own sandbox, whose PDFs the app renders: invoices name none.
+   */
+  invoicePdfBase?: string
 }): Promise<SandboxServer> {
   const { gateway, secretKey } = options
   const requests: RecordedRequest[] = []
@@ -301,7 +306,7 @@ export async function startSandboxServer(options: {
   paymentIntentRoutes(app, gateway)
   setupIntentRoutes(app, gateway, (request) => kinds.get(request) ?? null)
   subscriptionRoutes(app, gateway)
-  invoiceRoutes(app, gateway)
+  invoiceRoutes(app, gateway, { pdfBase: options.invoicePdfBase })
   testClockRoutes(app, gateway)
 
   const url = await app.listen({ host: '127.0.0.1', port: 0 })

@@ -73,7 +73,11 @@ function upgradeAsked(params: Params): { subscription: string; price: string } {
   return { subscription, price: String(item.price) }
 }
 
-export function invoiceRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
+export function invoiceRoutes(
+  app: FastifyInstance,
+  gateway: SandboxGateway,
+  { pdfBase }: { pdfBase?: string | undefined } = {},
+): void {
   /**
    * What rendering a request's invoices reads besides them (the customer's charges, the lines'
    * prices, the plans), each read once per request: a page of a hundred invoices is not a
@@ -115,7 +119,7 @@ export function invoiceRoutes(app: FastifyInstance, gateway: SandboxGateway): vo
       if (price) prices.push(price)
     }
     const subscription = invoice.subscription ? await read.subscription(invoice.subscription) : null
-    const rendered = renderInvoice(invoice, charges, { prices, subscription })
+    const rendered = renderInvoice(invoice, charges, { prices, subscription, pdfBase })
     if (withPayments) return rendered
     const { payments: _, ...rest } = rendered
     return rest

@@ -679,7 +679,16 @@ function renderInvoicePayment(
 export function renderInvoice(
   invoice: GatewayInvoice,
   payments: GatewayPaymentIntent[],
-  { prices, subscription }: { prices: GatewayPrice[]; subscription: GatewaySubscription | null },
+  {
+    prices,
+    subscription,
+    pdfBase,
+  }: {
+    prices: GatewayPrice[]
+    subscription: GatewaySubscription | null
+    /** Where the server says its invoices' PDFs are, if anywhere (a stand-in for Stripe's). */
+    pdfBase?: string | undefined
+  },
 ): WireInvoice {
   if (invoice.subscription !== (subscription?.id ?? null)) {
     const given = subscription?.id ?? 'no plan'
@@ -744,7 +753,7 @@ export function renderInvoice(
     footer: null,
     from_invoice: null,
     hosted_invoice_url: null,
-    invoice_pdf: null,
+    invoice_pdf: pdfBase ? `${pdfBase}/${invoice.id}/pdf` : null,
     issuer: { type: 'self' },
     last_finalization_error: null,
     latest_revision: null,
