@@ -40,6 +40,14 @@ const SERVER_MESSAGES = {
     en: 'Your card was declined. The sandbox takes test card numbers only, such as 4242 4242 4242 4242.',
     es: 'Tu tarjeta ha sido rechazada. El entorno de pruebas solo acepta números de tarjeta de prueba, como 4242 4242 4242 4242.',
   },
+  'billing.authenticationRequired': {
+    en: 'Your bank asks to confirm this card (3-D Secure) before it is charged. Add it again on Add Credit Card, where your bank can confirm it, then pay with it.',
+    es: 'Tu banco pide confirmar esta tarjeta (3-D Secure) antes de cobrarla. Vuelve a añadirla en Añadir tarjeta de crédito, donde tu banco puede confirmarla, y paga después con ella.',
+  },
+  'billing.authenticationFailed': {
+    en: 'Your bank could not confirm this card, so it was not saved. Try again or use another card.',
+    es: 'Tu banco no pudo confirmar esta tarjeta, así que no se ha guardado. Inténtalo de nuevo o usa otra tarjeta.',
+  },
   'billing.cardNotFound': {
     en: 'This card is not saved on your account.',
     es: 'Esta tarjeta no está guardada en tu cuenta.',

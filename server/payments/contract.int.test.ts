@@ -48,6 +48,8 @@ interface Subject {
   server: SandboxServer | null
   /** The browser's part of saving a card: the setup intent confirmed with the typed card. */
   confirmSetup(intent: GatewaySetupIntent, number: string, clientSecret?: string): Promise<unknown>
+  /** The member's answer on the bank's 3-D Secure check, in Stripe.js's frame. */
+  authenticate(intent: GatewaySetupIntent, outcome: 'complete' | 'fail'): Promise<unknown>
 }
 
 const typed = (number: string) => ({ number, expMonth: 12, expYear: nextYear, cvc: '123' })
@@ -75,12 +77,30 @@ async function confirmFromPage(
       },
     }),
   })
+  return answerOf(response)
+}
+
+async function answerOf(response: Response) {
   const body = (await response.json()) as {
     error?: { code: string; message: string; decline_code?: string }
   }
   if (body.error)
     throw new GatewayError(body.error.code, body.error.message, body.error.decline_code)
   return body
+}
+
+/** The bank's check answered in Stripe.js's frame: a form post with the publishable key. */
+async function authenticateFromPage(
+  url: string,
+  intent: GatewaySetupIntent,
+  outcome: 'complete' | 'fail',
+) {
+  const response = await fetch(`${url}/v1/setup_intents/${intent.id}/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: qs.stringify({ key: PUBLISHABLE_KEY, client_secret: intent.client_secret, outcome }),
+  })
+  return answerOf(response)
 }
 
 /** A test app for a describe block (setUpTestApp), and what `make` builds on it. */
@@ -104,6 +124,7 @@ function onTestApp(make: (app: FastifyInstance) => Promise<Subject>) {
       return testApp.app
     },
     confirmSetup: (...args: Parameters<Subject['confirmSetup']>) => built().confirmSetup(...args),
+    authenticate: (...args: Parameters<Subject['authenticate']>) => built().authenticate(...args),
     get gateway() {
       return built().gateway
     },
@@ -426,6 +447,7 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
         client_secret: expect.stringMatching(new RegExp(`^${intent.id}_secret_`)),
         status: 'requires_payment_method',
         payment_method: null,
+        next_action: null,
         last_setup_error: null,
         created: expect.any(Number),
       })
@@ -472,6 +494,55 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       expect(await refusal(gateway().createSetupIntent({ customer: 'cus_missing' }))).toEqual({
         code: 'resource_missing',
         declineCode: undefined,
+      })
+    })
+
+    it('a card the bank checks (3-D Secure) is saved once the member completes the check, and then charged freely', async () => {
+      const customer = await newCustomer()
+      const intent = await gateway().createSetupIntent({ customer: customer.id })
+      await subject.confirmSetup(intent, '4000002500003155')
+      const waiting = await gateway().retrieveSetupIntent(intent.id)
+      expect(waiting).toMatchObject({
+        status: 'requires_action',
+        next_action: { type: 'use_stripe_sdk' },
+        payment_method: expect.stringMatching(/^pm_/),
+      })
+      expect(await gateway().listPaymentMethods(customer.id)).toEqual([])
+
+      // Failed (or abandoned): nothing saved, and the setup says why.
+      await subject.authenticate(intent, 'fail')
+      expect(await gateway().retrieveSetupIntent(intent.id)).toMatchObject({
+        status: 'requires_payment_method',
+        payment_method: null,
+        next_action: null,
+        last_setup_error: { code: 'setup_intent_authentication_failure', decline_code: null },
+      })
+      expect(await refusal(subject.authenticate(intent, 'complete'))).toEqual({
+        code: 'setup_intent_unexpected_state',
+        declineCode: undefined,
+      })
+
+      // The same card again, the check completed: saved, and its charges need no new check.
+      await subject.confirmSetup(intent, '4000 0025 0000 3155')
+      await subject.authenticate(intent, 'complete')
+      const saved = await gateway().retrieveSetupIntent(intent.id)
+      expect(saved).toMatchObject({
+        status: 'succeeded',
+        next_action: null,
+        last_setup_error: null,
+      })
+      const card = saved?.payment_method ?? ''
+      expect((await gateway().retrievePaymentMethod(card))?.customer).toBe(customer.id)
+      const paid = await payment(customer, card, `${run}-3ds-paid`)
+      expect(paid.status).toBe('processing')
+
+      // Saved without the check (straight to the customer), the bank refuses to charge it.
+      const unchecked = await typeCard('4000002500003155')
+      await gateway().attachPaymentMethod(unchecked.id, { customer: customer.id })
+      const refused = await payment(customer, unchecked.id, `${run}-3ds-refused`)
+      expect(refused).toMatchObject({
+        status: 'requires_payment_method',
+        last_payment_error: { code: 'authentication_required' },
       })
     })
 
@@ -1096,6 +1167,8 @@ contractSuite('the in-process sandbox', async (app) => {
       const card = await sandbox.cardField.createCardPaymentMethod(typed(number))
       return sandbox.confirmSetupIntent(intent.id, { clientSecret, paymentMethod: card.id })
     },
+    authenticate: (intent, outcome) =>
+      sandbox.authenticateSetupIntent(intent.id, { clientSecret: intent.client_secret, outcome }),
   }
 })
 
@@ -1109,6 +1182,7 @@ contractSuite('the Stripe SDK against the sandbox over HTTP', async (app) => {
   return {
     confirmSetup: (intent, number, clientSecret = intent.client_secret) =>
       confirmFromPage(server.url, intent, number, clientSecret),
+    authenticate: (intent, outcome) => authenticateFromPage(server.url, intent, outcome),
     gateway: createStripeGateway({
       secretKey: SECRET_KEY,
       webhookSecret: WEBHOOK_SECRET,

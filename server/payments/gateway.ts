@@ -91,8 +91,10 @@ export interface GatewaySetupIntent {
     | 'processing'
     | 'succeeded'
     | 'canceled'
-  /** The card saved by the confirmation, once there is one. */
+  /** The card saved by the confirmation, once there is one (or the card being checked). */
   payment_method: string | null
+  /** While `requires_action`: the bank's check, which Stripe.js runs in the page. */
+  next_action: { type: string } | null
   last_setup_error: { code: string; decline_code: string | null; message: string } | null
   created: number
 }
@@ -257,13 +259,30 @@ export interface RequestOptions {
  * field makes payment methods and this is absent.
  */
 export interface CardField {
-  createCardPaymentMethod(card: {
-    number: string
-    expMonth: number
-    expYear: number
-    cvc: string
-  }): Promise<GatewayPaymentMethod>
+  createCardPaymentMethod(card: TypedCard): Promise<GatewayPaymentMethod>
+  /**
+   * What Stripe.js does with its own field: confirms the member's setup intent (by its client
+   * secret) with the typed card. The bank may refuse it (GatewayError) or ask for its check
+   * (`requires_action`), which `authenticateCardSetup` then answers.
+   */
+  confirmCardSetup(input: { clientSecret: string; card: TypedCard }): Promise<GatewaySetupIntent>
+  /** The member's answer on the bank's 3-D Secure check of a setup. */
+  authenticateCardSetup(input: {
+    clientSecret: string
+    outcome: 'complete' | 'fail'
+  }): Promise<GatewaySetupIntent>
 }
+
+/** A card as typed into the sandbox's field. */
+export interface TypedCard {
+  number: string
+  expMonth: number
+  expYear: number
+  cvc: string
+}
+
+/** The setup intent a client secret belongs to (Stripe's secrets begin with the intent's id). */
+export const setupIntentOfSecret = (clientSecret: string) => clientSecret.split('_secret_')[0] ?? ''
 
 /** Test clocks: a customer's time moved forward, so renewals and retries happen now. */
 export interface TestClocks {

@@ -168,6 +168,7 @@ export function toSetupIntent(intent: Stripe.SetupIntent): GatewaySetupIntent {
     client_secret: intent.client_secret,
     status: SETUP_STATUSES.includes(status) ? status : unknownStatus(intent),
     payment_method: idOf(intent.payment_method),
+    next_action: intent.next_action ? { type: intent.next_action.type } : null,
     last_setup_error: error
       ? {
           code: error.code ?? error.type,

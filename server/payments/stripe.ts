@@ -11,6 +11,7 @@ import {
   type GatewayPrice,
   type GatewaySubscription,
   type PaymentGateway,
+  setupIntentOfSecret,
 } from './gateway'
 import { canonical, derivedKey } from './idempotency'
 import { stripeTestClocks } from './stripe-clocks'
@@ -223,6 +224,40 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
               ),
             )
             return toPaymentMethod(method)
+          },
+          // As Stripe.js posts from the page: the publishable key and the setup's secret.
+          async confirmCardSetup({ clientSecret, card }) {
+            const intent = await call(() =>
+              stripe.rawRequest(
+                'POST',
+                `/v1/setup_intents/${setupIntentOfSecret(clientSecret)}/confirm`,
+                {
+                  client_secret: clientSecret,
+                  payment_method_data: {
+                    type: 'card',
+                    card: {
+                      number: card.number,
+                      exp_month: card.expMonth,
+                      exp_year: card.expYear,
+                      cvc: card.cvc,
+                    },
+                  },
+                },
+                { apiKey: publishableKey, idempotencyKey: `card-setup-${randomUUID()}` },
+              ),
+            )
+            return toSetupIntent(intent as Stripe.SetupIntent)
+          },
+          async authenticateCardSetup({ clientSecret, outcome }) {
+            const intent = await call(() =>
+              stripe.rawRequest(
+                'POST',
+                `/v1/setup_intents/${setupIntentOfSecret(clientSecret)}/authenticate`,
+                { client_secret: clientSecret, outcome },
+                { apiKey: publishableKey, idempotencyKey: `card-check-${randomUUID()}` },
+              ),
+            )
+            return toSetupIntent(intent as Stripe.SetupIntent)
           },
         }
       : null

@@ -231,6 +231,123 @@ describe('saved cards', () => {
   })
 })
 
+/** The sandbox's card field as the pages use it: a setup, then the card confirmed against it. */
+async function setUpCard(cookie: string, number: string, language = 'en') {
+  const setup = await call('POST', '/api/billing/cards/setup', cookie)
+  expect(setup.statusCode, setup.body).toBe(200)
+  const { clientSecret } = setup.json() as { clientSecret: string }
+  const confirmed = await call(
+    'POST',
+    '/api/billing/sandbox/setups/confirm',
+    cookie,
+    { clientSecret, card: { number, expMonth: 12, expYear: nextYear, cvc: '123' } },
+    language,
+  )
+  return { clientSecret, confirmed }
+}
+
+describe('cards saved through a setup, as the pages do', () => {
+  it('saves a card the bank accepts, and says why it refused another, saving nothing', async () => {
+    const { cookie } = await member()
+    const refused = (await setUpCard(cookie, '4000000000000002', 'es')).confirmed
+    expect(refused.statusCode).toBe(402)
+    expect(refused.json().message).toBe('Tu tarjeta ha sido rechazada.')
+    const { confirmed } = await setUpCard(cookie, '4242424242424242')
+    expect(confirmed.json()).toEqual({
+      status: 'succeeded',
+      paymentMethodId: expect.stringMatching(/^pm_/),
+    })
+    const saved = await call('POST', '/api/billing/cards', cookie, {
+      paymentMethodId: confirmed.json().paymentMethodId,
+      cardType: 'debit',
+    })
+    expect(saved.json().cards).toEqual([
+      expect.objectContaining({ last4: '4242', cardType: 'debit', isDefault: true }),
+    ])
+  })
+
+  it('waits for the bank’s check (3-D Secure): failed, nothing is saved; completed, the card is saved and charged', async () => {
+    const { cookie } = await member()
+    const { clientSecret, confirmed } = await setUpCard(cookie, '4000002500003155')
+    expect(confirmed.json()).toEqual({ status: 'requires_action', paymentMethodId: null })
+    const failed = await call(
+      'POST',
+      '/api/billing/sandbox/setups/check',
+      cookie,
+      { clientSecret, outcome: 'fail' },
+      'es',
+    )
+    expect(failed.statusCode).toBe(402)
+    expect(failed.json().message).toBe(
+      'Tu banco no pudo confirmar esta tarjeta, así que no se ha guardado. Inténtalo de nuevo o usa otra tarjeta.',
+    )
+    expect((await call('GET', '/api/billing/account', cookie)).json().cards).toEqual([])
+
+    const again = await setUpCard(cookie, '4000 0025 0000 3155')
+    expect(again.confirmed.json().status).toBe('requires_action')
+    const completed = await call('POST', '/api/billing/sandbox/setups/check', cookie, {
+      clientSecret: again.clientSecret,
+      outcome: 'complete',
+    })
+    expect(completed.json()).toEqual({
+      status: 'succeeded',
+      paymentMethodId: expect.stringMatching(/^pm_/),
+    })
+    const card = completed.json().paymentMethodId
+    await call('POST', '/api/billing/cards', cookie, { paymentMethodId: card, cardType: 'credit' })
+    const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
+      id: string
+      plan: string
+    }[]
+    const paid = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: prices.find((price) => price.plan === 'one_payment')?.id,
+      paymentMethodId: card,
+      attemptId: randomUUID(),
+    })
+    expect(paid.statusCode, paid.body).toBe(200)
+    expect(paid.json().payment.status).not.toBe('requires_payment_method')
+  })
+
+  it('the same card typed without the bank’s check cannot be charged, and says what to do', async () => {
+    const { cookie } = await member()
+    const loose = (await cardField(cookie, '4000002500003155')).json().id
+    const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
+      id: string
+      plan: string
+    }[]
+    const refused = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: prices.find((price) => price.plan === 'one_payment')?.id,
+      paymentMethodId: loose,
+      attemptId: randomUUID(),
+    })
+    expect(refused.statusCode).toBe(402)
+    expect(refused.json().message).toBe(
+      'Your bank asks to confirm this card (3-D Secure) before it is charged. Add it again on Add Credit Card, where your bank can confirm it, then pay with it.',
+    )
+  })
+
+  it('belong to the member who started them: another member’s secret finds nothing', async () => {
+    const owner = await member()
+    const stranger = await member()
+    const { clientSecret } = await setUpCard(owner.cookie, '4000002500003155')
+    for (const [url, body] of [
+      [
+        '/api/billing/sandbox/setups/confirm',
+        {
+          clientSecret,
+          card: { number: '4242424242424242', expMonth: 12, expYear: nextYear, cvc: '123' },
+        },
+      ],
+      ['/api/billing/sandbox/setups/check', { clientSecret, outcome: 'complete' }],
+    ] as const) {
+      const answer = await call('POST', url, stranger.cookie, body)
+      expect(answer.statusCode, url).toBe(404)
+      expect(answer.json().message).toBe('This card is not saved on your account.')
+    }
+    expect((await call('GET', '/api/billing/account', owner.cookie)).json().cards).toEqual([])
+  })
+})
+
 describe('billing information', () => {
   const form = {
     name: 'Ana Water',

@@ -14,6 +14,9 @@ import type {
   BillingInfoRequest,
   CardType,
   SandboxCardRequest,
+  SandboxCheckRequest,
+  SandboxSetupRequest,
+  SandboxSetupResponse,
 } from '../../../domain/billing'
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
@@ -21,7 +24,9 @@ import {
   GatewayError,
   type GatewayInvoice,
   type GatewayPaymentIntent,
+  type GatewaySetupIntent,
   type GatewaySubscription,
+  setupIntentOfSecret,
 } from '../../payments/gateway'
 import { accessFactsKey, cacheFor, invalidate } from '../../plugins/cache'
 import { isCountry, isStateOf } from '../reference/public'
@@ -45,6 +50,7 @@ export function refusalMessage(code: string | null | undefined): MessageKey {
   if (code === 'incorrect_cvc') return 'billing.incorrectCvc'
   if (code === 'insufficient_funds') return 'billing.insufficientFunds'
   if (code === 'test_mode_live_card') return 'billing.testCardsOnly'
+  if (code === 'authentication_required') return 'billing.authenticationRequired'
   return 'billing.cardDeclined'
 }
 
@@ -342,6 +348,54 @@ export async function startCardSetup(deps: BillingDeps, payer: Payer) {
   const customerId = await customerIdFor(deps, payer)
   const intent = await deps.payments.createSetupIntent({ customer: customerId })
   return { clientSecret: intent.client_secret }
+}
+
+/** The member's own setup intent by its secret; anyone else's, or none, reads as not found. */
+async function ownSetup(deps: BillingDeps, payer: Payer, clientSecret: string) {
+  const intent = await deps.payments.retrieveSetupIntent(setupIntentOfSecret(clientSecret))
+  const [own] = await deps.db
+    .select({ customerId: billingCustomers.customerId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, payer.id))
+  if (!intent || intent.client_secret !== clientSecret || intent.customer !== own?.customerId) {
+    throw new AppError(404, 'billing.cardNotFound')
+  }
+}
+
+const setupAnswer = (intent: GatewaySetupIntent): SandboxSetupResponse => ({
+  status: intent.status === 'requires_action' ? 'requires_action' : 'succeeded',
+  paymentMethodId: intent.status === 'succeeded' ? intent.payment_method : null,
+})
+
+/**
+ * The sandbox's card field doing what Stripe.js does with Stripe's: the member's setup confirmed
+ * with the typed card, which the bank may refuse (402) or ask to check first (3-D Secure).
+ */
+export async function confirmSandboxSetup(
+  deps: BillingDeps,
+  payer: Payer,
+  input: SandboxSetupRequest,
+): Promise<SandboxSetupResponse> {
+  const field = deps.payments.cardField
+  if (!field) throw new AppError(404, 'billing.sandboxOnly')
+  await ownSetup(deps, payer, input.clientSecret)
+  return setupAnswer(await asUserError(() => field.confirmCardSetup(input)))
+}
+
+/** The member's answer on the sandbox bank's check: the card saved, or refused in their words. */
+export async function answerSandboxCheck(
+  deps: BillingDeps,
+  payer: Payer,
+  input: SandboxCheckRequest,
+): Promise<SandboxSetupResponse> {
+  const field = deps.payments.cardField
+  if (!field) throw new AppError(404, 'billing.sandboxOnly')
+  await ownSetup(deps, payer, input.clientSecret)
+  const intent = await asUserError(() => field.authenticateCardSetup(input))
+  if (intent.last_setup_error?.code === 'setup_intent_authentication_failure') {
+    throw new AppError(402, 'billing.authenticationFailed')
+  }
+  return setupAnswer(intent)
 }
 
 /**

@@ -12,6 +12,9 @@ import {
   priceListResponseSchema,
   sandboxCardRequestSchema,
   sandboxCardResponseSchema,
+  sandboxCheckRequestSchema,
+  sandboxSetupRequestSchema,
+  sandboxSetupResponseSchema,
 } from '../../../domain/billing'
 import { requestLanguage } from '../../i18n'
 import {
@@ -24,7 +27,9 @@ import {
 } from './card-tries'
 import {
   addCard,
+  answerSandboxCheck,
   billingAccountOf,
+  confirmSandboxSetup,
   createSandboxCard,
   removeCard,
   setDefaultCard,
@@ -239,6 +244,46 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       await consumeCardTry(app.rateLimiter, caller)
       return answeringRefusals(app.rateLimiter, caller, () =>
         createSandboxCard(deps, user.id, request.body),
+      )
+    },
+  )
+
+  app.post(
+    '/billing/sandbox/setups/confirm',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          "The sandbox's card field: the member's setup confirmed with the typed card, as Stripe.js confirms it with Stripe's",
+        body: sandboxSetupRequestSchema,
+        response: { 200: sandboxSetupResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      const caller = cardCaller(request, user.id)
+      await consumeCardTry(app.rateLimiter, caller)
+      return answeringRefusals(app.rateLimiter, caller, () =>
+        confirmSandboxSetup(deps, user, request.body),
+      )
+    },
+  )
+
+  app.post(
+    '/billing/sandbox/setups/check',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: "The member's answer on the sandbox bank's 3-D Secure check of a card",
+        body: sandboxCheckRequestSchema,
+        response: { 200: sandboxSetupResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      const caller = cardCaller(request, user.id)
+      return answeringRefusals(app.rateLimiter, caller, () =>
+        answerSandboxCheck(deps, user, request.body),
       )
     },
   )

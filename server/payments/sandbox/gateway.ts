@@ -14,6 +14,7 @@ import {
   type GatewaySubscription,
   type PaymentGateway,
   type RequestOptions,
+  setupIntentOfSecret,
   type TestClocks,
 } from '../gateway'
 import { notForward, type SandboxTestClock, sandboxClocks } from './clocks'
@@ -39,9 +40,15 @@ interface CardBehaviour {
   onSave: DeclineReason | null
   /** A decline when the card is charged. */
   onCharge: DeclineReason | null
+  /**
+   * The bank asks to authenticate the card (3-D Secure) when it is set up, and refuses a charge
+   * made with it until it was: a card saved through a setup intent is then charged freely.
+   */
+  authenticates?: true
 }
 
 type DeclineReason =
+  | 'authentication_required'
   | 'generic_decline'
   | 'insufficient_funds'
   | 'expired_card'
@@ -50,6 +57,7 @@ type DeclineReason =
 
 /** The provider's English sentences for each decline (the app shows its own translation). */
 export const DECLINE_MESSAGES: Record<DeclineReason, string> = {
+  authentication_required: 'Your card was declined. This transaction requires authentication.',
   generic_decline: 'Your card was declined.',
   insufficient_funds: 'Your card has insufficient funds.',
   expired_card: 'Your card has expired.',
@@ -77,11 +85,18 @@ export const SANDBOX_CARDS: Record<string, CardBehaviour> = {
   '4000000000000341': { funding: 'credit', onSave: null, onCharge: 'generic_decline' },
   '4000000000000069': { funding: 'credit', onSave: 'expired_card', onCharge: 'expired_card' },
   '4000000000000127': { funding: 'credit', onSave: 'incorrect_cvc', onCharge: 'incorrect_cvc' },
+  '4000002500003155': { ...ok(), authenticates: true },
 }
+
+/** Stripe's words when the member fails (or abandons) the bank's check of a card. */
+const AUTHENTICATION_FAILED =
+  'We are unable to authenticate your payment method. Please choose a different payment method and try again.'
 
 const declined = (reason: DeclineReason) =>
   new GatewayError(
-    reason === 'expired_card' || reason === 'incorrect_cvc' ? reason : 'card_declined',
+    reason === 'expired_card' || reason === 'incorrect_cvc' || reason === 'authentication_required'
+      ? reason
+      : 'card_declined',
     DECLINE_MESSAGES[reason],
     reason === 'expired_card' || reason === 'incorrect_cvc' ? undefined : reason,
   )
@@ -93,8 +108,17 @@ const isRefusal = (error: unknown): error is GatewayError =>
     error.code === 'expired_card' ||
     error.code === 'incorrect_cvc')
 
-/** A stored payment method: the provider's shape plus what the sandbox's bank knows of it. */
-type StoredPaymentMethod = GatewayPaymentMethod & { sandbox: CardBehaviour }
+/**
+ * A stored payment method: the provider's shape plus what the sandbox's bank knows of it,
+ * including whether the member authenticated it when it was set up.
+ */
+type StoredPaymentMethod = GatewayPaymentMethod & {
+  sandbox: CardBehaviour & { authenticated?: true }
+}
+
+/** A card the bank refuses to charge until it was authenticated at a setup. */
+const unauthenticated = (method: StoredPaymentMethod) =>
+  method.sandbox.authenticates === true && method.sandbox.authenticated !== true
 
 const publicMethod = ({ sandbox: _, ...method }: StoredPaymentMethod): GatewayPaymentMethod =>
   method
@@ -128,6 +152,11 @@ export interface SandboxGateway extends PaymentGateway {
   confirmSetupIntent(
     id: string,
     input: { clientSecret: string; paymentMethod: string },
+  ): Promise<GatewaySetupIntent>
+  /** The member's answer on the bank's 3-D Secure check of a setup that `requires_action`. */
+  authenticateSetupIntent(
+    id: string,
+    input: { clientSecret: string; outcome: 'complete' | 'fail' },
   ): Promise<GatewaySetupIntent>
   /** A price by its id, for the sandbox's HTTP server (the contract lists prices by product). */
   retrievePrice(id: string): Promise<GatewayPrice | null>
@@ -255,8 +284,11 @@ export function createSandboxGateway(
         'This payment method is attached to another customer.',
       )
     }
-    // A card the bank refuses outright fails now; any other waits for the bank's answer.
-    const refusal = method.sandbox.onSave
+    // A card the bank refuses outright fails now; any other waits for the bank's answer. The
+    // app asks Stripe to refuse a charge that would need authentication rather than wait on it.
+    const refusal: DeclineReason | null = unauthenticated(method)
+      ? 'authentication_required'
+      : method.sandbox.onSave
     const id = input.id ?? sandboxId('pi')
     const intent = await create<StoredPaymentIntent>(
       'payment_intent',
@@ -399,6 +431,28 @@ export function createSandboxGateway(
         `You cannot confirm this SetupIntent because it has a status of ${intent.status}.`,
       )
     }
+    const method = await retrieve<StoredPaymentMethod>(paymentMethod, 'payment_method')
+    if (method && !method.customer && unauthenticated(method) && !method.sandbox.onSave) {
+      // The bank's check comes first: the page shows it (Stripe.js), then the card is saved.
+      const waiting = await change<GatewaySetupIntent>(id, 'setup_intent', (current) => ({
+        ...current,
+        status: 'requires_action',
+        payment_method: paymentMethod,
+        next_action: { type: 'use_stripe_sdk' },
+        last_setup_error: null,
+      }))
+      if (!waiting) throw missing('setup_intent', id)
+      return waiting
+    }
+    return saveSetup(intent, paymentMethod)
+  }
+
+  /** The card of a setup saved to its customer, or the bank's refusal kept on the setup. */
+  async function saveSetup(
+    intent: GatewaySetupIntent,
+    paymentMethod: string,
+  ): Promise<GatewaySetupIntent> {
+    const { id } = intent
     try {
       await attach(paymentMethod, { customer: intent.customer })
     } catch (error) {
@@ -419,6 +473,7 @@ export function createSandboxGateway(
       ...current,
       status: 'succeeded',
       payment_method: paymentMethod,
+      next_action: null,
       last_setup_error: null,
     }))
     if (!confirmed) throw missing('setup_intent', id)
@@ -426,9 +481,60 @@ export function createSandboxGateway(
     return confirmed
   }
 
+  /**
+   * The member's answer on the bank's check of a setup (Stripe's 3-D Secure test page, reached
+   * by Stripe.js in its own frame): completed, the card is authenticated and saved; failed, the
+   * setup waits for another card and says why.
+   */
+  async function authenticateSetupIntent(
+    id: string,
+    { clientSecret, outcome }: { clientSecret: string; outcome: 'complete' | 'fail' },
+  ): Promise<GatewaySetupIntent> {
+    const intent = await retrieve<GatewaySetupIntent>(id, 'setup_intent')
+    if (!intent || intent.client_secret !== clientSecret) throw missing('setup_intent', id)
+    const paymentMethod = intent.payment_method
+    if (intent.status !== 'requires_action' || !paymentMethod) {
+      throw new GatewayError(
+        'setup_intent_unexpected_state',
+        `This SetupIntent has a status of ${intent.status}: there is no check of the bank to answer.`,
+      )
+    }
+    if (outcome === 'fail') {
+      const failed = await change<GatewaySetupIntent>(id, 'setup_intent', (current) => ({
+        ...current,
+        status: 'requires_payment_method',
+        payment_method: null,
+        next_action: null,
+        last_setup_error: {
+          code: 'setup_intent_authentication_failure',
+          decline_code: null,
+          message: AUTHENTICATION_FAILED,
+        },
+      }))
+      if (!failed) throw missing('setup_intent', id)
+      return failed
+    }
+    await change<StoredPaymentMethod>(paymentMethod, 'payment_method', (current) => ({
+      ...current,
+      sandbox: { ...current.sandbox, authenticated: true },
+    }))
+    return saveSetup(intent, paymentMethod)
+  }
+
   const gateway: SandboxGateway = {
     kind: 'sandbox',
-    cardField: { createCardPaymentMethod },
+    cardField: {
+      createCardPaymentMethod,
+      async confirmCardSetup({ clientSecret, card }) {
+        const method = await createCardPaymentMethod(card)
+        return confirmSetupIntent(setupIntentOfSecret(clientSecret), {
+          clientSecret,
+          paymentMethod: method.id,
+        })
+      },
+      authenticateCardSetup: ({ clientSecret, outcome }) =>
+        authenticateSetupIntent(setupIntentOfSecret(clientSecret), { clientSecret, outcome }),
+    },
     publishableKey: null,
     testClocks: {
       async advanceClock(customerId, seconds) {
@@ -536,6 +642,7 @@ export function createSandboxGateway(
           client_secret: `${id}_secret_${sandboxId('s').slice(2)}`,
           status: 'requires_payment_method',
           payment_method: null,
+          next_action: null,
           last_setup_error: null,
           created: nowSeconds(),
         }),
@@ -545,6 +652,7 @@ export function createSandboxGateway(
 
     retrieveSetupIntent: (id) => retrieve<GatewaySetupIntent>(id, 'setup_intent'),
     confirmSetupIntent,
+    authenticateSetupIntent,
 
     async detachPaymentMethod(id) {
       const method = await retrieve<StoredPaymentMethod>(id, 'payment_method')

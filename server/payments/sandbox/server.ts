@@ -56,7 +56,7 @@ const FORM = { depth: 5, arrayLimit: 1_000, parameterLimit: 10_000 } as const
 const PUBLISHABLE_ROUTES = [
   /^POST \/v1\/payment_methods$/,
   /^GET \/v1\/setup_intents\/seti_[A-Za-z0-9]+$/,
-  /^POST \/v1\/setup_intents\/seti_[A-Za-z0-9]+\/confirm$/,
+  /^POST \/v1\/setup_intents\/seti_[A-Za-z0-9]+\/(confirm|authenticate)$/,
 ]
 
 /** How long an idempotency key's answer is kept: Stripe keeps them for 24 hours. */

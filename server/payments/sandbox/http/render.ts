@@ -916,7 +916,10 @@ export function renderSetupIntent(intent: GatewaySetupIntent): Stripe.SetupInten
     livemode: false,
     mandate: null,
     metadata: {},
-    next_action: null,
+    // Stripe.js reads what to show from here; the sandbox's check is one page, complete or fail.
+    next_action: intent.next_action
+      ? { type: intent.next_action.type, use_stripe_sdk: { type: 'three_d_secure_redirect' } }
+      : null,
     on_behalf_of: null,
     payment_method: intent.payment_method,
     payment_method_configuration_details: null,

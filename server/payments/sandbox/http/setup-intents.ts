@@ -141,4 +141,27 @@ export function setupIntentRoutes(
       }),
     )
   })
+
+  // The sandbox's own stand-in for the bank's 3-D Secure page, which real Stripe.js reaches
+  // through frames of its own: the member completes or fails the check, with the secret.
+  app.post<{ Params: { id: string } }>('/v1/setup_intents/:id/authenticate', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, ['client_secret', 'outcome', ...STRIPE_JS_FIELDS])
+    const outcome = requiredText(params, 'outcome')
+    if (outcome !== 'complete' && outcome !== 'fail') {
+      throw invalidRequest('outcome is complete or fail.', { param: 'outcome' })
+    }
+    const intent = await intentFor(
+      gateway,
+      request,
+      keyKind(request),
+      optionalText(params, 'client_secret'),
+    )
+    return renderSetupIntent(
+      await gateway.authenticateSetupIntent(intent.id, {
+        clientSecret: intent.client_secret,
+        outcome,
+      }),
+    )
+  })
 }
