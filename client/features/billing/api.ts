@@ -14,8 +14,9 @@ import {
   payOnceResponseSchema,
   priceListResponseSchema,
   type SandboxCardRequest,
-  sandboxCardRequestSchema,
-  sandboxCardResponseSchema,
+  sandboxCheckRequestSchema,
+  sandboxSetupRequestSchema,
+  sandboxSetupResponseSchema,
 } from '../../../domain/billing'
 import { countriesResponseSchema, statesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
@@ -26,12 +27,6 @@ import { accessQueryKey } from '../../lib/query-keys'
 
 export const billingAccountQueryKey = ['billing', 'account'] as const
 
-const sandboxCard = endpoint(
-  'POST',
-  '/api/billing/sandbox/cards',
-  sandboxCardRequestSchema,
-  sandboxCardResponseSchema,
-)
 const saveCard = endpoint('POST', '/api/billing/cards', addCardRequestSchema, billingAccountSchema)
 const cardSetup = () =>
   apiRequest('/api/billing/cards/setup', cardSetupResponseSchema, { method: 'POST' })
@@ -44,19 +39,41 @@ export interface ProviderCard {
   confirmSetup(clientSecret: string): Promise<string>
 }
 
-/** Where the card comes from: our own field (the sandbox) or the provider's (Stripe mode). */
-export type CardSource = { card: SandboxCardRequest } | { providerCard: ProviderCard }
+/**
+ * Where the card comes from: our own field (the sandbox), with the page's way of asking the
+ * member to answer the bank's check, or the provider's (Stripe mode), which asks by itself.
+ */
+export type CardSource =
+  | { card: SandboxCardRequest; checkWithBank: () => Promise<'complete' | 'fail'> }
+  | { providerCard: ProviderCard }
+
+const sandboxSetup = endpoint(
+  'POST',
+  '/api/billing/sandbox/setups/confirm',
+  sandboxSetupRequestSchema,
+  sandboxSetupResponseSchema,
+)
+const sandboxCheck = endpoint(
+  'POST',
+  '/api/billing/sandbox/setups/check',
+  sandboxCheckRequestSchema,
+  sandboxSetupResponseSchema,
+)
 
 /**
- * The typed card as a payment method: made by the sandbox's card endpoint, or saved to the
- * member's customer by confirming a setup with the provider, whose field holds the numbers.
+ * The typed card saved to the member's customer through a setup, the same way in both modes:
+ * confirmed with the provider's field (Stripe.js), or with ours through the sandbox, including
+ * the bank's check (3-D Secure) when it asks for one. Answers the saved card's id.
  */
 async function paymentMethodOf(source: CardSource): Promise<string> {
-  if ('providerCard' in source) {
-    const { clientSecret } = await cardSetup()
-    return source.providerCard.confirmSetup(clientSecret)
+  const { clientSecret } = await cardSetup()
+  if ('providerCard' in source) return source.providerCard.confirmSetup(clientSecret)
+  let answer = await sandboxSetup({ clientSecret, card: source.card })
+  if (answer.status === 'requires_action') {
+    answer = await sandboxCheck({ clientSecret, outcome: await source.checkWithBank() })
   }
-  return (await sandboxCard(source.card)).id
+  if (!answer.paymentMethodId) throw new Error('The sandbox confirmed the card but saved none.')
+  return answer.paymentMethodId
 }
 const saveBillingInfo = endpoint(
   'PUT',

@@ -78,6 +78,30 @@ describe('Add Credit Card', () => {
     expect(screen.getByTestId('snackbar').textContent).toBe('Your card has been saved.')
   })
 
+  it('asks the member to answer the bank’s check (3-D Secure): failed, nothing is saved; confirmed, the card is', async () => {
+    await signedInMember(server)
+    await renderApp('/my-account/add-credit-card')
+    await screen.findByRole('heading', { name: 'Add Credit Card' })
+    const user = userEvent.setup()
+
+    await typeCard('4000 0025 0000 3155')
+    const check = await screen.findByRole('dialog', { name: 'Confirm this card with your bank' })
+    await user.click(within(check).getByRole('button', { name: 'Fail the check' }))
+    expect(
+      await screen.findByText(
+        'Your bank could not confirm this card, so it was not saved. Try again or use another card.',
+      ),
+    ).toBeTruthy()
+    expect(title().textContent).toBe('My Subscription')
+
+    await typeCard('4000 0025 0000 3155')
+    const again = await screen.findByRole('dialog', { name: 'Confirm this card with your bank' })
+    await user.click(within(again).getByRole('button', { name: 'Confirm' }))
+    await waitFor(() => expect(title().textContent).toBe('My Account'))
+    const cards = await screen.findByTestId('saved-cards')
+    expect(within(cards).getByText('Visa ending in 3155')).toBeTruthy()
+  })
+
   it('speaks Spanish, the bank’s refusal included', async () => {
     await signedInMember(server, { language: 'es' })
     await renderApp('/my-account/add-credit-card', { language: 'es' })

@@ -85,6 +85,36 @@ describe('Add Credit Card in Stripe mode', () => {
   })
 })
 
+describe('the bank’s check in Stripe mode (3-D Secure)', () => {
+  it('runs in Stripe’s page: failed, it says so in the member’s language; completed, the card is saved', async () => {
+    await signedInMember(server, { language: 'es' })
+    await renderApp('/my-account/add-credit-card', { language: 'es' })
+    await screen.findByRole('heading', { name: 'Añadir tarjeta de crédito' })
+    const user = userEvent.setup()
+    const save = async () => {
+      const button = screen.getByRole('button', { name: 'Guardar tarjeta' }) as HTMLButtonElement
+      await waitFor(() => expect(button.disabled).toBe(false))
+      await user.click(button)
+    }
+
+    await typeIntoStripe('4000002500003155')
+    await save()
+    const bank = await screen.findByRole('dialog', { name: '3D Secure 2 Test Page' })
+    await user.click(within(bank).getByRole('button', { name: 'Fail' }))
+    expect(
+      await screen.findByText(
+        'Tu banco no pudo confirmar esta tarjeta, así que no se ha guardado. Inténtalo de nuevo o usa otra tarjeta.',
+      ),
+    ).toBeTruthy()
+
+    await save()
+    const again = await screen.findByRole('dialog', { name: '3D Secure 2 Test Page' })
+    await user.click(within(again).getByRole('button', { name: 'Complete' }))
+    await waitFor(() => expect(title().textContent).toBe('Mi cuenta'))
+    expect(within(await screen.findByTestId('saved-cards')).getByText(/3155/)).toBeTruthy()
+  })
+})
+
 describe('Pay now in Stripe mode', () => {
   it('pays ONE PAYMENT with the card typed into Stripe’s field, in Spanish', async () => {
     await signedInMember(server, { language: 'es' })

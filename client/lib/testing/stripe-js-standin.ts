@@ -47,6 +47,35 @@ function cardElement() {
   }
 }
 
+interface SetupAnswer {
+  status?: string
+  payment_method?: string
+  last_setup_error?: { code: string; message: string }
+  error?: { code?: string; message: string; type?: string }
+}
+
+/** The bank's 3-D Secure test page, as Stripe shows it over the page: Complete or Fail. */
+function bankPage(): Promise<'complete' | 'fail'> {
+  return new Promise((resolve) => {
+    const frame = document.createElement('div')
+    frame.setAttribute('role', 'dialog')
+    frame.setAttribute('aria-label', '3D Secure 2 Test Page')
+    for (const [label, outcome] of [
+      ['Complete', 'complete'],
+      ['Fail', 'fail'],
+    ] as const) {
+      const button = document.createElement('button')
+      button.textContent = label
+      button.addEventListener('click', () => {
+        frame.remove()
+        resolve(outcome)
+      })
+      frame.append(button)
+    }
+    document.body.append(frame)
+  })
+}
+
 /** `window.Stripe` for pages whose Stripe API is at `apiUrl`. */
 export function stripeJsStandIn(apiUrl: string) {
   return (publishableKey: string) => ({
@@ -64,11 +93,26 @@ export function stripeJsStandIn(apiUrl: string) {
       for (const [name, part] of Object.entries(payment_method.card.card())) {
         body.set(`payment_method_data[card][${name}]`, part)
       }
-      const response = await fetch(`${apiUrl}/v1/setup_intents/${id}/confirm`, {
-        method: 'POST',
-        body,
-      })
-      const answer = (await response.json()) as { error?: { message: string } }
+      const post = async (path: string, form: URLSearchParams) => {
+        const response = await fetch(`${apiUrl}/v1/setup_intents/${id}/${path}`, {
+          method: 'POST',
+          body: form,
+        })
+        return (await response.json()) as SetupAnswer
+      }
+      let answer = await post('confirm', body)
+      if (!answer.error && answer.status === 'requires_action') {
+        // Stripe.js shows the bank's page in a frame of its own; Stripe's test page has two
+        // buttons, and so has this one.
+        const outcome = await bankPage()
+        answer = await post(
+          'authenticate',
+          new URLSearchParams({ key: publishableKey, client_secret: clientSecret, outcome }),
+        )
+        if (!answer.error && answer.status !== 'succeeded' && answer.last_setup_error) {
+          answer = { error: { ...answer.last_setup_error, type: 'card_error' } }
+        }
+      }
       return answer.error ? { error: answer.error } : { setupIntent: answer }
     },
   })

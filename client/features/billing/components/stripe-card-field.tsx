@@ -82,7 +82,11 @@ export default function StripeCardField({
                     const { setupIntent, error } = await stripe.confirmCardSetup(clientSecret, {
                       payment_method: { card: element },
                     })
-                    // Stripe's own words, already in the member's language (its locale).
+                    // Stripe's own words, in the member's language (its locale); a failed
+                    // check of the bank's in ours, which says what happened to the card.
+                    if (error?.code === 'setup_intent_authentication_failure') {
+                      throw new ApiError(402, t('billing.card.authenticationFailed'))
+                    }
                     if (error) throw new ApiError(402, error.message ?? t('billing.card.refused'))
                     const method = setupIntent?.payment_method
                     const id = typeof method === 'string' ? method : method?.id

@@ -12,6 +12,7 @@ import { SelectField } from '../../../components/ui/select-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
 import { type ProviderCard, useAddCard, useBillingAccount } from '../api'
+import { useBankCheck } from '../components/bank-check'
 import { CardFields, cardFieldsShape, cardOf, EMPTY_CARD } from '../components/card-fields'
 import { SandboxNotice } from '../components/sandbox-notice'
 
@@ -60,6 +61,7 @@ function CardForm({ publishableKey }: { publishableKey: string | null }) {
   const makeDefault = search.get('default') === '1'
   const { notify } = useNotifications()
   const [providerCard, setProviderCard] = useState<ProviderCard | null>(null)
+  const bankCheck = useBankCheck()
   const form = useForm({
     resolver: zodResolver(publishableKey ? stripeSchema : sandboxSchema),
     defaultValues: { ...EMPTY_CARD, cardType: 'credit' as const },
@@ -73,7 +75,7 @@ function CardForm({ publishableKey }: { publishableKey: string | null }) {
     return submit(
       providerCard
         ? { providerCard, cardType, makeDefault }
-        : { card: cardOf(card), cardType, makeDefault },
+        : { card: cardOf(card), checkWithBank: bankCheck.ask, cardType, makeDefault },
       {
         onSuccess: () => {
           notify('success', t('billing.card.saved'))
@@ -102,6 +104,7 @@ function CardForm({ publishableKey }: { publishableKey: string | null }) {
         <CardFields register={form.register} errors={errors} />
       )}
       <FormAlert message={errors.root?.server?.message} />
+      {bankCheck.dialog}
       <div className="flex flex-wrap justify-end gap-3">
         <Button variant="secondary" onClick={() => navigate('/my-account')}>
           {t('common.cancel')}

@@ -12,6 +12,7 @@ import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { type ProviderCard, useBillingAccount, usePayments, usePayOnce, usePrices } from '../api'
+import { useBankCheck } from '../components/bank-check'
 import {
   CardFields,
   cardFieldsShape,
@@ -63,6 +64,7 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
   const payments = usePayments()
   const onePayment = (prices.data?.prices ?? []).filter((price) => price.plan === 'one_payment')
   const [providerCard, setProviderCard] = useState<ProviderCard | null>(null)
+  const bankCheck = useBankCheck()
   const form = useForm({
     resolver: zodResolver(publishableKey ? stripeSchema : sandboxSchema),
     defaultValues: { priceId: '', receiptEmail: '', ...EMPTY_CARD },
@@ -86,7 +88,7 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
     submit(
       {
         priceId,
-        ...(providerCard ? { providerCard } : { card: cardOf(card) }),
+        ...(providerCard ? { providerCard } : { card: cardOf(card), checkWithBank: bankCheck.ask }),
         attemptId: attempt.current,
         ...(receiptEmail ? { receiptEmail } : {}),
       },
@@ -185,6 +187,7 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
             <CardFields register={form.register} errors={errors} />
           )}
           {failure && <FormAlert message={t('billing.pay.failed', { message: failure })} />}
+          {bankCheck.dialog}
           <Button
             type="submit"
             loading={pending}
