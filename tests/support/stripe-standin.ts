@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import { createServer, type Server } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import qs from 'qs'
 import type { Database } from '../../db/client'
@@ -23,25 +24,58 @@ export async function startStripeStandIn(db: Database) {
   const publishableKey = key('pk_test_')
   const webhookSecret = key('whsec_')
   const sandbox = createSandboxGateway(db, { webhookSecret })
-  const server = await startSandboxServer({
-    gateway: sandbox,
-    secretKey,
-    publishableKey,
-    record: true,
-    invoicePdfBase: STRIPE_PDFS,
-  })
+  const start = (port?: number) =>
+    startSandboxServer({
+      gateway: sandbox,
+      secretKey,
+      publishableKey,
+      record: true,
+      invoicePdfBase: STRIPE_PDFS,
+      ...(port === undefined ? {} : { port }),
+    })
+  let server = await start()
+  const outage: { attempts: number; server: Server | null } = { attempts: 0, server: null }
+  const url = server.url
   return {
-    url: server.url,
+    url,
     publishableKey,
+    webhookSecret,
     sandbox,
-    server,
+    get server() {
+      return server
+    },
+    /**
+     * Stripe out of reach until `comeBack`: every connection to its address is cut at once, and
+     * counted (`attempts`), so a test sees the app try.
+     */
+    async goAway() {
+      await server.close()
+      const port = Number(new URL(url).port)
+      await new Promise<void>((resolve, reject) => {
+        const cut = createServer((socket) => {
+          outage.attempts += 1
+          socket.destroy()
+        })
+        cut.once('error', reject)
+        cut.listen(port, '127.0.0.1', () => resolve())
+        outage.server = cut
+      })
+    },
+    outage,
+    /** Stripe answering again, at the same address. */
+    async comeBack() {
+      const cut = outage.server
+      if (cut) await new Promise<void>((resolve) => cut.close(() => resolve()))
+      outage.server = null
+      server = await start(Number(new URL(url).port))
+    },
     /** The app's configuration for Stripe mode against this stand-in. */
     env: {
       PAYMENTS: 'stripe',
       STRIPE_SECRET_KEY: secretKey,
       STRIPE_PUBLISHABLE_KEY: publishableKey,
       STRIPE_WEBHOOK_SECRET: webhookSecret,
-      STRIPE_API_URL: server.url,
+      STRIPE_API_URL: url,
     },
     /** Events go to the app's webhook endpoint, signed; charges settle at once. */
     sendEventsTo(app: () => FastifyInstance) {
@@ -63,7 +97,7 @@ export async function startStripeStandIn(db: Database) {
      */
     async confirmSetup(clientSecret: string, number: string) {
       const id = clientSecret.split('_secret_')[0]
-      const response = await fetch(`${server.url}/v1/setup_intents/${id}/confirm`, {
+      const response = await fetch(`${url}/v1/setup_intents/${id}/confirm`, {
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { like } from 'drizzle-orm'
+import { eq, like } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
+import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { billingCustomers, billingEvents } from '../../../db/schema/billing'
 import { mailOutbox } from '../../../db/schema/mail'
 import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { STRIPE_PDFS, startStripeStandIn } from '../../../tests/support/stripe-standin'
@@ -23,7 +25,8 @@ beforeAll(async () => {
   stripeSide = { environment: stripeEnvironment, app: await stripeEnvironment.build() }
   standIn = await startStripeStandIn(stripeSide.app.db)
   environment = await createTestEnvironment(standIn.env)
-  app = await environment.build()
+  // Retries a second apart: the outage test waits for the job to try again.
+  app = await environment.build({ jobs: { pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 } })
   standIn.sendEventsTo(() => built(app))
 })
 
@@ -54,6 +57,23 @@ async function saveThroughStripe(cookie: string, number: string, cardType = 'cre
     cardType,
   })
   return { refused: null, saved, paymentMethodId: confirmed.payment_method ?? '' }
+}
+
+/** An event about a customer, signed as Stripe signs them: with the SDK and the endpoint's secret. */
+function signedEvent(customer: string) {
+  const id = `evt_${randomUUID().replaceAll('-', '')}`
+  const payload = JSON.stringify({
+    id,
+    object: 'event',
+    type: 'customer.updated',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: customer, object: 'customer' } },
+  })
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: stripe().webhookSecret,
+  })
+  return { id, payload, signature }
 }
 
 describe('Stripe mode', () => {
@@ -116,6 +136,52 @@ describe('Stripe mode', () => {
     })
     expect(taken.statusCode).toBe(404)
     expect((await call('GET', '/api/billing/account', other.cookie)).json().cards).toEqual([])
+  })
+
+  it('a sync while Stripe does not answer is retried when it answers again, and loses nothing', async () => {
+    const { cookie, user } = await memberWithCookie(built(app))
+    const { paymentMethodId } = await saveThroughStripe(cookie, '4242424242424242')
+    const customer =
+      (await stripe().sandbox.retrievePaymentMethod(paymentMethodId ?? ''))?.customer ?? ''
+    // Changed at Stripe (its dashboard), then Stripe is out of reach when the event comes.
+    await stripe().sandbox.updateCustomer(customer, { name: 'Renamed At Stripe' })
+    await stripe().goAway()
+    const event = signedEvent(customer)
+    const delivered = await built(app).inject({
+      method: 'POST',
+      url: '/api/billing/webhook',
+      payload: event.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+    })
+    // Recorded and answered at once: the sync is the job's, which fails and is retried.
+    expect(delivered.statusCode).toBe(200)
+    const processed = async () =>
+      (
+        await built(app)
+          .db.select({ at: billingEvents.processedAt })
+          .from(billingEvents)
+          .where(eq(billingEvents.id, event.id))
+      )[0]?.at ?? null
+    // The SDK tries three times per sync; more than that is the job trying again.
+    await vi.waitFor(() => expect(stripe().outage.attempts).toBeGreaterThan(3), {
+      timeout: 30_000,
+      interval: 100,
+    })
+    expect(await processed()).toBeNull()
+
+    await stripe().comeBack()
+    await vi.waitFor(async () => expect(await processed()).not.toBeNull(), {
+      timeout: 60_000,
+      interval: 200,
+    })
+    const [row] = await built(app)
+      .db.select({ name: billingCustomers.name })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, user.id))
+    expect(row?.name).toBe('Renamed At Stripe')
+    expect((await call('GET', '/api/billing/account', cookie)).json().cards).toEqual([
+      expect.objectContaining({ id: paymentMethodId, isDefault: true }),
+    ])
   })
 
   it('takes ONE PAYMENT with the saved card, with its receipt sent by Stripe, and opens the panels', async () => {

@@ -119,6 +119,8 @@ export async function startSandboxServer(options: {
    * Unset, as for the app's own sandbox, whose PDFs the app renders: invoices name none.
    */
   invoicePdfBase?: string
+  /** A port of its own; a free one when absent (tests start Stripe again where it was). */
+  port?: number
 }): Promise<SandboxServer> {
   const { gateway, secretKey } = options
   const requests: RecordedRequest[] = []
@@ -309,7 +311,7 @@ export async function startSandboxServer(options: {
   invoiceRoutes(app, gateway, { pdfBase: options.invoicePdfBase })
   testClockRoutes(app, gateway)
 
-  const url = await app.listen({ host: '127.0.0.1', port: 0 })
+  const url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 })
   return {
     url,
     requests,
