@@ -350,8 +350,13 @@ export async function startCardSetup(deps: BillingDeps, payer: Payer) {
   return { clientSecret: intent.client_secret }
 }
 
-/** The member's own setup intent by its secret; anyone else's, or none, reads as not found. */
-async function ownSetup(deps: BillingDeps, payer: Payer, clientSecret: string) {
+/**
+ * The sandbox's card field, for a setup of the member's own (by its secret): anyone else's, or
+ * none, reads as not found; in Stripe mode there is no such field.
+ */
+async function sandboxFieldFor(deps: BillingDeps, payer: Payer, clientSecret: string) {
+  const field = deps.payments.cardField
+  if (!field) throw new AppError(404, 'billing.sandboxOnly')
   const intent = await deps.payments.retrieveSetupIntent(setupIntentOfSecret(clientSecret))
   const [own] = await deps.db
     .select({ customerId: billingCustomers.customerId })
@@ -360,6 +365,7 @@ async function ownSetup(deps: BillingDeps, payer: Payer, clientSecret: string) {
   if (!intent || intent.client_secret !== clientSecret || intent.customer !== own?.customerId) {
     throw new AppError(404, 'billing.cardNotFound')
   }
+  return field
 }
 
 const setupAnswer = (intent: GatewaySetupIntent): SandboxSetupResponse => ({
@@ -376,9 +382,7 @@ export async function confirmSandboxSetup(
   payer: Payer,
   input: SandboxSetupRequest,
 ): Promise<SandboxSetupResponse> {
-  const field = deps.payments.cardField
-  if (!field) throw new AppError(404, 'billing.sandboxOnly')
-  await ownSetup(deps, payer, input.clientSecret)
+  const field = await sandboxFieldFor(deps, payer, input.clientSecret)
   return setupAnswer(await asUserError(() => field.confirmCardSetup(input)))
 }
 
@@ -388,9 +392,7 @@ export async function answerSandboxCheck(
   payer: Payer,
   input: SandboxCheckRequest,
 ): Promise<SandboxSetupResponse> {
-  const field = deps.payments.cardField
-  if (!field) throw new AppError(404, 'billing.sandboxOnly')
-  await ownSetup(deps, payer, input.clientSecret)
+  const field = await sandboxFieldFor(deps, payer, input.clientSecret)
   const intent = await asUserError(() => field.authenticateCardSetup(input))
   if (intent.last_setup_error?.code === 'setup_intent_authentication_failure') {
     throw new AppError(402, 'billing.authenticationFailed')

@@ -9,6 +9,7 @@ import {
   onlyKnownMetadata,
   optionalHash,
   optionalText,
+  type Params,
   pageOf,
   paramsOf,
   requiredInteger,
@@ -36,6 +37,35 @@ export const STRIPE_JS_FIELDS = [
 
 const CARD_TYPES = ['debit', 'credit'] as const
 
+/**
+ * The card typed into the page's field, as Stripe.js sends it (`holder[card]`, named `param`),
+ * made into a payment method. As Stripe refuses by default, only the browser (the publishable
+ * key) may send card numbers: a server sending them is in scope of the card industry's rules.
+ */
+export async function cardFromPage(
+  gateway: SandboxGateway,
+  kind: 'secret' | 'publishable' | null,
+  holder: Params,
+  param: string,
+) {
+  if (kind !== 'publishable') {
+    throw invalidRequest(
+      'Sending credit card numbers directly to the Stripe API is generally unsafe. Card numbers are sent from the browser with the publishable key.',
+    )
+  }
+  const card = optionalHash(holder, 'card')
+  if (!card) {
+    throw invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
+  }
+  onlyKnown(card, ['number', 'exp_month', 'exp_year', 'cvc'], param)
+  return gateway.cardField.createCardPaymentMethod({
+    number: requiredText(card, 'number', `${param}[number]`),
+    expMonth: requiredInteger(card, 'exp_month', `${param}[exp_month]`),
+    expYear: requiredInteger(card, 'exp_year', `${param}[exp_year]`),
+    cvc: optionalText(card, 'cvc') ?? '',
+  })
+}
+
 export function paymentMethodRoutes(
   app: FastifyInstance,
   gateway: SandboxGateway,
@@ -48,28 +78,7 @@ export function paymentMethodRoutes(
     if (type !== 'card') {
       throw invalidRequest(`The sandbox takes cards only, not ${type}.`, { param: 'type' })
     }
-    // As Stripe refuses by default: card numbers sent from a server put it in scope of the card
-    // industry's rules, so only the browser (the publishable key) may send them.
-    if (keyKind(request) !== 'publishable') {
-      throw invalidRequest(
-        'Sending credit card numbers directly to the Stripe API is generally unsafe. Card numbers are sent from the browser with the publishable key.',
-      )
-    }
-    const card = optionalHash(params, 'card')
-    if (!card) {
-      throw invalidRequest('Missing required param: card.', {
-        code: 'parameter_missing',
-        param: 'card',
-      })
-    }
-    onlyKnown(card, ['number', 'exp_month', 'exp_year', 'cvc'], 'card')
-    const method = await gateway.cardField.createCardPaymentMethod({
-      number: requiredText(card, 'number', 'card[number]'),
-      expMonth: requiredInteger(card, 'exp_month', 'card[exp_month]'),
-      expYear: requiredInteger(card, 'exp_year', 'card[exp_year]'),
-      cvc: optionalText(card, 'cvc') ?? '',
-    })
-    return renderPaymentMethod(method)
+    return renderPaymentMethod(await cardFromPage(gateway, keyKind(request), params, 'card'))
   })
 
   retrieveRoute(

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { GatewaySetupIntent } from '../../gateway'
 import type { SandboxGateway } from '../gateway'
-import { STRIPE_JS_FIELDS } from './payment-methods'
+import { cardFromPage, STRIPE_JS_FIELDS } from './payment-methods'
 import {
   idempotencyKeyOf,
   invalidRequest,
@@ -10,7 +10,6 @@ import {
   optionalHash,
   optionalText,
   paramsOf,
-  requiredInteger,
   requiredText,
 } from './protocol'
 import { renderSetupIntent } from './render'
@@ -101,32 +100,13 @@ export function setupIntentRoutes(
     let paymentMethod = optionalText(params, 'payment_method')
     const data = optionalHash(params, 'payment_method_data')
     if (data) {
-      if (kind !== 'publishable') {
-        throw invalidRequest(
-          'Sending credit card numbers directly to the Stripe API is generally unsafe. Card numbers are sent from the browser with the publishable key.',
-        )
-      }
       onlyKnown(data, ['type', 'card', 'billing_details'], 'payment_method_data')
       if (requiredText(data, 'type', 'payment_method_data[type]') !== 'card') {
         throw invalidRequest('The sandbox takes cards only.', {
           param: 'payment_method_data[type]',
         })
       }
-      const card = optionalHash(data, 'card')
-      if (!card) {
-        throw invalidRequest('Missing required param: payment_method_data[card].', {
-          code: 'parameter_missing',
-          param: 'payment_method_data[card]',
-        })
-      }
-      onlyKnown(card, ['number', 'exp_month', 'exp_year', 'cvc'], 'payment_method_data[card]')
-      const made = await gateway.cardField.createCardPaymentMethod({
-        number: requiredText(card, 'number', 'payment_method_data[card][number]'),
-        expMonth: requiredInteger(card, 'exp_month', 'payment_method_data[card][exp_month]'),
-        expYear: requiredInteger(card, 'exp_year', 'payment_method_data[card][exp_year]'),
-        cvc: optionalText(card, 'cvc') ?? '',
-      })
-      paymentMethod = made.id
+      paymentMethod = (await cardFromPage(gateway, kind, data, 'payment_method_data[card]')).id
     }
     if (!paymentMethod) {
       throw invalidRequest(
