@@ -164,33 +164,31 @@ export const sandboxCardResponseSchema = z.object({
   last4: z.string(),
 })
 
-/** A card to be saved through the provider's own field: what the page confirms it with. */
-export const cardSetupResponseSchema = z.object({ clientSecret: z.string() })
-
-const setupSecretSchema = textSchema({ error: 'billing.cardNotFound' }).check(
-  z.regex(/^seti_[A-Za-z0-9]{1,100}_secret_[A-Za-z0-9]{1,100}$/, { error: 'billing.cardNotFound' }),
-)
-
-/** The sandbox's card field confirming the member's setup with the typed card, as Stripe.js does. */
-export const sandboxSetupRequestSchema = z.object({
-  clientSecret: setupSecretSchema,
-  card: sandboxCardRequestSchema,
+/** A card the page made (our field or the provider's), to be checked by the bank and saved. */
+export const cardConfirmRequestSchema = z.object({
+  paymentMethodId: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/)),
 })
 
-/** The member's answer on the sandbox bank's 3-D Secure check of a setup. */
+/**
+ * The bank's answer on a card: saved to the member's customer, or its check (3-D Secure) still
+ * to run in the page, with the secret the page runs it with.
+ */
+export const cardConfirmResponseSchema = z.object({
+  status: z.enum(['succeeded', 'requires_action']),
+  clientSecret: z.nullable(z.string()),
+})
+export type CardConfirmResponse = z.infer<typeof cardConfirmResponseSchema>
+
+/** The member's answer on the sandbox bank's 3-D Secure check of a card. */
 export const sandboxCheckRequestSchema = z.object({
-  clientSecret: setupSecretSchema,
+  clientSecret: textSchema({ error: 'billing.cardNotFound' }).check(
+    z.regex(/^seti_[A-Za-z0-9]{1,100}_secret_[A-Za-z0-9]{1,100}$/, {
+      error: 'billing.cardNotFound',
+    }),
+  ),
   outcome: z.enum(['complete', 'fail']),
 })
-export type SandboxSetupRequest = z.infer<typeof sandboxSetupRequestSchema>
 export type SandboxCheckRequest = z.infer<typeof sandboxCheckRequestSchema>
-
-/** A setup confirmed: the saved card's id, or the bank's check still to answer. */
-export const sandboxSetupResponseSchema = z.object({
-  status: z.enum(['succeeded', 'requires_action']),
-  paymentMethodId: z.nullable(z.string()),
-})
-export type SandboxSetupResponse = z.infer<typeof sandboxSetupResponseSchema>
 
 /** A card made by the card field (sandbox or provider), saved to the account. */
 export const addCardRequestSchema = z.object({

@@ -497,6 +497,48 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       })
     })
 
+    it('confirms a setup on the server with a card the page made: saved, refused, or waiting for the bank’s check', async () => {
+      const customer = await newCustomer()
+      const good = await typeCard('4242424242424242')
+      const saved = await gateway().createSetupIntent(
+        { customer: customer.id, paymentMethod: good.id },
+        { idempotencyKey: `${run}-setup-server` },
+      )
+      expect(saved).toMatchObject({ status: 'succeeded', payment_method: good.id })
+      // Asked again under the same key (a retry): the same answer, nothing done twice.
+      expect(
+        await gateway().createSetupIntent(
+          { customer: customer.id, paymentMethod: good.id },
+          { idempotencyKey: `${run}-setup-server` },
+        ),
+      ).toEqual(saved)
+      expect((await gateway().retrievePaymentMethod(good.id))?.customer).toBe(customer.id)
+
+      const declining = await typeCard('4000000000000002')
+      expect(
+        await refusal(
+          gateway().createSetupIntent({ customer: customer.id, paymentMethod: declining.id }),
+        ),
+      ).toEqual({ code: 'card_declined', declineCode: 'generic_decline' })
+      expect((await gateway().retrievePaymentMethod(declining.id))?.customer).toBeNull()
+
+      const checked = await typeCard('4000002500003155')
+      const waiting = await gateway().createSetupIntent({
+        customer: customer.id,
+        paymentMethod: checked.id,
+      })
+      expect(waiting).toMatchObject({
+        status: 'requires_action',
+        next_action: { type: 'use_stripe_sdk' },
+      })
+      await subject.authenticate(waiting, 'complete')
+      expect(await gateway().retrieveSetupIntent(waiting.id)).toMatchObject({
+        status: 'succeeded',
+        payment_method: checked.id,
+      })
+      expect((await gateway().retrievePaymentMethod(checked.id))?.customer).toBe(customer.id)
+    })
+
     it('a card the bank checks (3-D Secure) is saved once the member completes the check, and then charged freely', async () => {
       const customer = await newCustomer()
       const intent = await gateway().createSetupIntent({ customer: customer.id })

@@ -261,12 +261,9 @@ export interface RequestOptions {
 export interface CardField {
   createCardPaymentMethod(card: TypedCard): Promise<GatewayPaymentMethod>
   /**
-   * What Stripe.js does with its own field: confirms the member's setup intent (by its client
-   * secret) with the typed card. The bank may refuse it (GatewayError) or ask for its check
-   * (`requires_action`), which `authenticateCardSetup` then answers.
+   * The member's answer on the bank's 3-D Secure check of a setup, on the sandbox's stand-in
+   * for the bank's page (Stripe.js shows the bank's own in Stripe mode).
    */
-  confirmCardSetup(input: { clientSecret: string; card: TypedCard }): Promise<GatewaySetupIntent>
-  /** The member's answer on the bank's 3-D Secure check of a setup. */
   authenticateCardSetup(input: {
     clientSecret: string
     outcome: 'complete' | 'fail'
@@ -340,7 +337,15 @@ export interface PaymentGateway {
    * to this customer and no other.
    */
   createSetupIntent(
-    input: { customer: string },
+    input: {
+      customer: string
+      /**
+       * A card the page made with the provider's field: the setup is confirmed with it here,
+       * on the server, so every try of a card is one the app counts. The bank may refuse it
+       * (GatewayError) or ask for its check (`requires_action`, which the page then runs).
+       */
+      paymentMethod?: string
+    },
     options?: RequestOptions,
   ): Promise<GatewaySetupIntent>
   retrieveSetupIntent(id: string): Promise<GatewaySetupIntent | null>

@@ -225,29 +225,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
             )
             return toPaymentMethod(method)
           },
-          // As Stripe.js posts from the page: the publishable key and the setup's secret.
-          async confirmCardSetup({ clientSecret, card }) {
-            const intent = await call(() =>
-              stripe.rawRequest(
-                'POST',
-                `/v1/setup_intents/${setupIntentOfSecret(clientSecret)}/confirm`,
-                {
-                  client_secret: clientSecret,
-                  payment_method_data: {
-                    type: 'card',
-                    card: {
-                      number: card.number,
-                      exp_month: card.expMonth,
-                      exp_year: card.expYear,
-                      cvc: card.cvc,
-                    },
-                  },
-                },
-                { apiKey: publishableKey, idempotencyKey: `card-setup-${randomUUID()}` },
-              ),
-            )
-            return toSetupIntent(intent as Stripe.SetupIntent)
-          },
+          // As Stripe.js answers the bank's page: the publishable key and the setup's secret.
           async authenticateCardSetup({ clientSecret, outcome }) {
             const intent = await call(() =>
               stripe.rawRequest(
@@ -450,13 +428,18 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       return methods
     },
 
-    async createSetupIntent({ customer }, requestOptions) {
+    async createSetupIntent({ customer, paymentMethod }, requestOptions) {
       const params: Stripe.SetupIntentCreateParams = {
         customer,
         // Saved for the plan's charges made while the member is away (renewals, retries), so
         // the bank asks for any authentication now, in the page, rather than at a renewal.
         usage: 'off_session',
         allowed_payment_method_types: ['card'],
+        // Confirmed here: the bank's check, if it asks for one, is left for Stripe.js to run
+        // in the page (handleNextAction with the intent's secret).
+        ...(paymentMethod
+          ? { payment_method: paymentMethod, confirm: true, use_stripe_sdk: true }
+          : {}),
       }
       const intent = await call(() =>
         stripe.setupIntents.create(params, {

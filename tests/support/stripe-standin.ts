@@ -1,9 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import qs from 'qs'
 import type { Database } from '../../db/client'
-import { STRIPE_API_VERSION } from '../../server/payments/events'
 import { WEBHOOK_PATH } from '../../server/payments/plugin'
 import { createSandboxGateway } from '../../server/payments/sandbox/gateway'
 import { startSandboxServer } from '../../server/payments/sandbox/server'
@@ -92,35 +91,27 @@ export async function startStripeStandIn(db: Database) {
       })
     },
     /**
-     * What Stripe.js does when the member presses Save: the setup intent confirmed with its
-     * secret and the typed card, with the publishable key. Answers Stripe's JSON.
+     * What Stripe.js does with the card typed into its field (createPaymentMethod): a card
+     * made with the publishable key, its numbers never passing through the app. Answers
+     * Stripe's JSON.
      */
-    async confirmSetup(clientSecret: string, number: string) {
-      const id = clientSecret.split('_secret_')[0]
-      const response = await fetch(`${url}/v1/setup_intents/${id}/confirm`, {
+    async makeCard(number: string) {
+      const response = await fetch(`${url}/v1/payment_methods`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'stripe-version': STRIPE_API_VERSION,
-          'idempotency-key': randomUUID(),
-        },
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: qs.stringify({
           key: publishableKey,
-          client_secret: clientSecret,
-          payment_method_data: {
-            type: 'card',
-            card: {
-              number,
-              exp_month: 12,
-              exp_year: new Date().getUTCFullYear() + 1,
-              cvc: '123',
-            },
+          type: 'card',
+          card: {
+            number,
+            exp_month: 12,
+            exp_year: new Date().getUTCFullYear() + 1,
+            cvc: '123',
           },
         }),
       })
       return (await response.json()) as {
-        status?: string
-        payment_method?: string
+        id?: string
         error?: { code: string; decline_code?: string; message: string }
       }
     },

@@ -5,7 +5,8 @@ import {
   billingAccountSchema,
   billingInfoRequestSchema,
   type CardType,
-  cardSetupResponseSchema,
+  cardConfirmRequestSchema,
+  cardConfirmResponseSchema,
   PAYMENT_POLL_MS,
   type Payment,
   type PayOnceRequest,
@@ -14,9 +15,9 @@ import {
   payOnceResponseSchema,
   priceListResponseSchema,
   type SandboxCardRequest,
+  sandboxCardRequestSchema,
+  sandboxCardResponseSchema,
   sandboxCheckRequestSchema,
-  sandboxSetupRequestSchema,
-  sandboxSetupResponseSchema,
 } from '../../../domain/billing'
 import { countriesResponseSchema, statesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
@@ -28,15 +29,21 @@ import { accessQueryKey } from '../../lib/query-keys'
 export const billingAccountQueryKey = ['billing', 'account'] as const
 
 const saveCard = endpoint('POST', '/api/billing/cards', addCardRequestSchema, billingAccountSchema)
-const cardSetup = () =>
-  apiRequest('/api/billing/cards/setup', cardSetupResponseSchema, { method: 'POST' })
+const confirmCard = endpoint(
+  'POST',
+  '/api/billing/cards/confirm',
+  cardConfirmRequestSchema,
+  cardConfirmResponseSchema,
+)
 
 /**
- * A card typed into the provider's own field (Stripe mode), ready to be saved: confirming the
- * member's setup with it answers the saved card's id, or fails with the provider's reason.
+ * A card typed into the provider's own field (Stripe mode): made into a card by the provider
+ * from the page, and the bank's check run there when the bank asks for one (3-D Secure). Each
+ * fails with the provider's reason.
  */
 export interface ProviderCard {
-  confirmSetup(clientSecret: string): Promise<string>
+  createPaymentMethod(): Promise<string>
+  handleNextAction(clientSecret: string): Promise<void>
 }
 
 /**
@@ -47,33 +54,39 @@ export type CardSource =
   | { card: SandboxCardRequest; checkWithBank: () => Promise<'complete' | 'fail'> }
   | { providerCard: ProviderCard }
 
-const sandboxSetup = endpoint(
+const sandboxCard = endpoint(
   'POST',
-  '/api/billing/sandbox/setups/confirm',
-  sandboxSetupRequestSchema,
-  sandboxSetupResponseSchema,
+  '/api/billing/sandbox/cards',
+  sandboxCardRequestSchema,
+  sandboxCardResponseSchema,
 )
 const sandboxCheck = endpoint(
   'POST',
   '/api/billing/sandbox/setups/check',
   sandboxCheckRequestSchema,
-  sandboxSetupResponseSchema,
+  cardConfirmResponseSchema,
 )
 
 /**
- * The typed card saved to the member's customer through a setup, the same way in both modes:
- * confirmed with the provider's field (Stripe.js), or with ours through the sandbox, including
- * the bank's check (3-D Secure) when it asks for one. Answers the saved card's id.
+ * The typed card checked by the bank and saved to the member's customer, the same way in both
+ * modes: made by the card field (the sandbox's, or Stripe's in the page), confirmed by our
+ * server, where every try counts, then the bank's check (3-D Secure) when it asks for one, on
+ * Stripe's page or the sandbox's stand-in for it. Answers the saved card's id.
  */
 async function paymentMethodOf(source: CardSource): Promise<string> {
-  const { clientSecret } = await cardSetup()
-  if ('providerCard' in source) return source.providerCard.confirmSetup(clientSecret)
-  let answer = await sandboxSetup({ clientSecret, card: source.card })
-  if (answer.status === 'requires_action') {
-    answer = await sandboxCheck({ clientSecret, outcome: await source.checkWithBank() })
+  const paymentMethodId =
+    'providerCard' in source
+      ? await source.providerCard.createPaymentMethod()
+      : (await sandboxCard(source.card)).id
+  const answer = await confirmCard({ paymentMethodId })
+  if (answer.status === 'requires_action' && answer.clientSecret) {
+    if ('providerCard' in source) await source.providerCard.handleNextAction(answer.clientSecret)
+    else {
+      const outcome = await source.checkWithBank()
+      await sandboxCheck({ clientSecret: answer.clientSecret, outcome })
+    }
   }
-  if (!answer.paymentMethodId) throw new Error('The sandbox confirmed the card but saved none.')
-  return answer.paymentMethodId
+  return paymentMethodId
 }
 const saveBillingInfo = endpoint(
   'PUT',

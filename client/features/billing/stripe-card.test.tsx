@@ -11,7 +11,7 @@ import {
   startAppServer,
 } from '../../lib/testing/app-server'
 import { renderApp } from '../../lib/testing/render-app'
-import { stripeJsStandIn } from '../../lib/testing/stripe-js-standin'
+import { installStripeJsStandIn } from '../../lib/testing/stripe-js-standin'
 
 // Add Credit Card and Pay now in Stripe mode: the app runs with PAYMENTS=stripe against a
 // Stripe-compatible stand-in, and the page's card field is Stripe's (here a stand-in for
@@ -28,7 +28,7 @@ beforeAll(async () => {
   standIn = await startStripeStandIn(stripeSide.app.db)
   server = await startAppServer(standIn.env)
   standIn.sendEventsTo(() => server.app)
-  Object.assign(window, { Stripe: stripeJsStandIn(standIn.url) })
+  installStripeJsStandIn(standIn.url)
 }, 180_000)
 afterAll(async () => {
   await server?.close()

@@ -231,34 +231,30 @@ describe('saved cards', () => {
   })
 })
 
-/** The sandbox's card field as the pages use it: a setup, then the card confirmed against it. */
+/** The sandbox's card field as the pages use it: the typed card, then the bank's check of it. */
 async function setUpCard(cookie: string, number: string, language = 'en') {
-  const setup = await call('POST', '/api/billing/cards/setup', cookie)
-  expect(setup.statusCode, setup.body).toBe(200)
-  const { clientSecret } = setup.json() as { clientSecret: string }
+  const made = await cardField(cookie, number, language)
+  const paymentMethodId = made.json().id as string
   const confirmed = await call(
     'POST',
-    '/api/billing/sandbox/setups/confirm',
+    '/api/billing/cards/confirm',
     cookie,
-    { clientSecret, card: { number, expMonth: 12, expYear: nextYear, cvc: '123' } },
+    { paymentMethodId },
     language,
   )
-  return { clientSecret, confirmed }
+  return { paymentMethodId, confirmed, clientSecret: confirmed.json().clientSecret as string }
 }
 
-describe('cards saved through a setup, as the pages do', () => {
+describe('cards checked by the bank through a setup, as the pages do', () => {
   it('saves a card the bank accepts, and says why it refused another, saving nothing', async () => {
     const { cookie } = await member()
-    const refused = (await setUpCard(cookie, '4000000000000002', 'es')).confirmed
-    expect(refused.statusCode).toBe(402)
-    expect(refused.json().message).toBe('Tu tarjeta ha sido rechazada.')
-    const { confirmed } = await setUpCard(cookie, '4242424242424242')
-    expect(confirmed.json()).toEqual({
-      status: 'succeeded',
-      paymentMethodId: expect.stringMatching(/^pm_/),
-    })
+    const refused = await setUpCard(cookie, '4000000000000002', 'es')
+    expect(refused.confirmed.statusCode).toBe(402)
+    expect(refused.confirmed.json().message).toBe('Tu tarjeta ha sido rechazada.')
+    const { confirmed, paymentMethodId } = await setUpCard(cookie, '4242424242424242')
+    expect(confirmed.json()).toEqual({ status: 'succeeded', clientSecret: null })
     const saved = await call('POST', '/api/billing/cards', cookie, {
-      paymentMethodId: confirmed.json().paymentMethodId,
+      paymentMethodId,
       cardType: 'debit',
     })
     expect(saved.json().cards).toEqual([
@@ -268,13 +264,16 @@ describe('cards saved through a setup, as the pages do', () => {
 
   it('waits for the bank’s check (3-D Secure): failed, nothing is saved; completed, the card is saved and charged', async () => {
     const { cookie } = await member()
-    const { clientSecret, confirmed } = await setUpCard(cookie, '4000002500003155')
-    expect(confirmed.json()).toEqual({ status: 'requires_action', paymentMethodId: null })
+    const first = await setUpCard(cookie, '4000002500003155')
+    expect(first.confirmed.json()).toEqual({
+      status: 'requires_action',
+      clientSecret: expect.stringMatching(/^seti_\w+_secret_\w+$/),
+    })
     const failed = await call(
       'POST',
       '/api/billing/sandbox/setups/check',
       cookie,
-      { clientSecret, outcome: 'fail' },
+      { clientSecret: first.clientSecret, outcome: 'fail' },
       'es',
     )
     expect(failed.statusCode).toBe(402)
@@ -289,11 +288,8 @@ describe('cards saved through a setup, as the pages do', () => {
       clientSecret: again.clientSecret,
       outcome: 'complete',
     })
-    expect(completed.json()).toEqual({
-      status: 'succeeded',
-      paymentMethodId: expect.stringMatching(/^pm_/),
-    })
-    const card = completed.json().paymentMethodId
+    expect(completed.json()).toEqual({ status: 'succeeded', clientSecret: null })
+    const card = again.paymentMethodId
     await call('POST', '/api/billing/cards', cookie, { paymentMethodId: card, cardType: 'credit' })
     const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
       id: string
@@ -326,25 +322,27 @@ describe('cards saved through a setup, as the pages do', () => {
     )
   })
 
-  it('belong to the member who started them: another member’s secret finds nothing', async () => {
+  it('belong to the member who typed the card: another member, with cards of their own, can use neither card nor secret', async () => {
     const owner = await member()
     const stranger = await member()
-    const { clientSecret } = await setUpCard(owner.cookie, '4000002500003155')
-    for (const [url, body] of [
-      [
-        '/api/billing/sandbox/setups/confirm',
-        {
-          clientSecret,
-          card: { number: '4242424242424242', expMonth: 12, expYear: nextYear, cvc: '123' },
-        },
-      ],
-      ['/api/billing/sandbox/setups/check', { clientSecret, outcome: 'complete' }],
-    ] as const) {
-      const answer = await call('POST', url, stranger.cookie, body)
-      expect(answer.statusCode, url).toBe(404)
+    // The stranger has a customer of their own, so it is the comparison that refuses them.
+    await addCard(stranger.cookie, '5555555555554444')
+    const { clientSecret, paymentMethodId } = await setUpCard(owner.cookie, '4000002500003155')
+    const attempts = [
+      await call('POST', '/api/billing/cards/confirm', stranger.cookie, { paymentMethodId }),
+      await call('POST', '/api/billing/sandbox/setups/check', stranger.cookie, {
+        clientSecret,
+        outcome: 'complete',
+      }),
+    ]
+    for (const answer of attempts) {
+      expect(answer.statusCode).toBe(404)
       expect(answer.json().message).toBe('This card is not saved on your account.')
     }
     expect((await call('GET', '/api/billing/account', owner.cookie)).json().cards).toEqual([])
+    expect((await call('GET', '/api/billing/account', stranger.cookie)).json().cards).toHaveLength(
+      1,
+    )
   })
 })
 

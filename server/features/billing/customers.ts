@@ -12,11 +12,10 @@ import {
 import type {
   BillingAccount,
   BillingInfoRequest,
+  CardConfirmResponse,
   CardType,
   SandboxCardRequest,
   SandboxCheckRequest,
-  SandboxSetupRequest,
-  SandboxSetupResponse,
 } from '../../../domain/billing'
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
@@ -339,18 +338,6 @@ export async function createSandboxCard(
 }
 
 /**
- * Starts saving a card through the provider's own field: a setup intent for the member's
- * customer (made now if they have none), which the page confirms with the card. The card is
- * then saved to this member's customer and nobody else's, and the page saves it to the account
- * as any card (addCard).
- */
-export async function startCardSetup(deps: BillingDeps, payer: Payer) {
-  const customerId = await customerIdFor(deps, payer)
-  const intent = await deps.payments.createSetupIntent({ customer: customerId })
-  return { clientSecret: intent.client_secret }
-}
-
-/**
  * The sandbox's card field, for a setup of the member's own (by its secret): anyone else's, or
  * none, reads as not found; in Stripe mode there is no such field.
  */
@@ -368,22 +355,38 @@ async function sandboxFieldFor(deps: BillingDeps, payer: Payer, clientSecret: st
   return field
 }
 
-const setupAnswer = (intent: GatewaySetupIntent): SandboxSetupResponse => ({
-  status: intent.status === 'requires_action' ? 'requires_action' : 'succeeded',
-  paymentMethodId: intent.status === 'succeeded' ? intent.payment_method : null,
-})
+const confirmAnswer = (intent: GatewaySetupIntent): CardConfirmResponse =>
+  intent.status === 'requires_action'
+    ? { status: 'requires_action', clientSecret: intent.client_secret }
+    : { status: 'succeeded', clientSecret: null }
 
 /**
- * The sandbox's card field doing what Stripe.js does with Stripe's: the member's setup confirmed
- * with the typed card, which the bank may refuse (402) or ask to check first (3-D Secure).
+ * The card the page made (with the sandbox's field or Stripe's) checked by the bank and saved
+ * to the member's customer, through a setup confirmed here, on the server: each try of a card
+ * is one the app counts (a client secret handed to the page would let it try cards at the
+ * provider without end). The bank may refuse the card (402, in the member's words) or ask for
+ * its check (3-D Secure), which the page then runs with the secret answered.
  */
-export async function confirmSandboxSetup(
+export async function confirmCard(
   deps: BillingDeps,
   payer: Payer,
-  input: SandboxSetupRequest,
-): Promise<SandboxSetupResponse> {
-  const field = await sandboxFieldFor(deps, payer, input.clientSecret)
-  return setupAnswer(await asUserError(() => field.confirmCardSetup(input)))
+  input: { paymentMethodId: string },
+): Promise<CardConfirmResponse> {
+  const customerId = await customerIdFor(deps, payer)
+  if (deps.payments.cardField) {
+    await assertUsableCard(deps, payer.id, customerId, input.paymentMethodId)
+  } else {
+    // Stripe's field makes the card in the page, unknown to us until now: any card not saved
+    // to someone else's customer (its id is known only to the page that made it).
+    const method = await deps.payments.retrievePaymentMethod(input.paymentMethodId)
+    if (!method || (method.customer !== null && method.customer !== customerId)) {
+      throw new AppError(404, 'billing.cardNotFound')
+    }
+  }
+  const intent = await asUserError(() =>
+    deps.payments.createSetupIntent({ customer: customerId, paymentMethod: input.paymentMethodId }),
+  )
+  return confirmAnswer(intent)
 }
 
 /** The member's answer on the sandbox bank's check: the card saved, or refused in their words. */
@@ -391,13 +394,13 @@ export async function answerSandboxCheck(
   deps: BillingDeps,
   payer: Payer,
   input: SandboxCheckRequest,
-): Promise<SandboxSetupResponse> {
+): Promise<CardConfirmResponse> {
   const field = await sandboxFieldFor(deps, payer, input.clientSecret)
   const intent = await asUserError(() => field.authenticateCardSetup(input))
   if (intent.last_setup_error?.code === 'setup_intent_authentication_failure') {
     throw new AppError(402, 'billing.authenticationFailed')
   }
-  return setupAnswer(intent)
+  return confirmAnswer(intent)
 }
 
 /**

@@ -4,8 +4,9 @@ import {
   addCardRequestSchema,
   billingAccountSchema,
   billingInfoRequestSchema,
+  cardConfirmRequestSchema,
+  cardConfirmResponseSchema,
   cardParamsSchema,
-  cardSetupResponseSchema,
   paymentsResponseSchema,
   payOnceRequestSchema,
   payOnceResponseSchema,
@@ -13,8 +14,6 @@ import {
   sandboxCardRequestSchema,
   sandboxCardResponseSchema,
   sandboxCheckRequestSchema,
-  sandboxSetupRequestSchema,
-  sandboxSetupResponseSchema,
 } from '../../../domain/billing'
 import { requestLanguage } from '../../i18n'
 import {
@@ -29,11 +28,10 @@ import {
   addCard,
   answerSandboxCheck,
   billingAccountOf,
-  confirmSandboxSetup,
+  confirmCard,
   createSandboxCard,
   removeCard,
   setDefaultCard,
-  startCardSetup,
   updateBillingInfo,
 } from './customers'
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
@@ -177,21 +175,22 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   app.post(
-    '/billing/cards/setup',
+    '/billing/cards/confirm',
     {
       schema: {
         tags: ['billing'],
         summary:
-          "Start saving a card through Stripe's own card field: the secret the page confirms it with",
-        response: { 200: cardSetupResponseSchema, ...errors },
+          "A card made by the card field (ours or Stripe's) checked by the bank and saved to the member's customer; the bank's check, if it asks for one, runs in the page with the secret answered",
+        body: cardConfirmRequestSchema,
+        response: { 200: cardConfirmResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
       const user = await app.requireUser(request)
-      // Each confirmation is a try of a card at the bank, even though Stripe answers the page.
-      await consumeCardTry(app.rateLimiter, cardCaller(request, user.id))
+      const caller = cardCaller(request, user.id)
+      await consumeCardTry(app.rateLimiter, caller)
       reply.header('cache-control', 'no-store')
-      return startCardSetup(deps, user)
+      return answeringRefusals(app.rateLimiter, caller, () => confirmCard(deps, user, request.body))
     },
   )
 
@@ -249,34 +248,13 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   app.post(
-    '/billing/sandbox/setups/confirm',
-    {
-      schema: {
-        tags: ['billing'],
-        summary:
-          "The sandbox's card field: the member's setup confirmed with the typed card, as Stripe.js confirms it with Stripe's",
-        body: sandboxSetupRequestSchema,
-        response: { 200: sandboxSetupResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const user = await app.requireUser(request)
-      const caller = cardCaller(request, user.id)
-      await consumeCardTry(app.rateLimiter, caller)
-      return answeringRefusals(app.rateLimiter, caller, () =>
-        confirmSandboxSetup(deps, user, request.body),
-      )
-    },
-  )
-
-  app.post(
     '/billing/sandbox/setups/check',
     {
       schema: {
         tags: ['billing'],
         summary: "The member's answer on the sandbox bank's 3-D Secure check of a card",
         body: sandboxCheckRequestSchema,
-        response: { 200: sandboxSetupResponseSchema, ...errors },
+        response: { 200: cardConfirmResponseSchema, ...errors },
       },
     },
     async (request) => {

@@ -46,17 +46,18 @@ function built<T>(value: T | undefined): T {
 const call = apiCallsTo(() => built(app))
 const stripe = () => built(standIn)
 
-/** Add Credit Card in Stripe mode: the setup, Stripe's field confirming it, then Save. */
+/**
+ * Add Credit Card in Stripe mode: Stripe's field makes the card, the app has the bank check it
+ * (a setup confirmed on the server), then Save.
+ */
 async function saveThroughStripe(cookie: string, number: string, cardType = 'credit') {
-  const setup = await call('POST', '/api/billing/cards/setup', cookie)
-  expect(setup.statusCode).toBe(200)
-  const confirmed = await stripe().confirmSetup(setup.json().clientSecret, number)
-  if (confirmed.error) return { refused: confirmed.error, saved: null }
-  const saved = await call('POST', '/api/billing/cards', cookie, {
-    paymentMethodId: confirmed.payment_method,
-    cardType,
-  })
-  return { refused: null, saved, paymentMethodId: confirmed.payment_method ?? '' }
+  const made = await stripe().makeCard(number)
+  const paymentMethodId = made.id ?? ''
+  const confirmed = await call('POST', '/api/billing/cards/confirm', cookie, { paymentMethodId })
+  if (confirmed.statusCode !== 200) return { refused: confirmed, saved: null, paymentMethodId }
+  expect(confirmed.json()).toEqual({ status: 'succeeded', clientSecret: null })
+  const saved = await call('POST', '/api/billing/cards', cookie, { paymentMethodId, cardType })
+  return { refused: null, saved, paymentMethodId }
 }
 
 /** An event about a customer, signed as Stripe signs them: with the SDK and the endpoint's secret. */
@@ -124,9 +125,14 @@ describe('Stripe mode', () => {
 
   it('a card Stripe refuses at the setup is saved nowhere, and another member cannot take a saved one', async () => {
     const { cookie } = await memberWithCookie(built(app))
-    const { refused } = await saveThroughStripe(cookie, '4000000000000002')
-    expect(refused).toMatchObject({ code: 'card_declined', decline_code: 'generic_decline' })
+    const { refused, paymentMethodId: declined } = await saveThroughStripe(
+      cookie,
+      '4000000000000002',
+    )
+    expect(refused?.statusCode).toBe(402)
+    expect(refused?.json().message).toBe('Your card was declined.')
     expect((await call('GET', '/api/billing/account', cookie)).json().cards).toEqual([])
+    expect((await stripe().sandbox.retrievePaymentMethod(declined))?.customer).toBeNull()
 
     const { paymentMethodId } = await saveThroughStripe(cookie, '4242424242424242')
     const other = await memberWithCookie(built(app))
@@ -136,6 +142,41 @@ describe('Stripe mode', () => {
     })
     expect(taken.statusCode).toBe(404)
     expect((await call('GET', '/api/billing/account', other.cookie)).json().cards).toEqual([])
+  })
+
+  it('hands the page a secret only for the bank’s check, and counts every card tried', async () => {
+    const { cookie } = await memberWithCookie(built(app))
+    const checked = await stripe().makeCard('4000002500003155')
+    const waiting = await call('POST', '/api/billing/cards/confirm', cookie, {
+      paymentMethodId: checked.id,
+    })
+    expect(waiting.json()).toEqual({
+      status: 'requires_action',
+      clientSecret: expect.stringMatching(/^seti_\w+_secret_\w+$/),
+    })
+    // Stripe.js runs the bank's page with it; the card is saved once the check is complete.
+    const secret = waiting.json().clientSecret as string
+    await stripe().sandbox.authenticateSetupIntent(secret.split('_secret_')[0] ?? '', {
+      clientSecret: secret,
+      outcome: 'complete',
+    })
+    const saved = await call('POST', '/api/billing/cards', cookie, {
+      paymentMethodId: checked.id,
+      cardType: 'credit',
+    })
+    expect(saved.json().cards).toEqual([expect.objectContaining({ last4: '3155' })])
+
+    // Trying cards is limited per member (20 an hour, the one above included), whatever the bank says.
+    const statuses: number[] = []
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const card = await stripe().makeCard('4000000000000002')
+      statuses.push(
+        (await call('POST', '/api/billing/cards/confirm', cookie, { paymentMethodId: card.id }))
+          .statusCode,
+      )
+    }
+    expect(statuses.slice(0, 18).every((status) => status === 402)).toBe(true)
+    expect(statuses.at(-1)).toBe(429)
   })
 
   it('a sync while Stripe does not answer is retried when it answers again, and loses nothing', async () => {

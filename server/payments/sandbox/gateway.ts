@@ -525,13 +525,6 @@ export function createSandboxGateway(
     kind: 'sandbox',
     cardField: {
       createCardPaymentMethod,
-      async confirmCardSetup({ clientSecret, card }) {
-        const method = await createCardPaymentMethod(card)
-        return confirmSetupIntent(setupIntentOfSecret(clientSecret), {
-          clientSecret,
-          paymentMethod: method.id,
-        })
-      },
       authenticateCardSetup: ({ clientSecret, outcome }) =>
         authenticateSetupIntent(setupIntentOfSecret(clientSecret), { clientSecret, outcome }),
     },
@@ -628,11 +621,11 @@ export function createSandboxGateway(
 
     attachPaymentMethod: (id, input) => attach(id, input),
 
-    async createSetupIntent({ customer }, options) {
+    async createSetupIntent({ customer, paymentMethod }, options) {
       if (!(await retrieve<StoredCustomer>(customer, 'customer')))
         throw missing('customer', customer)
       const id = sandboxId('seti')
-      return create<GatewaySetupIntent>(
+      const made = await create<GatewaySetupIntent>(
         'setup_intent',
         id,
         () => ({
@@ -648,6 +641,9 @@ export function createSandboxGateway(
         }),
         options,
       )
+      // Confirmed as it is made; a repeated request under the same key gets the first answer.
+      if (!paymentMethod || made.id !== id) return made
+      return confirmSetupIntent(id, { clientSecret: made.client_secret, paymentMethod })
     },
 
     retrieveSetupIntent: (id) => retrieve<GatewaySetupIntent>(id, 'setup_intent'),

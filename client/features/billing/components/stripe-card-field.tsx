@@ -1,5 +1,6 @@
-import type { StripeCardElement, StripeElementLocale } from '@stripe/stripe-js'
+import type { StripeCardElement, StripeElementLocale, StripeError } from '@stripe/stripe-js'
 import { loadStripe } from '@stripe/stripe-js/pure'
+import type { TFunction } from 'i18next'
 import { LoaderCircle } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -34,6 +35,20 @@ const STYLE = {
   },
   invalid: { color: '#b91c1c', iconColor: '#b91c1c' },
 }
+
+/**
+ * Stripe's reason, in the member's language (its locale), for what the card or its bank said;
+ * ours for a failed check of the bank's, and for anything else (its words are technical).
+ */
+const refusal = (error: StripeError | undefined, t: TFunction) =>
+  new ApiError(
+    402,
+    error?.code === 'setup_intent_authentication_failure'
+      ? t('billing.card.authenticationFailed')
+      : (error?.type === 'card_error' || error?.type === 'validation_error') && error.message
+        ? error.message
+        : t('billing.card.refused'),
+  )
 
 export default function StripeCardField({
   publishableKey,
@@ -71,6 +86,8 @@ export default function StripeCardField({
         })
         card = element
         element.on('ready', () => setState('ready'))
+        // Stripe's frame blocked or unreachable: say so rather than spin for ever.
+        element.on('loaderror', () => setState('failed'))
         element.on('focus', () => setFocused(true))
         element.on('blur', () => setFocused(false))
         element.on('change', (event) => {
@@ -78,20 +95,17 @@ export default function StripeCardField({
           changed.current(
             event.complete
               ? {
-                  async confirmSetup(clientSecret) {
-                    const { setupIntent, error } = await stripe.confirmCardSetup(clientSecret, {
-                      payment_method: { card: element },
+                  async createPaymentMethod() {
+                    const { paymentMethod, error } = await stripe.createPaymentMethod({
+                      type: 'card',
+                      card: element,
                     })
-                    // Stripe's own words, in the member's language (its locale); a failed
-                    // check of the bank's in ours, which says what happened to the card.
-                    if (error?.code === 'setup_intent_authentication_failure') {
-                      throw new ApiError(402, t('billing.card.authenticationFailed'))
-                    }
-                    if (error) throw new ApiError(402, error.message ?? t('billing.card.refused'))
-                    const method = setupIntent?.payment_method
-                    const id = typeof method === 'string' ? method : method?.id
-                    if (!id) throw new ApiError(402, t('billing.card.refused'))
-                    return id
+                    if (error || !paymentMethod) throw refusal(error, t)
+                    return paymentMethod.id
+                  },
+                  async handleNextAction(clientSecret) {
+                    const { error } = await stripe.handleNextAction({ clientSecret })
+                    if (error) throw refusal(error, t)
                   },
                 }
               : null,

@@ -7,6 +7,7 @@ import {
   invalidRequest,
   missingResource,
   onlyKnown,
+  optionalBoolean,
   optionalHash,
   optionalText,
   paramsOf,
@@ -40,8 +41,24 @@ export function setupIntentRoutes(
 ): void {
   app.post('/v1/setup_intents', async (request) => {
     const params = paramsOf(request)
-    onlyKnown(params, ['customer', 'usage', 'allowed_payment_method_types'])
+    onlyKnown(params, [
+      'customer',
+      'usage',
+      'allowed_payment_method_types',
+      'payment_method',
+      'confirm',
+      'use_stripe_sdk',
+    ])
     const customer = requiredText(params, 'customer')
+    const paymentMethod = optionalText(params, 'payment_method')
+    if (paymentMethod !== undefined && optionalBoolean(params, 'confirm') !== true) {
+      throw invalidRequest(
+        'The sandbox confirms a setup made with a payment method: send confirm.',
+        {
+          param: 'confirm',
+        },
+      )
+    }
     const usage = optionalText(params, 'usage') ?? 'off_session'
     if (usage !== 'off_session') {
       throw invalidRequest('The sandbox saves cards for charges made off session only.', {
@@ -61,7 +78,10 @@ export function setupIntentRoutes(
       throw missingResource('customer', customer, 'customer')
     }
     return renderSetupIntent(
-      await gateway.createSetupIntent({ customer }, { idempotencyKey: idempotencyKeyOf(request) }),
+      await gateway.createSetupIntent(
+        { customer, ...(paymentMethod ? { paymentMethod } : {}) },
+        { idempotencyKey: idempotencyKeyOf(request) },
+      ),
     )
   })
 
