@@ -41,8 +41,8 @@ const SERVER_MESSAGES = {
     es: 'Tu tarjeta ha sido rechazada. El entorno de pruebas solo acepta números de tarjeta de prueba, como 4242 4242 4242 4242.',
   },
   'billing.authenticationRequired': {
-    en: 'Your bank asks to confirm this card (3-D Secure) before it is charged. Add it again on Add Credit Card, where your bank can confirm it, then pay with it.',
-    es: 'Tu banco pide confirmar esta tarjeta (3-D Secure) antes de cobrarla. Vuelve a añadirla en Añadir tarjeta de crédito, donde tu banco puede confirmarla, y paga después con ella.',
+    en: 'Your bank asks to confirm this payment (3-D Secure), which cannot be done here yet. Please pay with another card.',
+    es: 'Tu banco pide confirmar este pago (3-D Secure), algo que aquí todavía no se puede hacer. Paga con otra tarjeta, por favor.',
   },
   'billing.authenticationFailed': {
     en: 'Your bank could not confirm this card, so it was not saved. Try again or use another card.',

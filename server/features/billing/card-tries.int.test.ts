@@ -91,6 +91,19 @@ describe('card tries', () => {
       'Tu tarjeta ha sido rechazada.',
     )
     expect(await refusal(addCard(call, cookie, '4111111111111111'))).toBe('Your card was declined.')
+    // A failed check of the bank's says no more: it would tell a card tester the card is real.
+    const checked = (await cardField(call, cookie, '4000002500003155')).json().id
+    const waiting = await call('POST', '/api/billing/cards/confirm', cookie, {
+      paymentMethodId: checked,
+    })
+    expect(
+      await refusal(
+        call('POST', '/api/billing/sandbox/setups/check', cookie, {
+          clientSecret: waiting.json().clientSecret,
+          outcome: 'fail',
+        }),
+      ),
+    ).toBe('Your card was declined.')
     // A good card is still saved.
     expect((await addCard(call, cookie, '4242424242424242')).statusCode).toBe(200)
   })

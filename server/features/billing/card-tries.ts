@@ -33,6 +33,9 @@ const REFUSALS: readonly MessageKey[] = [
   'billing.expiredCard',
   'billing.incorrectCvc',
   'billing.testCardsOnly',
+  // A card whose bank asks to check it exists: past the first few, that is a reason too.
+  'billing.authenticationRequired',
+  'billing.authenticationFailed',
 ]
 
 /** Who is trying a card: the member and the address the request comes from. */

@@ -262,7 +262,7 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
     ])
   })
 
-  it('waits for the bank’s check (3-D Secure): failed, nothing is saved; completed, the card is saved and charged', async () => {
+  it('waits for the bank’s check (3-D Secure): failed, nothing is saved; completed, the card is saved', async () => {
     const { cookie } = await member()
     const first = await setUpCard(cookie, '4000002500003155')
     expect(first.confirmed.json()).toEqual({
@@ -289,24 +289,21 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
       outcome: 'complete',
     })
     expect(completed.json()).toEqual({ status: 'succeeded', clientSecret: null })
-    const card = again.paymentMethodId
-    await call('POST', '/api/billing/cards', cookie, { paymentMethodId: card, cardType: 'credit' })
-    const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
-      id: string
-      plan: string
-    }[]
-    const paid = await call('POST', '/api/billing/one-payment', cookie, {
-      priceId: prices.find((price) => price.plan === 'one_payment')?.id,
-      paymentMethodId: card,
-      attemptId: randomUUID(),
+    const saved = await call('POST', '/api/billing/cards', cookie, {
+      paymentMethodId: again.paymentMethodId,
+      cardType: 'credit',
     })
-    expect(paid.statusCode, paid.body).toBe(200)
-    expect(paid.json().payment.status).not.toBe('requires_payment_method')
+    expect(saved.json().cards).toEqual([expect.objectContaining({ last4: '3155' })])
   })
 
-  it('the same card typed without the bank’s check cannot be charged, and says what to do', async () => {
+  it('a payment the bank wants to check cannot be made yet, and says so in the member’s language', async () => {
     const { cookie } = await member()
-    const loose = (await cardField(cookie, '4000002500003155')).json().id
+    const { paymentMethodId, clientSecret } = await setUpCard(cookie, '4000002500003155')
+    await call('POST', '/api/billing/sandbox/setups/check', cookie, {
+      clientSecret,
+      outcome: 'complete',
+    })
+    const loose = paymentMethodId
     const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
       id: string
       plan: string
@@ -318,7 +315,7 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
     })
     expect(refused.statusCode).toBe(402)
     expect(refused.json().message).toBe(
-      'Your bank asks to confirm this card (3-D Secure) before it is charged. Add it again on Add Credit Card, where your bank can confirm it, then pay with it.',
+      'Your bank asks to confirm this payment (3-D Secure), which cannot be done here yet. Please pay with another card.',
     )
   })
 

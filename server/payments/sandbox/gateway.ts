@@ -41,8 +41,10 @@ interface CardBehaviour {
   /** A decline when the card is charged. */
   onCharge: DeclineReason | null
   /**
-   * The bank asks to authenticate the card (3-D Secure) when it is set up, and refuses a charge
-   * made with it until it was: a card saved through a setup intent is then charged freely.
+   * The bank asks to authenticate the card (3-D Secure) when it is set up and for every charge
+   * made with the member present; a charge made while the member is away (a renewal) needs no
+   * check once the card was set up with one. The app asks Stripe to refuse a charge that needs
+   * the check (authentication_required) rather than wait for it.
    */
   authenticates?: true
 }
@@ -116,9 +118,16 @@ type StoredPaymentMethod = GatewayPaymentMethod & {
   sandbox: CardBehaviour & { authenticated?: true }
 }
 
-/** A card the bank refuses to charge until it was authenticated at a setup. */
+/** A card whose bank asks to check it when it is set up, as it has not been yet. */
 const unauthenticated = (method: StoredPaymentMethod) =>
   method.sandbox.authenticates === true && method.sandbox.authenticated !== true
+
+/**
+ * Whether the bank asks for its check of this charge: always with the member present (Stripe's
+ * 4000 0025 0000 3155), and while the member is away unless the card was set up with the check.
+ */
+const asksForCheck = (method: StoredPaymentMethod, offSession: boolean) =>
+  method.sandbox.authenticates === true && (!offSession || method.sandbox.authenticated !== true)
 
 const publicMethod = ({ sandbox: _, ...method }: StoredPaymentMethod): GatewayPaymentMethod =>
   method
@@ -271,6 +280,7 @@ export function createSandboxGateway(
       paymentMethod: string
       receiptEmail: string | null
       metadata: StoredPaymentIntent['metadata']
+      offSession?: boolean
     },
     options?: RequestOptions,
   ): Promise<StoredPaymentIntent> {
@@ -286,7 +296,7 @@ export function createSandboxGateway(
     }
     // A card the bank refuses outright fails now; any other waits for the bank's answer. The
     // app asks Stripe to refuse a charge that would need authentication rather than wait on it.
-    const refusal: DeclineReason | null = unauthenticated(method)
+    const refusal: DeclineReason | null = asksForCheck(method, input.offSession === true)
       ? 'authentication_required'
       : method.sandbox.onSave
     const id = input.id ?? sandboxId('pi')

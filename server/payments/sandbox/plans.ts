@@ -138,6 +138,8 @@ export interface PlanContext {
       paymentMethod: string
       receiptEmail: string | null
       metadata: StoredPaymentIntent['metadata']
+      /** Made while the member is away (a renewal, a retry): a card set up for it needs no check. */
+      offSession?: boolean
     },
     options: RequestOptions,
   ): Promise<StoredPaymentIntent>
@@ -384,6 +386,8 @@ export function sandboxPlans(context: PlanContext) {
           invoice: invoice.id,
           ...(manual ? { manual: 'true' as const } : {}),
         },
+        // The plan's first charge and a Pay now are made with the member present.
+        offSession: !manual && invoice.billing_reason === 'subscription_cycle',
       },
       { idempotencyKey: `${invoice.id}-attempt-${tries}` },
     )
