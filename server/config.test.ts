@@ -114,6 +114,9 @@ describe('loadConfig', () => {
     expect(config.PAYMENTS).toBe('stripe')
     // Unset, the SDK talks to Stripe itself; set, to the Stripe-compatible server named.
     expect(config.STRIPE_API_URL).toBeUndefined()
+    // Test clocks only when asked for: Stripe deletes them, and their customers, after days.
+    expect(config.STRIPE_TEST_CLOCKS).toBe(false)
+    expect(loadConfig({ ...stripe, STRIPE_TEST_CLOCKS: 'true' }).STRIPE_TEST_CLOCKS).toBe(true)
     expect(loadConfig({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:12111' }).STRIPE_API_URL).toBe(
       'http://127.0.0.1:12111',
     )
@@ -132,6 +135,16 @@ describe('loadConfig', () => {
     {
       env: { STRIPE_API_URL: 'localhost:12111' },
       expected: 'STRIPE_API_URL must be an http:// or https:// URL',
+    },
+    {
+      env: { STRIPE_API_URL: 'http://stripe-proxy.internal:8080' },
+      expected:
+        'STRIPE_API_URL must be https:// unless it is on this machine (127.0.0.1, localhost)',
+    },
+    {
+      env: { STRIPE_TEST_CLOCKS: 'true', STRIPE_SECRET_KEY: 'sk_live_123' },
+      expected:
+        'STRIPE_TEST_CLOCKS needs a test key (sk_test_ or rk_test_): Stripe has no test clocks in live mode',
     },
     {
       env: { CAPTCHA_COST: '5' },

@@ -64,7 +64,23 @@ const envSchema = z
      */
     STRIPE_API_URL: z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      // The secret key travels with every request: in clear only to this machine.
+      .refine(
+        (url) =>
+          !url.startsWith('http://') ||
+          /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:|\/|$)/.test(url),
+        { error: 'must be https:// unless it is on this machine (127.0.0.1, localhost)' },
+      )
       .optional(),
+    /**
+     * With a test key: every new customer is made on a test clock of its own, so
+     * `cli billing advance` moves its month on. Stripe deletes a test clock, and the customers
+     * on it, some days after it was made: for trying things out only, never for members.
+     */
+    STRIPE_TEST_CLOCKS: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default('false')
+      .transform((value) => value === 'true'),
     /** s3://bucket for S3-compatible storage; unset keeps files under DATA_DIR. */
     STORAGE_URL: z
       .string()
@@ -111,6 +127,18 @@ const envSchema = z
   // `when`: run even when a field above is invalid, so one start-up lists every problem at once.
   .superRefine(
     (env, ctx) => {
+      if (
+        env.STRIPE_TEST_CLOCKS &&
+        env.STRIPE_SECRET_KEY &&
+        !/^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['STRIPE_TEST_CLOCKS'],
+          message:
+            'needs a test key (sk_test_ or rk_test_): Stripe has no test clocks in live mode',
+        })
+      }
       if (env.PAYMENTS === 'stripe') {
         for (const key of [
           'STRIPE_SECRET_KEY',
