@@ -375,14 +375,24 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     },
 
     async attachPaymentMethod(id, { customer, cardType }) {
-      const attached = await postUnderDerivedKey(
-        derivedKey('card-attach', id, { customer }),
-        (idempotencyKey) => stripe.paymentMethods.attach(id, { customer }, { idempotencyKey }),
-        async () => {
-          const now = await stripe.paymentMethods.retrieve(id)
-          return idOf(now.customer) === customer ? now : null
-        },
-      )
+      const attachedTo = async () => {
+        const now = await stripe.paymentMethods.retrieve(id)
+        return idOf(now.customer) === customer ? now : null
+      }
+      let attached: Stripe.PaymentMethod
+      try {
+        attached = await postUnderDerivedKey(
+          derivedKey('card-attach', id, { customer }),
+          (idempotencyKey) => stripe.paymentMethods.attach(id, { customer }, { idempotencyKey }),
+          attachedTo,
+        )
+      } catch (error) {
+        // Already saved to this customer (by the setup that checked it): nothing to do, whatever
+        // Stripe says of attaching it again.
+        const now = error instanceof GatewayError ? await call(attachedTo) : null
+        if (!now) throw error
+        attached = now
+      }
       if (!cardType) return toPaymentMethod(attached)
       // Stripe's attach takes no metadata: the card type the member chose is set right after.
       const metadata = { card_type: cardType }

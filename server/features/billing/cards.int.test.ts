@@ -262,6 +262,17 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
     ])
   })
 
+  it('a card the bank accepted is the default of a member who had none, even if the page never saves it', async () => {
+    const { cookie } = await member()
+    const first = await setUpCard(cookie, '4242424242424242')
+    const second = await setUpCard(cookie, '5555555555554444')
+    const { cards } = (await call('GET', '/api/billing/account', cookie)).json()
+    expect(cards).toEqual([
+      expect.objectContaining({ id: first.paymentMethodId, isDefault: true }),
+      expect.objectContaining({ id: second.paymentMethodId, isDefault: false }),
+    ])
+  })
+
   it('waits for the bank’s check (3-D Secure): failed, nothing is saved; completed, the card is saved', async () => {
     const { cookie } = await member()
     const first = await setUpCard(cookie, '4000002500003155')

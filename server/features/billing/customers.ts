@@ -386,7 +386,29 @@ export async function confirmCard(
   const intent = await asUserError(() =>
     deps.payments.createSetupIntent({ customer: customerId, paymentMethod: input.paymentMethodId }),
   )
+  if (intent.status === 'succeeded')
+    await keepADefault(deps, payer.id, customerId, input.paymentMethodId)
   return confirmAnswer(intent)
+}
+
+/**
+ * The card a setup saved is the member's default when they had none: the page saves it next
+ * (its type, and the default if asked), but if that never comes (a closed tab, a refused Pay
+ * now) a member with cards still has a default for their plans' charges.
+ */
+async function keepADefault(
+  deps: BillingDeps,
+  userId: string,
+  customerId: string,
+  paymentMethodId: string,
+) {
+  await withMemberLock(deps.db, userId, async () => {
+    const customer = await deps.payments.retrieveCustomer(customerId)
+    if (customer && !customer.invoice_settings.default_payment_method) {
+      await deps.payments.updateCustomer(customerId, { defaultPaymentMethod: paymentMethodId })
+    }
+    await syncCustomer(deps, customerId)
+  })
 }
 
 /** The member's answer on the sandbox bank's check: the card saved, or refused in their words. */
@@ -399,6 +421,9 @@ export async function answerSandboxCheck(
   const intent = await asUserError(() => field.authenticateCardSetup(input))
   if (intent.last_setup_error?.code === 'setup_intent_authentication_failure') {
     throw new AppError(402, 'billing.authenticationFailed')
+  }
+  if (intent.status === 'succeeded' && intent.payment_method) {
+    await keepADefault(deps, payer.id, intent.customer, intent.payment_method)
   }
   return confirmAnswer(intent)
 }
