@@ -114,7 +114,8 @@ export async function defineInvoiceMail(app: FastifyInstance): Promise<InvoiceMa
         name: row.customerName,
         number: row.number,
         amount: `${formatAmount(row.total)} ${row.currency.toUpperCase()}`,
-        pdfUrl: row.pdfUrl,
+        // Stripe's own addresses of a PDF expire; ours sends the member to a fresh one.
+        pdfUrl: row.pdfUrl ? `${app.config.publicUrl}/api/billing/invoices/${row.id}/pdf` : null,
       })
       // Stripe's invoice has its own PDF, linked from the letter; ours goes attached.
       const attachments = row.pdfUrl

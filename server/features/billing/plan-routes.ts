@@ -187,8 +187,14 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await app.requireUser(request)
       const row = await ownInvoice(app.db, user.id, request.params.id)
-      // In Stripe mode the invoice is Stripe's, and so is its PDF: the member is sent there.
-      if (row.pdfUrl) return reply.header('cache-control', 'private, no-store').redirect(row.pdfUrl)
+      // In Stripe mode the invoice is Stripe's, and so is its PDF: the member is sent there, to
+      // the address Stripe gives now (the ones it gave before expire after some weeks).
+      if (row.pdfUrl) {
+        const current = await app.payments.retrieveInvoice(row.id)
+        return reply
+          .header('cache-control', 'private, no-store')
+          .redirect(current?.invoice_pdf ?? row.pdfUrl)
+      }
       const pdf = await renderInvoicePdf(invoiceDocument(row, user.language), sellerOf(app))
       // The bytes go as they are; the response schemas above describe only the error bodies.
       return reply
