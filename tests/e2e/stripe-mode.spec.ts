@@ -148,3 +148,30 @@ test('en español, PAGO ÚNICO con la tarjeta escrita en el campo de Stripe', as
   await page.getByRole('button', { name: 'Pagar ahora' }).click()
   await expect(page.getByTestId('payment-paid')).toBeVisible()
 })
+
+test.describe('Stripe.js blocked', () => {
+  // The blocked script is the browser's own console error, which this test causes on purpose.
+  test.use({ allowedConsoleErrors: /ERR_BLOCKED_BY_CLIENT/ })
+
+  test('when Stripe’s field cannot load the page says so, and Try again loads it', async ({
+    page,
+    context,
+  }) => {
+    await signIn(context)
+    // The first load of Stripe.js fails, as behind a blocker or a broken network.
+    let blocked = true
+    await context.route('https://js.stripe.com/**', async (route) => {
+      if (blocked) return route.abort('blockedbyclient')
+      return route.fallback()
+    })
+    await page.goto(`${origin}/my-account/add-credit-card`)
+    await expect(page.getByRole('alert')).toHaveText(
+      'The secure card field could not be loaded. Check your connection and try again.',
+    )
+    await expect(page.getByRole('button', { name: 'Save card' })).toBeDisabled()
+    blocked = false
+    await page.getByRole('button', { name: 'Try again' }).click()
+    await expect(page.getByTestId('stripe-card-field').getByRole('textbox')).toHaveCount(3)
+    await expect(page.getByRole('alert')).toHaveCount(0)
+  })
+})

@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next'
 import { LoaderCircle } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Button } from '../../../components/ui/button'
 import { ApiError } from '../../../lib/api-client'
 import type { ProviderCard } from '../api'
 
@@ -24,6 +25,9 @@ function stripeFor(publishableKey: string, locale: StripeElementLocale) {
   }
   return stripe
 }
+
+/** How long Stripe's field may take to show before the page says it could not load. */
+const LOAD_TIMEOUT_MS = 20_000
 
 /** Colours of the app's own fields, so Stripe's frame sits among them as one of them. */
 const STYLE = {
@@ -50,14 +54,19 @@ const refusal = (error: StripeError | undefined, t: TFunction) =>
         : t('billing.card.refused'),
   )
 
-export default function StripeCardField({
-  publishableKey,
-  onChange,
-}: {
+interface FieldProps {
   publishableKey: string
   /** The card once every part is typed (null until then, and again when it is not). */
   onChange: (card: ProviderCard | null) => void
-}) {
+}
+
+export default function StripeCardField(props: FieldProps) {
+  // Try again mounts Stripe's field anew.
+  const [tries, setTries] = useState(0)
+  return <CardFrame key={tries} {...props} onRetry={() => setTries((count) => count + 1)} />
+}
+
+function CardFrame({ publishableKey, onChange, onRetry }: FieldProps & { onRetry: () => void }) {
   const { t, i18n } = useTranslation()
   const locale: StripeElementLocale = i18n.language.startsWith('es') ? 'es' : 'en'
   const mountRef = useRef<HTMLDivElement>(null)
@@ -72,6 +81,11 @@ export default function StripeCardField({
     let card: StripeCardElement | undefined
     let gone = false
     setState('loading')
+    // A frame that never answers (a blocked host, a network that hangs) is a failure too.
+    const giveUp = window.setTimeout(
+      () => setState((now) => (now === 'loading' ? 'failed' : now)),
+      LOAD_TIMEOUT_MS,
+    )
     stripeFor(publishableKey, locale).then(
       (stripe) => {
         const mount = mountRef.current
@@ -119,6 +133,7 @@ export default function StripeCardField({
     )
     return () => {
       gone = true
+      window.clearTimeout(giveUp)
       card?.destroy()
       changed.current(null)
     }
@@ -144,9 +159,14 @@ export default function StripeCardField({
         )}
       </div>
       {state === 'failed' && (
-        <p role="alert" className="text-sm text-red-700">
-          {t('billing.card.unavailable')}
-        </p>
+        <div className="flex flex-wrap items-center gap-3">
+          <p role="alert" className="text-sm text-red-700">
+            {t('billing.card.unavailable')}
+          </p>
+          <Button variant="secondary" onClick={onRetry}>
+            {t('billing.card.tryAgain')}
+          </Button>
+        </div>
       )}
       {message && (
         <p role="alert" className="text-sm text-red-700">
