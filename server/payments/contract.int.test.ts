@@ -885,6 +885,26 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       expect(invoices.every((invoice) => invoice.amount_paid === 4_900)).toBe(true)
     })
 
+    it('answers the same upgrade to ONE PAYMENT sent again a day later with its first invoice, charged once', async () => {
+      const { subscription: price } = await monthly()
+      const once = await priceToBuy()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-plan-onceagain`)
+      const upgrade = () =>
+        gateway().upgradeSubscription(
+          plan.id,
+          { price: once.id, installments: null },
+          { idempotencyKey: `${run}-upgrade-onceagain` },
+        )
+      const first = await upgrade()
+      expect(first).toMatchObject({ status: 'paid', metadata: { ends_subscription: plan.id } })
+      // The answer was lost (a time-out) and the attempt is sent again when less of the month
+      // is left: each step must ask what it first asked, or Stripe refuses the key.
+      await testClocks().advanceClock(customer.id, DAY)
+      expect(await upgrade()).toEqual(first)
+      expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
+      expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(2)
+    })
+
     it('advances 70 days in one call and answers the new time', async () => {
       const customer = await newCustomer()
       const sent = subject.server?.requests.length ?? 0

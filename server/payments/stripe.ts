@@ -108,9 +108,14 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   /**
    * The invoice an upgrade would make now, as it will be made: to a monthly price, the item
    * moved now with its months starting again; to a one-time price, the plan cancelled now with
-   * its unused time credited, and the price invoiced.
+   * its unused time credited, and the price invoiced. `prorationDate` credits the time unused
+   * from that moment rather than from now.
    */
-  async function previewOf(id: string, price: string): Promise<Stripe.Invoice> {
+  async function previewOf(
+    id: string,
+    price: string,
+    prorationDate?: number,
+  ): Promise<Stripe.Invoice> {
     const subscription = await subscriptionOf(id)
     const item = subscription.items.data[0]
     if (!item) throw new Error(`Stripe answered the subscription ${id} without its item.`)
@@ -129,7 +134,11 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       : {
           customer,
           subscription: id,
-          subscription_details: { cancel_now: true, proration_behavior: 'create_prorations' },
+          subscription_details: {
+            cancel_now: true,
+            proration_behavior: 'create_prorations',
+            ...(prorationDate === undefined ? {} : { proration_date: prorationDate }),
+          },
           invoice_items: [{ price }],
         }
     // A preview changes nothing and depends on the moment: each is a new request, never
@@ -152,9 +161,6 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   ): Promise<GatewayInvoice> {
     const id = current.id
     const customer = idOf(current.customer) ?? ''
-    const preview = await previewOf(id, price)
-    const credit = preview.lines.data.find((line) => line.amount < 0)
-    const charged = preview.lines.data.find((line) => line.amount > 0)?.amount ?? 0
     const draft = await call(() =>
       stripe.invoices.create(
         {
@@ -168,6 +174,12 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       ),
     )
     const invoiceId = draft.id ?? ''
+    // The unused time as of the draft's making, not of this call: a retry of the attempt (the
+    // same draft, answered from its key) then sends the same credit under the same key, where a
+    // credit of the moment would differ and Stripe would refuse the key.
+    const preview = await previewOf(id, price, draft.created)
+    const credit = preview.lines.data.find((line) => line.amount < 0)
+    const charged = preview.lines.data.find((line) => line.amount > 0)?.amount ?? 0
     await call(() =>
       stripe.invoiceItems.create(
         { customer, invoice: invoiceId, pricing: { price } },

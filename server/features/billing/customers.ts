@@ -97,7 +97,11 @@ export async function syncCustomer(
  * a link the provider knows nothing of: once the invoice is paid the plan is ended, so it never
  * charges again beside a lifetime payment; if the bank refused it, the invoice is voided and the
  * plan goes on as it was. Done here, in the member's turn, whenever the bank answered: in the
- * upgrade request itself, or on the event of a charge answered later. True when it changed
+ * upgrade request itself, or on the event of a charge answered later. An invoice never charged
+ * at all is one whose upgrade stopped between finalizing and paying it (a crash, a time-out):
+ * the upgrade holds the member's turn from its first call to its sync, so a sync that sees it
+ * comes after that request ended. It is voided too, so the member is not left with a bill they
+ * were told failed, which would also keep Upgrade from being offered. True when it changed
  * anything.
  */
 async function settleReplacements(
@@ -117,7 +121,9 @@ async function settleReplacements(
       changed = true
     }
     const charge = intents.find((intent) => intent.id === invoice.payment_intent)
-    if (invoice.status === 'open' && charge?.status === 'requires_payment_method') {
+    // No try at all (Stripe may already name a payment intent made at finalizing).
+    const abandoned = invoice.attempt_count === 0
+    if (invoice.status === 'open' && (abandoned || charge?.status === 'requires_payment_method')) {
       await payments.voidInvoice(invoice.id)
       changed = true
     }

@@ -11,6 +11,7 @@ import {
   type GatewayPrice,
   type GatewayProduct,
   type GatewaySubscription,
+  type GatewayUpgradePreview,
   type PaymentGateway,
   type RequestOptions,
   type TestClocks,
@@ -114,6 +115,16 @@ export interface SandboxGateway extends PaymentGateway {
   connectWebhooks(send: (delivery: WebhookDelivery) => Promise<void>): void
   /** A price by its id, for the sandbox's HTTP server (the contract lists prices by product). */
   retrievePrice(id: string): Promise<GatewayPrice | null>
+  /**
+   * As the contract's, with Stripe's `proration_date`: the unused time counted from that moment
+   * instead of now.
+   */
+  previewUpgrade(
+    id: string,
+    input: { price: string; prorationDate?: number },
+  ): Promise<GatewayUpgradePreview>
+  /** The customer's time (its test clock's), which what is made for it is dated by. */
+  timeOf(customer: string): Promise<number>
   /** Whether a schedule manages the plan, for the server's `schedule` field. */
   isScheduled(subscription: string): Promise<boolean>
   /** Stripe's `from_subscription`: a schedule attached to a running plan, with no end yet. */
@@ -509,6 +520,7 @@ export function createSandboxGateway(
     },
 
     runDue: plans.runDue,
+    timeOf: plans.timeOf,
     isScheduled: plans.isScheduled,
     issueInvoice: plans.issueInvoice,
     voidInvoice: plans.voidOpenInvoice,

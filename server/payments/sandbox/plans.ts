@@ -681,6 +681,7 @@ export function sandboxPlans(context: PlanContext) {
 
   return {
     clockOf,
+    timeOf: async (customer: string) => clockOf(await customerOf(customer)),
     runDue,
     /** Live plans' customers, for the jobs to pick up after a restart. */
     async customersWithLivePlans(): Promise<string[]> {
@@ -893,9 +894,10 @@ export function sandboxPlans(context: PlanContext) {
       return publicSubscription((await getSubscription(id)) ?? restarted)
     },
 
-    async previewUpgrade(id: string, input: { price: string }) {
+    /** `prorationDate` counts the unused time from that moment instead of now (Stripe's). */
+    async previewUpgrade(id: string, input: { price: string; prorationDate?: number }) {
       const { subscription, price, now } = await upgradeTarget(id, input.price)
-      const credit = await unusedCredit(subscription, now, price.unit_amount)
+      const credit = await unusedCredit(subscription, input.prorationDate ?? now, price.unit_amount)
       return {
         amount: price.unit_amount,
         credit: credit.amount,
