@@ -695,6 +695,17 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       )
       expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
       expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(2)
+      // Asked again, by a retry of the attempt or by billing's sync finishing an upgrade that
+      // stopped between its calls (under keys of its own): nothing is moved or charged again.
+      expect((await upgrade()).id).toBe(invoice.id)
+      const again = await gateway().upgradeSubscription(plan.id, {
+        price: fourPayments.id,
+        installments: 4,
+      })
+      expect(again.id).toBe(invoice.id)
+      expect(await gateway().retrieveSubscription(plan.id)).toEqual(moved)
+      expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
+      expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(2)
     })
 
     it('upgrades the SUBSCRIPTION to ONE PAYMENT: one invoice of the price less the unused time, marked as ending the plan, which the app then ends', async () => {

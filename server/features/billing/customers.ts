@@ -15,6 +15,7 @@ import type {
   CardType,
   SandboxCardRequest,
 } from '../../../domain/billing'
+import { FOUR_PAYMENTS_INSTALLMENTS } from '../../../domain/billing-plans'
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
 import {
@@ -131,6 +132,33 @@ async function settleReplacements(
   return changed
 }
 
+/**
+ * An upgrade to FOUR PAYMENTS is three calls to the provider: the plan moved to the monthly
+ * price, a schedule attached, and the schedule given its end. Stopped after the first (a crash,
+ * the provider failing), the plan would be charged monthly for good: the upgrade is finished
+ * here, under keys made from the plan and its price (the gateway does only the steps not done),
+ * whatever became of the member's request. True when it changed anything.
+ */
+async function settleInstallments(
+  payments: BillingDeps['payments'],
+  subscriptions: readonly GatewaySubscription[],
+): Promise<boolean> {
+  let changed = false
+  for (const subscription of subscriptions) {
+    const price = subscription.items.data[0]?.price
+    const ended = subscription.status === 'canceled' || subscription.status === 'incomplete_expired'
+    const endless =
+      subscription.metadata.plan === 'four_payments' && subscription.cancel_at === null
+    if (!endless || ended || !price) continue
+    await payments.upgradeSubscription(subscription.id, {
+      price,
+      installments: FOUR_PAYMENTS_INSTALLMENTS,
+    })
+    changed = true
+  }
+  return changed
+}
+
 async function writeCustomer({ db, payments }: BillingDeps, customerId: string) {
   // Before the first read: what happened at the provider before this moment is in what we read,
   // so an event received earlier needs no sync of its own (webhook.ts).
@@ -149,7 +177,8 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   // blocks a second one at once), and the failure is raised after, for the job to retry.
   let unsettled: unknown = null
   try {
-    if (await settleReplacements(payments, subscriptions, invoices, intents)) {
+    const replaced = await settleReplacements(payments, subscriptions, invoices, intents)
+    if ((await settleInstallments(payments, subscriptions)) || replaced) {
       subscriptions = await payments.listSubscriptions(customerId)
       invoices = await payments.listInvoices(customerId)
     }

@@ -387,6 +387,47 @@ describe('upgrading from the subscription', () => {
     expect(moved.actions.upgrade).toBe(false)
   })
 
+  it('to FOUR PAYMENTS that stopped after moving the plan is given its end by the sync, so it never charges for good', async () => {
+    const { user, cookie } = await activeMember('subscription')
+    const sandbox = testApp.app.paymentsSandbox
+    if (!sandbox) throw new Error('the app runs on the sandbox')
+    // The provider fails the upgrade's second call (attaching the schedule that ends the plan),
+    // as a crash of ours between the calls would leave it: moved to FOUR PAYMENTS' monthly
+    // price, charged for the move, with no end.
+    const attachSchedule = sandbox.attachSchedule
+    sandbox.attachSchedule = async () => {
+      throw new Error('the provider is unavailable')
+    }
+    const failed = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: await priceOf(cookie, 'four_payments'),
+      attemptId: randomUUID(),
+    }).finally(() => {
+      sandbox.attachSchedule = attachSchedule
+    })
+    expect(failed.statusCode).toBe(500)
+    const [customer] = await testApp.app.db
+      .select({ id: billingCustomers.customerId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, user.id))
+    if (!customer) throw new Error('a member with a customer')
+    await syncCustomer({ db: testApp.app.db, payments: testApp.app.payments }, customer.id)
+
+    const { subscription } = await planOf(cookie)
+    expect(subscription).toMatchObject({ plan: 'four_payments', cancelAtPeriodEnd: false })
+    expect(subscription?.cancelAt).not.toBeNull()
+    // Four months from the move, which started its months.
+    const start = new Date(subscription?.currentPeriodStart ?? '')
+    const end = new Date(subscription?.cancelAt ?? 0)
+    expect(
+      (end.getUTCFullYear() - start.getUTCFullYear()) * 12 +
+        end.getUTCMonth() -
+        start.getUTCMonth(),
+    ).toBe(4)
+    expect(end.getUTCDate()).toBe(start.getUTCDate())
+    // The move was charged once: the first month, then the move.
+    expect(await invoicesOf(cookie)).toHaveLength(2)
+  })
+
   it('to ONE PAYMENT ends the subscription once paid, and access stays for good', async () => {
     const { user, cookie } = await activeMember('subscription')
     const once = await priceOf(cookie, 'one_payment')

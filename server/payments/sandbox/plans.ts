@@ -557,6 +557,30 @@ export function sandboxPlans(context: PlanContext) {
     return { subscription, price, customer, now: clockOf(customer) }
   }
 
+  /**
+   * A plan moved to FOUR PAYMENTS' price whose end was not given yet: it ends `installments`
+   * months from its anchor (the move). Answers the move's invoice.
+   */
+  async function finishInstallments(
+    subscription: StoredSubscription,
+    installments: number,
+  ): Promise<GatewayInvoice> {
+    if (subscription.cancel_at === null) {
+      await changeSubscription(subscription.id, (current) => ({
+        ...current,
+        cancel_at: addMonths(current.billing_cycle_anchor, installments),
+        sandbox: { ...current.sandbox, installments },
+      }))
+      await emit({ type: 'customer.subscription.updated', customer: subscription.customer })
+      await scheduleNext(subscription.customer)
+    }
+    const invoice = subscription.latest_invoice
+      ? await getInvoice(subscription.latest_invoice)
+      : null
+    if (!invoice) throw missing('invoice', subscription.latest_invoice ?? '')
+    return invoice
+  }
+
   /** Ends a plan at `at`: no more invoices; an open one is left for the record. */
   async function end(subscription: StoredSubscription, at: number): Promise<void> {
     await changeSubscription(subscription.id, (current) =>
@@ -910,6 +934,17 @@ export function sandboxPlans(context: PlanContext) {
       input: { price: string; installments: number | null },
       options?: RequestOptions,
     ): Promise<GatewayInvoice> {
+      const existing = await getSubscription(id)
+      if (
+        input.installments &&
+        existing &&
+        !ENDED.includes(existing.status) &&
+        existing.items.data[0]?.price === input.price
+      ) {
+        // Already moved to the price (the upgrade's calls through the server stopped before
+        // its end): only the end is given, and nothing is invoiced again.
+        return finishInstallments(existing, input.installments)
+      }
       const { subscription, price, customer, now } = await upgradeTarget(id, input.price)
       const credit = await unusedCredit(subscription, now, price.unit_amount)
       const key = options?.idempotencyKey ?? `${id}-upgrade-${now}`
