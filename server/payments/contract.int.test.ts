@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, count, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
+import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sandboxObjects } from '../../db/schema/billing'
 import { setUpTestApp } from '../../tests/support/test-app'
@@ -16,6 +17,7 @@ import {
 import { createSandboxGateway } from './sandbox/gateway'
 import { type SandboxServer, startSandboxServer } from './sandbox/server'
 import { createStripeGateway } from './stripe'
+import { addressOf } from './stripe-requests'
 
 // The gateway contract, run twice with the same assertions: on the in-process sandbox, and on
 // the Stripe gateway (the official SDK) pointed at the sandbox's Stripe-compatible server over
@@ -847,6 +849,73 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
         .slice(since)
         .filter((request) => /^\/v1\/test_helpers\/test_clocks\/[^/]+\/advance$/.test(request.path))
         .map((request) => Number(request.body.frozen_time))
+
+    it('resumes after the month paid for with a new month from now, charged; the server resumes as asked, as Stripe does', async () => {
+      const { subscription: price } = await monthly()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-plan-late`)
+      await gateway().pauseSubscription(plan.id)
+      const time = await testClocks().advanceClock(customer.id, 40 * DAY)
+      const sent = subject.server?.requests.length ?? 0
+      const resumed = await gateway().resumeSubscription(plan.id)
+      expect(resumed.current_period_start).toBeGreaterThanOrEqual(time)
+      expect(resumed.billing_cycle_anchor).toBe(resumed.current_period_start)
+      expect(monthsBetween(resumed.current_period_start, resumed.current_period_end)).toBe(1)
+      const [charged] = await gateway().listInvoices(customer.id)
+      expect(charged).toMatchObject({
+        id: resumed.latest_invoice,
+        billing_reason: 'subscription_update',
+        amount_due: 1_500,
+        period_start: resumed.current_period_start,
+      })
+      // No bank is connected to this sandbox: paid at once, the plan runs again.
+      expect((await gateway().retrieveSubscription(plan.id))?.status).toBe('active')
+
+      const server = subject.server
+      if (!server) return
+      const resume = server.requests
+        .slice(sent)
+        .find((request) => request.path === `/v1/subscriptions/${plan.id}/resume`)
+      expect(resume?.body.billing_cycle_anchor).toEqual({ type: 'now' })
+      // What the gateway asks is done, whatever the sandbox's clock would choose: a month that
+      // ends between the gateway's read of the clock and its request is Stripe's to answer.
+      const stripe = new Stripe(SECRET_KEY, {
+        apiVersion: STRIPE_API_VERSION,
+        ...addressOf(server.url),
+      })
+      const resumeAs = (id: string, type: 'now' | 'unchanged') =>
+        stripe.subscriptions.resume(
+          id,
+          {
+            billing_cycle_anchor: { type },
+            proration_behavior: 'none',
+            payment_behavior: 'resume_on_payment_success',
+          },
+          { idempotencyKey: `${run}-resume-${id}` },
+        )
+      // `now` within the month paid for: a new month starts now and is charged.
+      const early = await onPlan('4242424242424242', price, `${run}-plan-early`)
+      await gateway().pauseSubscription(early.plan.id)
+      await testClocks().advanceClock(early.customer.id, DAY)
+      await resumeAs(early.plan.id, 'now')
+      const restarted = await gateway().retrieveSubscription(early.plan.id)
+      expect(restarted?.latest_invoice).not.toBe(early.plan.latest_invoice)
+      expect(restarted?.billing_cycle_anchor).toBe(restarted?.current_period_start)
+      expect(await gateway().listInvoices(early.customer.id)).toHaveLength(2)
+      // `unchanged` after it: the plan goes on in its month around now, nothing charged.
+      const late = await onPlan('4242424242424242', price, `${run}-plan-unchanged`)
+      await gateway().pauseSubscription(late.plan.id)
+      const lateTime = await testClocks().advanceClock(late.customer.id, 40 * DAY)
+      await resumeAs(late.plan.id, 'unchanged')
+      const kept = await gateway().retrieveSubscription(late.plan.id)
+      expect(kept).toMatchObject({
+        status: 'active',
+        billing_cycle_anchor: late.plan.billing_cycle_anchor,
+        current_period_start: late.plan.current_period_end,
+        latest_invoice: late.plan.latest_invoice,
+      })
+      expect(kept?.current_period_end).toBeGreaterThan(lateTime)
+      expect(await gateway().listInvoices(late.customer.id)).toHaveLength(1)
+    })
 
     it('renews the SUBSCRIPTION when its clock passes a month: a second paid invoice, the period a month on', async () => {
       const { subscription: price } = await monthly()

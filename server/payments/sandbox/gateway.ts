@@ -123,6 +123,15 @@ export interface SandboxGateway extends PaymentGateway {
     id: string,
     input: { price: string; prorationDate?: number },
   ): Promise<GatewayUpgradePreview>
+  /**
+   * As the contract's, with Stripe's `billing_cycle_anchor[type]`: `unchanged` goes on with the
+   * plan's months charging nothing, `now` starts a new month now and charges it. Without it,
+   * the one the app would ask for: unchanged within the month paid for, now after it.
+   */
+  resumeSubscription(
+    id: string,
+    options?: RequestOptions & { billingCycleAnchor?: 'now' | 'unchanged' },
+  ): Promise<GatewaySubscription>
   /** The customer's time (its test clock's), which what is made for it is dated by. */
   timeOf(customer: string): Promise<number>
   /** Whether a schedule manages the plan, for the server's `schedule` field. */

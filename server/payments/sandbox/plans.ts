@@ -882,7 +882,17 @@ export function sandboxPlans(context: PlanContext) {
       return publicSubscription(paused)
     },
 
-    async resumeSubscription(id: string): Promise<GatewaySubscription> {
+    /**
+     * Resumes as Stripe's resume is asked (`billingCycleAnchor`): `unchanged` goes on with the
+     * plan's months, moved on to the one around now if the month paid for is over, charging
+     * nothing (no prorations); `now` starts a new month now and charges it, the plan paused
+     * until that is paid. Not asked (the contract's call), it chooses as the app does: unchanged
+     * within the month paid for, now after it.
+     */
+    async resumeSubscription(
+      id: string,
+      options?: RequestOptions & { billingCycleAnchor?: 'now' | 'unchanged' },
+    ): Promise<GatewaySubscription> {
       const existing = await getSubscription(id)
       if (!existing) throw missing('subscription', id)
       if (existing.status !== 'paused') {
@@ -895,17 +905,31 @@ export function sandboxPlans(context: PlanContext) {
       const latest = existing.latest_invoice ? await getInvoice(existing.latest_invoice) : null
       // Already resuming: its charge decides, and a second request changes nothing.
       if (latest?.status === 'open') return publicSubscription(existing)
-      if (now < existing.current_period_end) {
-        // Within the month paid for: it goes on as it was, nothing charged.
-        const resumed = await changeSubscription(id, (current) =>
-          current.status === 'paused' ? { ...current, status: 'active' } : current,
-        )
+      const anchor =
+        options?.billingCycleAnchor ?? (now < existing.current_period_end ? 'unchanged' : 'now')
+      if (anchor === 'unchanged') {
+        // The period around now, counted from the anchor: the one it was in while the month
+        // paid for lasts. A later one is marked invoiced, so nothing is charged for it.
+        let cycle = existing.sandbox.cycle
+        while (addMonths(existing.billing_cycle_anchor, cycle + 1) <= now) cycle += 1
+        const resumed = await changeSubscription(id, (current) => {
+          if (current.status !== 'paused') return current
+          if (cycle === current.sandbox.cycle) return { ...current, status: 'active' }
+          const start = addMonths(current.billing_cycle_anchor, cycle)
+          return {
+            ...current,
+            status: 'active',
+            current_period_start: start,
+            current_period_end: addMonths(current.billing_cycle_anchor, cycle + 1),
+            sandbox: { ...current.sandbox, cycle, invoiced: start },
+          }
+        })
         await emit({ type: 'customer.subscription.resumed', customer: resumed.customer })
         await scheduleNext(resumed.customer)
         return publicSubscription(resumed)
       }
-      // After it: a new month starts now and is charged; paid, the plan is active again (so a
-      // pause never gives a month away).
+      // A new month starts now and is charged; paid, the plan is active again (so a pause never
+      // gives a month away).
       const restarted = await changeSubscription(id, (current) => ({
         ...current,
         billing_cycle_anchor: now,
