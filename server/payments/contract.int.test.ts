@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { and, count, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import qs from 'qs'
+import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sandboxObjects } from '../../db/schema/billing'
 import { setUpTestApp } from '../../tests/support/test-app'
@@ -18,6 +19,7 @@ import {
 import { createSandboxGateway } from './sandbox/gateway'
 import { type SandboxServer, startSandboxServer } from './sandbox/server'
 import { createStripeGateway } from './stripe'
+import { addressOf } from './stripe-requests'
 
 // The gateway contract, run twice with the same assertions: on the in-process sandbox, and on
 // the Stripe gateway (the official SDK) pointed at the sandbox's Stripe-compatible server over
@@ -904,6 +906,17 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       )
       expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
       expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(2)
+      // Asked again, by a retry of the attempt or by billing's sync finishing an upgrade that
+      // stopped between its calls (under keys of its own): nothing is moved or charged again.
+      expect((await upgrade()).id).toBe(invoice.id)
+      const again = await gateway().upgradeSubscription(plan.id, {
+        price: fourPayments.id,
+        installments: 4,
+      })
+      expect(again.id).toBe(invoice.id)
+      expect(await gateway().retrieveSubscription(plan.id)).toEqual(moved)
+      expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
+      expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(2)
     })
 
     it('upgrades the SUBSCRIPTION to ONE PAYMENT: one invoice of the price less the unused time, marked as ending the plan, which the app then ends', async () => {
@@ -1046,6 +1059,73 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
         .filter((request) => /^\/v1\/test_helpers\/test_clocks\/[^/]+\/advance$/.test(request.path))
         .map((request) => Number(request.body.frozen_time))
 
+    it('resumes after the month paid for with a new month from now, charged; the server resumes as asked, as Stripe does', async () => {
+      const { subscription: price } = await monthly()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-plan-late`)
+      await gateway().pauseSubscription(plan.id)
+      const time = await testClocks().advanceClock(customer.id, 40 * DAY)
+      const sent = subject.server?.requests.length ?? 0
+      const resumed = await gateway().resumeSubscription(plan.id)
+      expect(resumed.current_period_start).toBeGreaterThanOrEqual(time)
+      expect(resumed.billing_cycle_anchor).toBe(resumed.current_period_start)
+      expect(monthsBetween(resumed.current_period_start, resumed.current_period_end)).toBe(1)
+      const [charged] = await gateway().listInvoices(customer.id)
+      expect(charged).toMatchObject({
+        id: resumed.latest_invoice,
+        billing_reason: 'subscription_update',
+        amount_due: 1_500,
+        period_start: resumed.current_period_start,
+      })
+      // No bank is connected to this sandbox: paid at once, the plan runs again.
+      expect((await gateway().retrieveSubscription(plan.id))?.status).toBe('active')
+
+      const server = subject.server
+      if (!server) return
+      const resume = server.requests
+        .slice(sent)
+        .find((request) => request.path === `/v1/subscriptions/${plan.id}/resume`)
+      expect(resume?.body.billing_cycle_anchor).toEqual({ type: 'now' })
+      // What the gateway asks is done, whatever the sandbox's clock would choose: a month that
+      // ends between the gateway's read of the clock and its request is Stripe's to answer.
+      const stripe = new Stripe(SECRET_KEY, {
+        apiVersion: STRIPE_API_VERSION,
+        ...addressOf(server.url),
+      })
+      const resumeAs = (id: string, type: 'now' | 'unchanged') =>
+        stripe.subscriptions.resume(
+          id,
+          {
+            billing_cycle_anchor: { type },
+            proration_behavior: 'none',
+            payment_behavior: 'resume_on_payment_success',
+          },
+          { idempotencyKey: `${run}-resume-${id}` },
+        )
+      // `now` within the month paid for: a new month starts now and is charged.
+      const early = await onPlan('4242424242424242', price, `${run}-plan-early`)
+      await gateway().pauseSubscription(early.plan.id)
+      await testClocks().advanceClock(early.customer.id, DAY)
+      await resumeAs(early.plan.id, 'now')
+      const restarted = await gateway().retrieveSubscription(early.plan.id)
+      expect(restarted?.latest_invoice).not.toBe(early.plan.latest_invoice)
+      expect(restarted?.billing_cycle_anchor).toBe(restarted?.current_period_start)
+      expect(await gateway().listInvoices(early.customer.id)).toHaveLength(2)
+      // `unchanged` after it: the plan goes on in its month around now, nothing charged.
+      const late = await onPlan('4242424242424242', price, `${run}-plan-unchanged`)
+      await gateway().pauseSubscription(late.plan.id)
+      const lateTime = await testClocks().advanceClock(late.customer.id, 40 * DAY)
+      await resumeAs(late.plan.id, 'unchanged')
+      const kept = await gateway().retrieveSubscription(late.plan.id)
+      expect(kept).toMatchObject({
+        status: 'active',
+        billing_cycle_anchor: late.plan.billing_cycle_anchor,
+        current_period_start: late.plan.current_period_end,
+        latest_invoice: late.plan.latest_invoice,
+      })
+      expect(kept?.current_period_end).toBeGreaterThan(lateTime)
+      expect(await gateway().listInvoices(late.customer.id)).toHaveLength(1)
+    })
+
     it('renews the SUBSCRIPTION when its clock passes a month: a second paid invoice, the period a month on', async () => {
       const { subscription: price } = await monthly()
       const { customer, plan } = await onPlan('4242424242424242', price, `${run}-clock-sub`)
@@ -1092,6 +1172,26 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       const invoices = await gateway().listInvoices(customer.id)
       expect(invoices.map((invoice) => invoice.status)).toEqual(Array(4).fill('paid'))
       expect(invoices.every((invoice) => invoice.amount_paid === 4_900)).toBe(true)
+    })
+
+    it('answers the same upgrade to ONE PAYMENT sent again a day later with its first invoice, charged once', async () => {
+      const { subscription: price } = await monthly()
+      const once = await priceToBuy()
+      const { customer, plan } = await onPlan('4242424242424242', price, `${run}-plan-onceagain`)
+      const upgrade = () =>
+        gateway().upgradeSubscription(
+          plan.id,
+          { price: once.id, installments: null },
+          { idempotencyKey: `${run}-upgrade-onceagain` },
+        )
+      const first = await upgrade()
+      expect(first).toMatchObject({ status: 'paid', metadata: { ends_subscription: plan.id } })
+      // The answer was lost (a time-out) and the attempt is sent again when less of the month
+      // is left: each step must ask what it first asked, or Stripe refuses the key.
+      await testClocks().advanceClock(customer.id, DAY)
+      expect(await upgrade()).toEqual(first)
+      expect(await gateway().listInvoices(customer.id)).toHaveLength(2)
+      expect(await gateway().listPaymentIntents(customer.id)).toHaveLength(2)
     })
 
     it('advances 70 days in one call and answers the new time', async () => {

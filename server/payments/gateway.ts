@@ -428,6 +428,8 @@ export interface PaymentGateway {
    * invoice for the new price, which is charged to the default card at once. A recurring price
    * (FOUR PAYMENTS) restarts the plan's months on it; a one-time price (ONE PAYMENT) is an
    * invoice of its own, marked `ends_subscription`, and the plan runs on until the app ends it.
+   * Asked again of a plan already moved to the recurring price, it does only what is left (FOUR
+   * PAYMENTS given its end), moving and charging nothing again.
    */
   upgradeSubscription(
     id: string,

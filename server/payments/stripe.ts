@@ -110,9 +110,14 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   /**
    * The invoice an upgrade would make now, as it will be made: to a monthly price, the item
    * moved now with its months starting again; to a one-time price, the plan cancelled now with
-   * its unused time credited, and the price invoiced.
+   * its unused time credited, and the price invoiced. `prorationDate` credits the time unused
+   * from that moment rather than from now.
    */
-  async function previewOf(id: string, price: string): Promise<Stripe.Invoice> {
+  async function previewOf(
+    id: string,
+    price: string,
+    prorationDate?: number,
+  ): Promise<Stripe.Invoice> {
     const subscription = await subscriptionOf(id)
     const item = subscription.items.data[0]
     if (!item) throw new Error(`Stripe answered the subscription ${id} without its item.`)
@@ -131,7 +136,11 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       : {
           customer,
           subscription: id,
-          subscription_details: { cancel_now: true, proration_behavior: 'create_prorations' },
+          subscription_details: {
+            cancel_now: true,
+            proration_behavior: 'create_prorations',
+            ...(prorationDate === undefined ? {} : { proration_date: prorationDate }),
+          },
           invoice_items: [{ price }],
         }
     // A preview changes nothing and depends on the moment: each is a new request, never
@@ -154,9 +163,6 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   ): Promise<GatewayInvoice> {
     const id = current.id
     const customer = idOf(current.customer) ?? ''
-    const preview = await previewOf(id, price)
-    const credit = preview.lines.data.find((line) => line.amount < 0)
-    const charged = preview.lines.data.find((line) => line.amount > 0)?.amount ?? 0
     const draft = await call(() =>
       stripe.invoices.create(
         {
@@ -170,6 +176,12 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       ),
     )
     const invoiceId = draft.id ?? ''
+    // The unused time as of the draft's making, not of this call: a retry of the attempt (the
+    // same draft, answered from its key) then sends the same credit under the same key, where a
+    // credit of the moment would differ and Stripe would refuse the key.
+    const preview = await previewOf(id, price, draft.created)
+    const credit = preview.lines.data.find((line) => line.amount < 0)
+    const charged = preview.lines.data.find((line) => line.amount > 0)?.amount ?? 0
     await call(() =>
       stripe.invoiceItems.create(
         { customer, invoice: invoiceId, pricing: { price } },
@@ -659,50 +671,64 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       }
       const user = current.metadata.user_id ?? ''
       const metadata = { plan, user_id: user, price_id: price }
-      // The item moves to the new price now; its months start again today, and the price less
-      // the unused time is invoiced and charged at once.
-      const moved = await call(() =>
-        stripe.subscriptions.update(
-          id,
-          {
-            items: [{ id: item.id, price }],
-            proration_behavior: 'always_invoice',
-            billing_cycle_anchor: { type: 'now' },
-            payment_behavior: 'allow_incomplete',
-            metadata,
-          },
-          { idempotencyKey: `${base}-move` },
-        ),
-      )
-      if (installments) {
-        // FOUR PAYMENTS: a schedule attached to the plan keeps it so for that many months,
-        // counted from the move, and then cancels it.
-        const schedule = await call(() =>
-          stripe.subscriptionSchedules.create(
-            { from_subscription: id },
-            { idempotencyKey: `${base}-schedule` },
-          ),
-        )
-        const start = schedule.current_phase?.start_date ?? schedule.phases[0]?.start_date
-        if (start === undefined) throw new Error(`Stripe made ${schedule.id} without a phase.`)
-        await call(() =>
-          stripe.subscriptionSchedules.update(
-            schedule.id,
-            {
-              end_behavior: 'cancel',
-              proration_behavior: 'none',
-              phases: [
+      // Already on the price: this upgrade was made before and stopped before its end (a crash
+      // between its calls), and is asked again, by a retry or by billing's sync. Moved again,
+      // the plan's months would start again and be charged a second time: only what is left is
+      // done.
+      const moved =
+        item.price.id === price
+          ? current
+          : // The item moves to the new price now; its months start again today, and the price
+            // less the unused time is invoiced and charged at once.
+            await call(() =>
+              stripe.subscriptions.update(
+                id,
                 {
-                  items: [{ price }],
-                  start_date: start,
-                  duration: { interval: 'month', interval_count: installments },
+                  items: [{ id: item.id, price }],
+                  proration_behavior: 'always_invoice',
+                  billing_cycle_anchor: { type: 'now' },
+                  payment_behavior: 'allow_incomplete',
                   metadata,
                 },
-              ],
-            },
-            { idempotencyKey: `${base}-end` },
-          ),
-        )
+                { idempotencyKey: `${base}-move` },
+              ),
+            )
+      if (installments) {
+        // FOUR PAYMENTS: a schedule attached to the plan keeps it so for that many months,
+        // counted from the move, and then cancels it. Until it is given that end the plan is
+        // on a monthly price with no end, so billing's sync finishes an upgrade that stopped
+        // here (customers.ts).
+        const attached = typeof current.schedule === 'string' ? null : current.schedule
+        const schedule =
+          attached ??
+          (await call(() =>
+            stripe.subscriptionSchedules.create(
+              { from_subscription: id },
+              { idempotencyKey: `${base}-schedule` },
+            ),
+          ))
+        const start = schedule.current_phase?.start_date ?? schedule.phases[0]?.start_date
+        if (start === undefined) throw new Error(`Stripe made ${schedule.id} without a phase.`)
+        if (schedule.end_behavior !== 'cancel') {
+          await call(() =>
+            stripe.subscriptionSchedules.update(
+              schedule.id,
+              {
+                end_behavior: 'cancel',
+                proration_behavior: 'none',
+                phases: [
+                  {
+                    items: [{ price }],
+                    start_date: start,
+                    duration: { interval: 'month', interval_count: installments },
+                    metadata,
+                  },
+                ],
+              },
+              { idempotencyKey: `${base}-end` },
+            ),
+          )
+        }
       }
       const invoiceId = idOf(moved.latest_invoice)
       const invoice = invoiceId ? await retrieveInvoice(invoiceId) : null

@@ -17,6 +17,7 @@ import type {
   SandboxCardRequest,
   SandboxCheckRequest,
 } from '../../../domain/billing'
+import { FOUR_PAYMENTS_INSTALLMENTS } from '../../../domain/billing-plans'
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
 import {
@@ -102,7 +103,11 @@ export async function syncCustomer(
  * a link the provider knows nothing of: once the invoice is paid the plan is ended, so it never
  * charges again beside a lifetime payment; if the bank refused it, the invoice is voided and the
  * plan goes on as it was. Done here, in the member's turn, whenever the bank answered: in the
- * upgrade request itself, or on the event of a charge answered later. True when it changed
+ * upgrade request itself, or on the event of a charge answered later. An invoice never charged
+ * at all is one whose upgrade stopped between finalizing and paying it (a crash, a time-out):
+ * the upgrade holds the member's turn from its first call to its sync, so a sync that sees it
+ * comes after that request ended. It is voided too, so the member is not left with a bill they
+ * were told failed, which would also keep Upgrade from being offered. True when it changed
  * anything.
  */
 async function settleReplacements(
@@ -122,10 +127,39 @@ async function settleReplacements(
       changed = true
     }
     const charge = intents.find((intent) => intent.id === invoice.payment_intent)
-    if (invoice.status === 'open' && charge?.status === 'requires_payment_method') {
+    // No try at all (Stripe may already name a payment intent made at finalizing).
+    const abandoned = invoice.attempt_count === 0
+    if (invoice.status === 'open' && (abandoned || charge?.status === 'requires_payment_method')) {
       await payments.voidInvoice(invoice.id)
       changed = true
     }
+  }
+  return changed
+}
+
+/**
+ * An upgrade to FOUR PAYMENTS is three calls to the provider: the plan moved to the monthly
+ * price, a schedule attached, and the schedule given its end. Stopped after the first (a crash,
+ * the provider failing), the plan would be charged monthly for good: the upgrade is finished
+ * here, under keys made from the plan and its price (the gateway does only the steps not done),
+ * whatever became of the member's request. True when it changed anything.
+ */
+async function settleInstallments(
+  payments: BillingDeps['payments'],
+  subscriptions: readonly GatewaySubscription[],
+): Promise<boolean> {
+  let changed = false
+  for (const subscription of subscriptions) {
+    const price = subscription.items.data[0]?.price
+    const ended = subscription.status === 'canceled' || subscription.status === 'incomplete_expired'
+    const endless =
+      subscription.metadata.plan === 'four_payments' && subscription.cancel_at === null
+    if (!endless || ended || !price) continue
+    await payments.upgradeSubscription(subscription.id, {
+      price,
+      installments: FOUR_PAYMENTS_INSTALLMENTS,
+    })
+    changed = true
   }
   return changed
 }
@@ -148,7 +182,8 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   // blocks a second one at once), and the failure is raised after, for the job to retry.
   let unsettled: unknown = null
   try {
-    if (await settleReplacements(payments, subscriptions, invoices, intents)) {
+    const replaced = await settleReplacements(payments, subscriptions, invoices, intents)
+    if ((await settleInstallments(payments, subscriptions)) || replaced) {
       subscriptions = await payments.listSubscriptions(customerId)
       invoices = await payments.listInvoices(customerId)
     }

@@ -12,6 +12,7 @@ import {
 } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { advanceClock } from './clock'
+import { syncCustomer } from './customers'
 
 // The monthly plans on the sandbox, through the API: each state change of SUBSCRIPTION and
 // FOUR PAYMENTS as the member's clock moves on (the provider's test clocks), and the account
@@ -386,6 +387,47 @@ describe('upgrading from the subscription', () => {
     expect(moved.actions.upgrade).toBe(false)
   })
 
+  it('to FOUR PAYMENTS that stopped after moving the plan is given its end by the sync, so it never charges for good', async () => {
+    const { user, cookie } = await activeMember('subscription')
+    const sandbox = testApp.app.paymentsSandbox
+    if (!sandbox) throw new Error('the app runs on the sandbox')
+    // The provider fails the upgrade's second call (attaching the schedule that ends the plan),
+    // as a crash of ours between the calls would leave it: moved to FOUR PAYMENTS' monthly
+    // price, charged for the move, with no end.
+    const attachSchedule = sandbox.attachSchedule
+    sandbox.attachSchedule = async () => {
+      throw new Error('the provider is unavailable')
+    }
+    const failed = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: await priceOf(cookie, 'four_payments'),
+      attemptId: randomUUID(),
+    }).finally(() => {
+      sandbox.attachSchedule = attachSchedule
+    })
+    expect(failed.statusCode).toBe(500)
+    const [customer] = await testApp.app.db
+      .select({ id: billingCustomers.customerId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, user.id))
+    if (!customer) throw new Error('a member with a customer')
+    await syncCustomer({ db: testApp.app.db, payments: testApp.app.payments }, customer.id)
+
+    const { subscription } = await planOf(cookie)
+    expect(subscription).toMatchObject({ plan: 'four_payments', cancelAtPeriodEnd: false })
+    expect(subscription?.cancelAt).not.toBeNull()
+    // Four months from the move, which started its months.
+    const start = new Date(subscription?.currentPeriodStart ?? '')
+    const end = new Date(subscription?.cancelAt ?? 0)
+    expect(
+      (end.getUTCFullYear() - start.getUTCFullYear()) * 12 +
+        end.getUTCMonth() -
+        start.getUTCMonth(),
+    ).toBe(4)
+    expect(end.getUTCDate()).toBe(start.getUTCDate())
+    // The move was charged once: the first month, then the move.
+    expect(await invoicesOf(cookie)).toHaveLength(2)
+  })
+
   it('to ONE PAYMENT ends the subscription once paid, and access stays for good', async () => {
     const { user, cookie } = await activeMember('subscription')
     const once = await priceOf(cookie, 'one_payment')
@@ -425,6 +467,48 @@ describe('upgrading from the subscription', () => {
     expect(after.paymentFailed).toBe(false)
     expect(after.actions.upgrade).toBe(true)
     expect((await invoicesOf(cookie))[0]?.status).toBe('void')
+  })
+
+  it('to ONE PAYMENT that stopped between its invoice and its charge (a crash) is voided by the sync, and may be tried again', async () => {
+    const { user, cookie } = await activeMember('subscription')
+    const plan = await planOf(cookie)
+    const [customer] = await testApp.app.db
+      .select({ id: billingCustomers.customerId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, user.id))
+    const sandbox = testApp.app.paymentsSandbox
+    if (!customer || !sandbox || !plan.subscription) throw new Error('an active member')
+    // What the provider holds once an upgrade's process died after finalizing its invoice and
+    // before paying it: the invoice open, marked as ending the plan, never charged.
+    const left = await sandbox.issueInvoice(
+      {
+        id: `in_crash${randomUUID().replaceAll('-', '')}`,
+        customer: customer.id,
+        price: await priceOf(cookie, 'one_payment'),
+        credit: null,
+        endsSubscription: plan.subscription.id,
+      },
+      { idempotencyKey: `crash-${user.id}` },
+    )
+    expect(left).toMatchObject({ status: 'open', attempt_count: 0 })
+    await syncCustomer({ db: testApp.app.db, payments: testApp.app.payments }, customer.id)
+
+    expect((await testApp.app.payments.retrieveInvoice(left.id))?.status).toBe('void')
+    const after = await planOf(cookie)
+    expect(after.subscription).toMatchObject({ plan: 'subscription', status: 'active' })
+    expect(after.openInvoice).toBeNull()
+    expect(after.actions).toMatchObject({ upgrade: true, payInvoice: false })
+    expect(await hasAccess(cookie)).toBe(true)
+
+    const again = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      attemptId: randomUUID(),
+    })
+    expect(again.statusCode, again.body).toBe(200)
+    await planWhen(cookie, statusIs('canceled'))
+    const invoices = await invoicesOf(cookie)
+    expect(invoices.filter((invoice) => invoice.status === 'paid')).toHaveLength(2)
+    expect(invoices.find((invoice) => invoice.id === left.id)?.status).toBe('void')
   })
 
   it('is the way to ONE PAYMENT while a plan runs: Pay now is refused, so monthly charges never go on beside it', async () => {

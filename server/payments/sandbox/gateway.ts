@@ -12,6 +12,7 @@ import {
   type GatewayProduct,
   type GatewaySetupIntent,
   type GatewaySubscription,
+  type GatewayUpgradePreview,
   type PaymentGateway,
   type RequestOptions,
   setupIntentOfSecret,
@@ -169,6 +170,25 @@ export interface SandboxGateway extends PaymentGateway {
   ): Promise<GatewaySetupIntent>
   /** A price by its id, for the sandbox's HTTP server (the contract lists prices by product). */
   retrievePrice(id: string): Promise<GatewayPrice | null>
+  /**
+   * As the contract's, with Stripe's `proration_date`: the unused time counted from that moment
+   * instead of now.
+   */
+  previewUpgrade(
+    id: string,
+    input: { price: string; prorationDate?: number },
+  ): Promise<GatewayUpgradePreview>
+  /**
+   * As the contract's, with Stripe's `billing_cycle_anchor[type]`: `unchanged` goes on with the
+   * plan's months charging nothing, `now` starts a new month now and charges it. Without it,
+   * the one the app would ask for: unchanged within the month paid for, now after it.
+   */
+  resumeSubscription(
+    id: string,
+    options?: RequestOptions & { billingCycleAnchor?: 'now' | 'unchanged' },
+  ): Promise<GatewaySubscription>
+  /** The customer's time (its test clock's), which what is made for it is dated by. */
+  timeOf(customer: string): Promise<number>
   /** Whether a schedule manages the plan, for the server's `schedule` field. */
   isScheduled(subscription: string): Promise<boolean>
   /** Stripe's `from_subscription`: a schedule attached to a running plan, with no end yet. */
@@ -710,6 +730,7 @@ export function createSandboxGateway(
     },
 
     runDue: plans.runDue,
+    timeOf: plans.timeOf,
     isScheduled: plans.isScheduled,
     issueInvoice: plans.issueInvoice,
     voidInvoice: plans.voidOpenInvoice,

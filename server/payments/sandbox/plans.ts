@@ -562,6 +562,30 @@ export function sandboxPlans(context: PlanContext) {
     return { subscription, price, customer, now: clockOf(customer) }
   }
 
+  /**
+   * A plan moved to FOUR PAYMENTS' price whose end was not given yet: it ends `installments`
+   * months from its anchor (the move). Answers the move's invoice.
+   */
+  async function finishInstallments(
+    subscription: StoredSubscription,
+    installments: number,
+  ): Promise<GatewayInvoice> {
+    if (subscription.cancel_at === null) {
+      await changeSubscription(subscription.id, (current) => ({
+        ...current,
+        cancel_at: addMonths(current.billing_cycle_anchor, installments),
+        sandbox: { ...current.sandbox, installments },
+      }))
+      await emit({ type: 'customer.subscription.updated', customer: subscription.customer })
+      await scheduleNext(subscription.customer)
+    }
+    const invoice = subscription.latest_invoice
+      ? await getInvoice(subscription.latest_invoice)
+      : null
+    if (!invoice) throw missing('invoice', subscription.latest_invoice ?? '')
+    return invoice
+  }
+
   /** Ends a plan at `at`: no more invoices; an open one is left for the record. */
   async function end(subscription: StoredSubscription, at: number): Promise<void> {
     await changeSubscription(subscription.id, (current) =>
@@ -686,6 +710,7 @@ export function sandboxPlans(context: PlanContext) {
 
   return {
     clockOf,
+    timeOf: async (customer: string) => clockOf(await customerOf(customer)),
     runDue,
     /** Live plans' customers, for the jobs to pick up after a restart. */
     async customersWithLivePlans(): Promise<string[]> {
@@ -862,7 +887,17 @@ export function sandboxPlans(context: PlanContext) {
       return publicSubscription(paused)
     },
 
-    async resumeSubscription(id: string): Promise<GatewaySubscription> {
+    /**
+     * Resumes as Stripe's resume is asked (`billingCycleAnchor`): `unchanged` goes on with the
+     * plan's months, moved on to the one around now if the month paid for is over, charging
+     * nothing (no prorations); `now` starts a new month now and charges it, the plan paused
+     * until that is paid. Not asked (the contract's call), it chooses as the app does: unchanged
+     * within the month paid for, now after it.
+     */
+    async resumeSubscription(
+      id: string,
+      options?: RequestOptions & { billingCycleAnchor?: 'now' | 'unchanged' },
+    ): Promise<GatewaySubscription> {
       const existing = await getSubscription(id)
       if (!existing) throw missing('subscription', id)
       if (existing.status !== 'paused') {
@@ -875,17 +910,31 @@ export function sandboxPlans(context: PlanContext) {
       const latest = existing.latest_invoice ? await getInvoice(existing.latest_invoice) : null
       // Already resuming: its charge decides, and a second request changes nothing.
       if (latest?.status === 'open') return publicSubscription(existing)
-      if (now < existing.current_period_end) {
-        // Within the month paid for: it goes on as it was, nothing charged.
-        const resumed = await changeSubscription(id, (current) =>
-          current.status === 'paused' ? { ...current, status: 'active' } : current,
-        )
+      const anchor =
+        options?.billingCycleAnchor ?? (now < existing.current_period_end ? 'unchanged' : 'now')
+      if (anchor === 'unchanged') {
+        // The period around now, counted from the anchor: the one it was in while the month
+        // paid for lasts. A later one is marked invoiced, so nothing is charged for it.
+        let cycle = existing.sandbox.cycle
+        while (addMonths(existing.billing_cycle_anchor, cycle + 1) <= now) cycle += 1
+        const resumed = await changeSubscription(id, (current) => {
+          if (current.status !== 'paused') return current
+          if (cycle === current.sandbox.cycle) return { ...current, status: 'active' }
+          const start = addMonths(current.billing_cycle_anchor, cycle)
+          return {
+            ...current,
+            status: 'active',
+            current_period_start: start,
+            current_period_end: addMonths(current.billing_cycle_anchor, cycle + 1),
+            sandbox: { ...current.sandbox, cycle, invoiced: start },
+          }
+        })
         await emit({ type: 'customer.subscription.resumed', customer: resumed.customer })
         await scheduleNext(resumed.customer)
         return publicSubscription(resumed)
       }
-      // After it: a new month starts now and is charged; paid, the plan is active again (so a
-      // pause never gives a month away).
+      // A new month starts now and is charged; paid, the plan is active again (so a pause never
+      // gives a month away).
       const restarted = await changeSubscription(id, (current) => ({
         ...current,
         billing_cycle_anchor: now,
@@ -898,9 +947,10 @@ export function sandboxPlans(context: PlanContext) {
       return publicSubscription((await getSubscription(id)) ?? restarted)
     },
 
-    async previewUpgrade(id: string, input: { price: string }) {
+    /** `prorationDate` counts the unused time from that moment instead of now (Stripe's). */
+    async previewUpgrade(id: string, input: { price: string; prorationDate?: number }) {
       const { subscription, price, now } = await upgradeTarget(id, input.price)
-      const credit = await unusedCredit(subscription, now, price.unit_amount)
+      const credit = await unusedCredit(subscription, input.prorationDate ?? now, price.unit_amount)
       return {
         amount: price.unit_amount,
         credit: credit.amount,
@@ -913,6 +963,17 @@ export function sandboxPlans(context: PlanContext) {
       input: { price: string; installments: number | null },
       options?: RequestOptions,
     ): Promise<GatewayInvoice> {
+      const existing = await getSubscription(id)
+      if (
+        input.installments &&
+        existing &&
+        !ENDED.includes(existing.status) &&
+        existing.items.data[0]?.price === input.price
+      ) {
+        // Already moved to the price (the upgrade's calls through the server stopped before
+        // its end): only the end is given, and nothing is invoiced again.
+        return finishInstallments(existing, input.installments)
+      }
       const { subscription, price, customer, now } = await upgradeTarget(id, input.price)
       const credit = await unusedCredit(subscription, now, price.unit_amount)
       const key = options?.idempotencyKey ?? `${id}-upgrade-${now}`

@@ -26,7 +26,10 @@ import { type DraftItem, renderInvoice, renderInvoiceItem, type WireInvoice } fr
 interface Draft {
   id: string
   customer: string
+  /** On the customer's clock. */
   created: number
+  /** On the server's own clock (real time), for forgetting it. */
+  madeAt: number
   metadata: { user_id: string; ends_subscription?: string }
   items: DraftItem[]
 }
@@ -157,7 +160,10 @@ export function draftRoutes(
     const draft: Draft = {
       id: `in_${randomBytes(12).toString('hex')}`,
       customer: customerId,
-      created: Math.floor(Date.now() / 1000),
+      // On the customer's clock, as Stripe dates what it makes for a customer on a test clock:
+      // the app credits the unused time as of this moment.
+      created: await gateway.timeOf(customerId),
+      madeAt: Date.now(),
       metadata: {
         user_id: metadata.user_id,
         ...(metadata.ends_subscription ? { ends_subscription: metadata.ends_subscription } : {}),
@@ -167,7 +173,7 @@ export function draftRoutes(
     // A draft the app never finalized (it stopped half-way; its retry makes a new one) is
     // forgotten after a day, as the server forgets its keys.
     for (const [id, old] of drafts) {
-      if (draft.created - old.created > 24 * 3600) drafts.delete(id)
+      if (draft.madeAt - old.madeAt > 24 * 3600 * 1000) drafts.delete(id)
     }
     drafts.set(draft.id, draft)
     return renderDraft(draft)

@@ -11,6 +11,7 @@ import {
   onlyKnown,
   optionalBoolean,
   optionalHash,
+  optionalInteger,
   optionalText,
   type Params,
   paramsOf,
@@ -40,7 +41,11 @@ function onlyPriceOf(list: unknown, param: string, allowed: readonly string[]): 
  * To a one-time price (ONE PAYMENT): the plan cancelled now with its unused time credited, and
  * the price as an invoice item.
  */
-function upgradeAsked(params: Params): { subscription: string; price: string } {
+function upgradeAsked(params: Params): {
+  subscription: string
+  price: string
+  prorationDate?: number
+} {
   onlyKnown(params, ['customer', 'subscription', 'subscription_details', 'invoice_items'])
   const subscription = requiredText(params, 'subscription')
   const details = optionalHash(params, 'subscription_details') ?? {}
@@ -62,7 +67,7 @@ function upgradeAsked(params: Params): { subscription: string; price: string } {
     requiredText(item, 'id', 'subscription_details[items][0][id]')
     return { subscription, price: String(item.price) }
   }
-  onlyKnown(details, ['cancel_now', 'proration_behavior'], 'subscription_details')
+  onlyKnown(details, ['cancel_now', 'proration_behavior', 'proration_date'], 'subscription_details')
   if (details.cancel_now !== 'true' || details.proration_behavior !== 'create_prorations') {
     throw invalidRequest(
       'The sandbox previews a move to a one-time price as the plan cancelled now with its unused time credited: subscription_details[cancel_now]=true and [proration_behavior]=create_prorations.',
@@ -70,7 +75,17 @@ function upgradeAsked(params: Params): { subscription: string; price: string } {
     )
   }
   const item = onlyPriceOf(params.invoice_items, 'invoice_items', ['price'])
-  return { subscription, price: String(item.price) }
+  // The unused time counted from this moment rather than now, as Stripe does.
+  const prorationDate = optionalInteger(
+    details,
+    'proration_date',
+    'subscription_details[proration_date]',
+  )
+  return {
+    subscription,
+    price: String(item.price),
+    ...(prorationDate === undefined ? {} : { prorationDate }),
+  }
 }
 
 export function invoiceRoutes(
@@ -169,6 +184,7 @@ export function invoiceRoutes(
     }
     const { amount, credit } = await gateway.previewUpgrade(subscription.id, {
       price: price.id,
+      ...(asked.prorationDate === undefined ? {} : { prorationDate: asked.prorationDate }),
     })
     const now = subscription.current_period_start
     const monthly = price.type === 'recurring'

@@ -289,8 +289,9 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
   app.post<{ Params: { id: string } }>('/v1/subscriptions/:id/resume', async (request) => {
     const params = paramsOf(request)
     onlyKnown(params, ['billing_cycle_anchor', 'proration_behavior', 'payment_behavior'])
-    // Whether the period paid for is over is the sandbox's to say, on the customer's clock:
-    // within it the plan goes on (`unchanged`), after it a new month starts (`now`).
+    // Done as asked, as Stripe does, whatever the customer's clock says: the app reads the
+    // clock and chooses (`unchanged` within the month paid for, `now` after it), and a month
+    // that ends between its read and this request is Stripe's answer to that choice.
     const anchor = optionalHash(params, 'billing_cycle_anchor')
     if (anchor) onlyKnown(anchor, ['type'], 'billing_cycle_anchor')
     if (anchor?.type !== 'now' && anchor?.type !== 'unchanged') {
@@ -310,7 +311,10 @@ export function subscriptionRoutes(app: FastifyInstance, gateway: SandboxGateway
       )
     }
     const subscription = await found(request)
-    return render(await gateway.resumeSubscription(subscription.id), false)
+    return render(
+      await gateway.resumeSubscription(subscription.id, { billingCycleAnchor: anchor.type }),
+      false,
+    )
   })
 
   app.post('/v1/subscription_schedules', async (request) => {
