@@ -30,7 +30,7 @@ import { panelRoutes } from './features/panels/routes'
 import { referenceRoutes } from './features/reference/routes'
 import { supportRoutes } from './features/support/routes'
 import { requestLanguage, translate } from './i18n'
-import { paymentsPlugin } from './payments/plugin'
+import { type PaymentsOptions, paymentsPlugin } from './payments/plugin'
 import { authPlugin } from './plugins/auth'
 import { cachePlugin } from './plugins/cache'
 import { captchaPlugin } from './plugins/captcha'
@@ -60,6 +60,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** Job runner settings (tests make retries quick). */
   jobs?: JobRunnerOptions
+  /** Payments settings (tests that only wait for the sandbox's bank make it answer sooner). */
+  payments?: PaymentsOptions
   /** Time-outs and connection caps (tests make them small). */
   connections?: Partial<ConnectionLimits>
   /** When the process counts as overloaded and answers 503 (tests make it easy to reach). */
@@ -240,7 +242,7 @@ async function registerEverything(
   await app.register(rateLimitPlugin, { config })
   await app.register(cachePlugin, { config })
   await app.register(storagePlugin, { config })
-  await app.register(paymentsPlugin, { config })
+  await app.register(paymentsPlugin, { config, options: options.payments })
   await app.register(mailPlugin, { config })
   await app.register(captchaPlugin, { config })
   await app.register(authPlugin, {

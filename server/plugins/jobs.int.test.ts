@@ -186,6 +186,41 @@ describe('durable jobs', () => {
     },
   )
 
+  it('starts a job sent with a window at a moment inside it, and refuses a window below zero or reversed', async () => {
+    const seen: number[] = []
+    const name = newQueue()
+    const queue = await runner.jobs.define<{ n: number }>(
+      name,
+      { ...fast, startWithin: { minSeconds: 0.2, maxSeconds: 0.4 }, describe: () => 'later' },
+      async (data) => {
+        seen.push(data.n)
+      },
+    )
+    await queue.send({ n: 1 })
+    const { rows } = await handle.executeSql(
+      'select extract(epoch from start_after - created_on)::float8 as delay from pgboss.job where name = $1',
+      [name],
+    )
+    const delay = Number(rows[0]?.delay)
+    expect(delay).toBeGreaterThanOrEqual(0.2)
+    expect(delay).toBeLessThanOrEqual(0.4)
+    await vi.waitFor(() => expect(seen).toEqual([1]), { timeout: 15_000 })
+
+    for (const startWithin of [
+      { minSeconds: -1, maxSeconds: 1 },
+      { minSeconds: 2, maxSeconds: 1 },
+      { minSeconds: 0, maxSeconds: Number.NaN },
+    ]) {
+      await expect(
+        runner.jobs.define(
+          newQueue(),
+          { ...fast, startWithin, describe: () => '' },
+          async () => {},
+        ),
+      ).rejects.toThrow(/startWithin must have 0 <= minSeconds <= maxSeconds/)
+    }
+  })
+
   it('takes no job before it is started, then runs what waited', async () => {
     const idle = await createJobRunner(asRunnerDatabase(handle), quietLog, {
       pollingIntervalSeconds: 0.5,

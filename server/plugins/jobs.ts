@@ -158,6 +158,22 @@ export async function createJobRunner(
   let started = false
   const jobs: JobRunner = {
     async define(name, declared, handler) {
+      const window = declared.startWithin
+      // Checked where the queue is named, so a wrong setting stops the start-up: a window that
+      // reaches below zero would start jobs at once, overlapping the request that queued them.
+      if (
+        window &&
+        !(
+          Number.isFinite(window.minSeconds) &&
+          Number.isFinite(window.maxSeconds) &&
+          window.minSeconds >= 0 &&
+          window.minSeconds <= window.maxSeconds
+        )
+      ) {
+        throw new Error(
+          `Queue ${name}: startWithin must have 0 <= minSeconds <= maxSeconds (got ${window.minSeconds} and ${window.maxSeconds})`,
+        )
+      }
       const queueOptions = {
         ...declared,
         retryDelaySeconds: options.retryDelaySeconds ?? declared.retryDelaySeconds,
@@ -215,7 +231,6 @@ export async function createJobRunner(
           const envelope: Envelope<typeof data> = { about: queueOptions.describe(data), data }
           // The queue row keeps the settings it was first created with; each job carries
           // today's, so a changed setting applies without touching the database.
-          const window = queueOptions.startWithin
           await boss.send(name, envelope, {
             retryLimit: queueOptions.retryLimit,
             retryDelay: queueOptions.retryDelaySeconds,
