@@ -18,6 +18,7 @@ import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
 import { accountExistsEmail, codeEmail, passwordChangedEmail } from './features/auth/mail'
 import { authRoutes } from './features/auth/routes'
+import type { BillingOptions } from './features/billing/resync'
 import { billingRoutes } from './features/billing/routes'
 import { guideRoutes } from './features/clients/guide-routes'
 import { clientRoutes } from './features/clients/routes'
@@ -62,6 +63,8 @@ export interface BuildOptions {
   jobs?: JobRunnerOptions
   /** Payments settings (tests that only wait for the sandbox's bank make it answer sooner). */
   payments?: PaymentsOptions
+  /** Billing settings (tests that wait for a catch-up sync make it come sooner). */
+  billing?: BillingOptions
   /** Time-outs and connection caps (tests make them small). */
   connections?: Partial<ConnectionLimits>
   /** When the process counts as overloaded and answers 503 (tests make it easy to reach). */
@@ -262,7 +265,7 @@ async function registerEverything(
   await app.register(mediaRoutes, { prefix: '/api' })
   await app.register(operatorRoutes, { prefix: '/api/operator' })
   await app.register(referenceRoutes, { prefix: '/api' })
-  await app.register(billingRoutes, { prefix: '/api' })
+  await app.register(billingRoutes, { prefix: '/api', ...options.billing })
   await app.register(clientRoutes, { prefix: '/api' })
   await app.register(guideRoutes, { prefix: '/api' })
   await app.register(infoRoutes, { prefix: '/api' })
