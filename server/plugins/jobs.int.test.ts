@@ -158,6 +158,49 @@ describe('durable jobs', () => {
     )
   })
 
+  it('takes a burst a batch at a time, and each job of a batch succeeds or fails on its own', async () => {
+    const name = newQueue()
+    const seen: number[] = []
+    const queue = await runner.jobs.define<{ n: number }>(
+      name,
+      { ...fast, retryLimit: 0, batchSize: 5, describe: (data) => `n=${data.n}` },
+      async ({ n }) => {
+        seen.push(n)
+        if (n === 3) throw new Error('number 3 was refused')
+      },
+    )
+    // One commit makes all ten visible at once, as a burst of webhook events does.
+    await handle.db.transaction(async () => {
+      for (let n = 0; n < 10; n++) await queue.send({ n })
+    })
+    await vi.waitFor(
+      async () => {
+        const rows = await jobRows(name)
+        expect(rows.filter((row) => row.state === 'completed')).toHaveLength(9)
+        expect(rows.filter((row) => row.state === 'failed')).toHaveLength(1)
+      },
+      { timeout: 15_000, interval: 100 },
+    )
+    // Every job ran once (sent in one transaction, they share a moment and come in any order),
+    // five by each fetch: two fetches in all.
+    expect(seen.toSorted((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    const { rows: fetches } = await handle.executeSql(
+      'select count(distinct started_on)::int as n from pgboss.job where name = $1',
+      [name],
+    )
+    expect(fetches[0]?.n).toBe(2)
+    const failed = (await listFailedJobs(handle.executeSql)).filter((job) => job.queue === name)
+    expect(failed).toEqual([
+      expect.objectContaining({ about: 'n=3', attempts: 1, error: 'number 3 was refused' }),
+    ])
+
+    for (const batchSize of [0, 101, 2.5]) {
+      await expect(
+        runner.jobs.define(newQueue(), { ...fast, batchSize, describe: () => '' }, async () => {}),
+      ).rejects.toThrow(/batchSize must be a whole number from 1 to 100/)
+    }
+  })
+
   it.skipIf(!usingPostgres)(
     'two processes on one database run every job exactly once',
     async () => {
