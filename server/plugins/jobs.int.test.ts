@@ -264,6 +264,28 @@ describe('durable jobs', () => {
     }
   })
 
+  it('runs a job sent to start a moment later when that moment comes, not at the next poll', async () => {
+    // A worker that looks for jobs only every minute: the job is worked on time all the same.
+    const slow = await createJobRunner(asRunnerDatabase(handle), quietLog, {
+      pollingIntervalSeconds: 60,
+    })
+    await slow.start()
+    try {
+      const seen: number[] = []
+      const queue = await slow.jobs.define<{ n: number }>(
+        newQueue(),
+        { ...fast, startWithin: { minSeconds: 0.2, maxSeconds: 0.3 }, describe: () => 'soon' },
+        async (data) => {
+          seen.push(data.n)
+        },
+      )
+      await queue.send({ n: 1 })
+      await vi.waitFor(() => expect(seen).toEqual([1]), { timeout: 15_000 })
+    } finally {
+      await slow.stop()
+    }
+  })
+
   it('takes no job before it is started, then runs what waited', async () => {
     const idle = await createJobRunner(asRunnerDatabase(handle), quietLog, {
       pollingIntervalSeconds: 0.5,

@@ -17,7 +17,8 @@ export interface QueueOptions {
   /**
    * Starts each job at a random moment in this window instead of at once, so its work never
    * overlaps the request that queued it: that request's answer time must not depend on what
-   * the job finds to do.
+   * the job finds to do. The sending process wakes its worker at that moment; the job is worked
+   * then, not at the worker's next poll.
    */
   startWithin?: { minSeconds: number; maxSeconds: number }
   /**
@@ -136,6 +137,8 @@ export async function createJobRunner(
     return promise
   }
   let stopping = false
+  /** Timers that wake a worker when a job sent to start a moment later is due. */
+  const wakeUps = new Set<NodeJS.Timeout>()
   // Rejected when the time to finish is up; a job still running then is given up on here
   // (it runs again after its retry delay) rather than recorded after the database closed.
   let abandon: (error: Error) => void = () => {}
@@ -256,6 +259,10 @@ export async function createJobRunner(
       return {
         async send(data, { at, once } = {}) {
           const envelope: Envelope<typeof data> = { about: queueOptions.describe(data), data }
+          const delaySeconds =
+            window && !at
+              ? window.minSeconds + Math.random() * (window.maxSeconds - window.minSeconds)
+              : undefined
           // The queue row keeps the settings it was first created with; each job carries
           // today's, so a changed setting applies without touching the database.
           await boss.send(name, envelope, {
@@ -266,19 +273,30 @@ export async function createJobRunner(
             ...(once ? { singletonKey: once.key, singletonSeconds: once.perSeconds } : {}),
             ...(at
               ? { startAfter: at }
-              : window
-                ? {
-                    startAfter:
-                      window.minSeconds + Math.random() * (window.maxSeconds - window.minSeconds),
-                  }
+              : delaySeconds !== undefined
+                ? { startAfter: delaySeconds }
                 : {}),
           })
-          // Work it at once here rather than at the next poll, once it is visible.
-          if (!window && !at) {
-            database.afterCommit(() => {
+          if (at) return
+          // Work it here as soon as it is visible and due, rather than at the next poll (two
+          // seconds by default, on top of the window). Only a hint: the job is a row, and any
+          // worker's poll finds it if this process stops first.
+          database.afterCommit(() => {
+            if (delaySeconds === undefined) {
               if (workerId) boss.notifyWorker(workerId)
-            })
-          }
+              return
+            }
+            const timer = setTimeout(
+              () => {
+                wakeUps.delete(timer)
+                if (workerId && !stopping) boss.notifyWorker(workerId)
+              },
+              // A moment past it, so the database's clock has passed it too.
+              delaySeconds * 1000 + 25,
+            )
+            timer.unref()
+            wakeUps.add(timer)
+          })
         },
       }
     },
@@ -295,6 +313,8 @@ export async function createJobRunner(
     async stop() {
       if (stopping) return
       stopping = true
+      for (const timer of wakeUps) clearTimeout(timer)
+      wakeUps.clear()
       const timeout = (options.stopTimeoutSeconds ?? 5) * 1000
       const giveUp = setTimeout(
         () => abandon(new Error('the job runner stopped before the job finished')),
