@@ -18,6 +18,7 @@ import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
 import { accountExistsEmail, codeEmail, passwordChangedEmail } from './features/auth/mail'
 import { authRoutes } from './features/auth/routes'
+import type { BillingOptions } from './features/billing/resync'
 import { billingRoutes } from './features/billing/routes'
 import { guideRoutes } from './features/clients/guide-routes'
 import { clientRoutes } from './features/clients/routes'
@@ -30,7 +31,7 @@ import { panelRoutes } from './features/panels/routes'
 import { referenceRoutes } from './features/reference/routes'
 import { supportRoutes } from './features/support/routes'
 import { requestLanguage, translate } from './i18n'
-import { paymentsPlugin } from './payments/plugin'
+import { type PaymentsOptions, paymentsPlugin } from './payments/plugin'
 import { authPlugin } from './plugins/auth'
 import { cachePlugin } from './plugins/cache'
 import { captchaPlugin } from './plugins/captcha'
@@ -60,6 +61,10 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** Job runner settings (tests make retries quick). */
   jobs?: JobRunnerOptions
+  /** Payments settings (tests that only wait for the sandbox's bank make it answer sooner). */
+  payments?: PaymentsOptions
+  /** Billing settings (tests that wait for a catch-up sync make it come sooner). */
+  billing?: BillingOptions
   /** Time-outs and connection caps (tests make them small). */
   connections?: Partial<ConnectionLimits>
   /** When the process counts as overloaded and answers 503 (tests make it easy to reach). */
@@ -240,7 +245,7 @@ async function registerEverything(
   await app.register(rateLimitPlugin, { config })
   await app.register(cachePlugin, { config })
   await app.register(storagePlugin, { config })
-  await app.register(paymentsPlugin, { config })
+  await app.register(paymentsPlugin, { config, options: options.payments })
   await app.register(mailPlugin, { config })
   await app.register(captchaPlugin, { config })
   await app.register(authPlugin, {
@@ -260,7 +265,7 @@ async function registerEverything(
   await app.register(mediaRoutes, { prefix: '/api' })
   await app.register(operatorRoutes, { prefix: '/api/operator' })
   await app.register(referenceRoutes, { prefix: '/api' })
-  await app.register(billingRoutes, { prefix: '/api' })
+  await app.register(billingRoutes, { prefix: '/api', ...options.billing })
   await app.register(clientRoutes, { prefix: '/api' })
   await app.register(guideRoutes, { prefix: '/api' })
   await app.register(infoRoutes, { prefix: '/api' })

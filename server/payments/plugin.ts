@@ -69,8 +69,29 @@ export async function openPayments(config: Config, db: Database): Promise<Paymen
   return { gateway, sandbox, close: () => server.close() }
 }
 
-export const paymentsPlugin = fp<{ config: Config }>(
-  async (app, { config }) => {
+/** When the sandbox's bank answers a charge: a random moment in this window after it is made. */
+export interface BankDelay {
+  minSeconds: number
+  maxSeconds: number
+}
+
+/**
+ * The product's window. The answer to the request that made a charge never depends on the bank:
+ * the bank's job starts after that request has answered.
+ */
+export const SANDBOX_BANK_DELAY: BankDelay = { minSeconds: 0.5, maxSeconds: 1.5 }
+
+/** Settings for tests, which wait for the bank's answer to each charge they make. */
+export interface PaymentsOptions {
+  /**
+   * Replaces the sandbox bank's window (default `SANDBOX_BANK_DELAY`). Only a test that never
+   * looks at a charge while it is with the bank may shorten it.
+   */
+  sandboxBankDelay?: BankDelay
+}
+
+export const paymentsPlugin = fp<{ config: Config; options?: PaymentsOptions }>(
+  async (app, { config, options = {} }) => {
     const { gateway, sandbox, close } = await openPayments(config, app.db)
     app.addHook('onClose', close)
     if (sandbox) {
@@ -81,7 +102,7 @@ export const paymentsPlugin = fp<{ config: Config }>(
           retryLimit: 5,
           retryDelaySeconds: 5,
           expireInSeconds: 60,
-          startWithin: { minSeconds: 0.5, maxSeconds: 1.5 },
+          startWithin: options.sandboxBankDelay ?? SANDBOX_BANK_DELAY,
           describe: (job) => `sandbox charge ${job.paymentIntentId}`,
         },
         ({ paymentIntentId }) => sandbox.settlePaymentIntent(paymentIntentId),

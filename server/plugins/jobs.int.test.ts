@@ -158,6 +158,49 @@ describe('durable jobs', () => {
     )
   })
 
+  it('takes a burst a batch at a time, and each job of a batch succeeds or fails on its own', async () => {
+    const name = newQueue()
+    const seen: number[] = []
+    const queue = await runner.jobs.define<{ n: number }>(
+      name,
+      { ...fast, retryLimit: 0, batchSize: 5, describe: (data) => `n=${data.n}` },
+      async ({ n }) => {
+        seen.push(n)
+        if (n === 3) throw new Error('number 3 was refused')
+      },
+    )
+    // One commit makes all ten visible at once, as a burst of webhook events does.
+    await handle.db.transaction(async () => {
+      for (let n = 0; n < 10; n++) await queue.send({ n })
+    })
+    await vi.waitFor(
+      async () => {
+        const rows = await jobRows(name)
+        expect(rows.filter((row) => row.state === 'completed')).toHaveLength(9)
+        expect(rows.filter((row) => row.state === 'failed')).toHaveLength(1)
+      },
+      { timeout: 15_000, interval: 100 },
+    )
+    // Every job ran once (sent in one transaction, they share a moment and come in any order),
+    // five by each fetch: two fetches in all.
+    expect(seen.toSorted((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    const { rows: fetches } = await handle.executeSql(
+      'select count(distinct started_on)::int as n from pgboss.job where name = $1',
+      [name],
+    )
+    expect(fetches[0]?.n).toBe(2)
+    const failed = (await listFailedJobs(handle.executeSql)).filter((job) => job.queue === name)
+    expect(failed).toEqual([
+      expect.objectContaining({ about: 'n=3', attempts: 1, error: 'number 3 was refused' }),
+    ])
+
+    for (const batchSize of [0, 101, 2.5]) {
+      await expect(
+        runner.jobs.define(newQueue(), { ...fast, batchSize, describe: () => '' }, async () => {}),
+      ).rejects.toThrow(/batchSize must be a whole number from 1 to 100/)
+    }
+  })
+
   it.skipIf(!usingPostgres)(
     'two processes on one database run every job exactly once',
     async () => {
@@ -185,6 +228,63 @@ describe('durable jobs', () => {
       }
     },
   )
+
+  it('starts a job sent with a window at a moment inside it, and refuses a window below zero or reversed', async () => {
+    const seen: number[] = []
+    const name = newQueue()
+    const queue = await runner.jobs.define<{ n: number }>(
+      name,
+      { ...fast, startWithin: { minSeconds: 0.2, maxSeconds: 0.4 }, describe: () => 'later' },
+      async (data) => {
+        seen.push(data.n)
+      },
+    )
+    await queue.send({ n: 1 })
+    const { rows } = await handle.executeSql(
+      'select extract(epoch from start_after - created_on)::float8 as delay from pgboss.job where name = $1',
+      [name],
+    )
+    const delay = Number(rows[0]?.delay)
+    expect(delay).toBeGreaterThanOrEqual(0.2)
+    expect(delay).toBeLessThanOrEqual(0.4)
+    await vi.waitFor(() => expect(seen).toEqual([1]), { timeout: 15_000 })
+
+    for (const startWithin of [
+      { minSeconds: -1, maxSeconds: 1 },
+      { minSeconds: 2, maxSeconds: 1 },
+      { minSeconds: 0, maxSeconds: Number.NaN },
+    ]) {
+      await expect(
+        runner.jobs.define(
+          newQueue(),
+          { ...fast, startWithin, describe: () => '' },
+          async () => {},
+        ),
+      ).rejects.toThrow(/startWithin must have 0 <= minSeconds <= maxSeconds/)
+    }
+  })
+
+  it('runs a job sent to start a moment later when that moment comes, not at the next poll', async () => {
+    // A worker that looks for jobs only every minute: the job is worked on time all the same.
+    const slow = await createJobRunner(asRunnerDatabase(handle), quietLog, {
+      pollingIntervalSeconds: 60,
+    })
+    await slow.start()
+    try {
+      const seen: number[] = []
+      const queue = await slow.jobs.define<{ n: number }>(
+        newQueue(),
+        { ...fast, startWithin: { minSeconds: 0.2, maxSeconds: 0.3 }, describe: () => 'soon' },
+        async (data) => {
+          seen.push(data.n)
+        },
+      )
+      await queue.send({ n: 1 })
+      await vi.waitFor(() => expect(seen).toEqual([1]), { timeout: 15_000 })
+    } finally {
+      await slow.stop()
+    }
+  })
 
   it('takes no job before it is started, then runs what waited', async () => {
     const idle = await createJobRunner(asRunnerDatabase(handle), quietLog, {

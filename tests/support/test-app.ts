@@ -26,6 +26,16 @@ export interface TestEnvironment {
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
 /**
+ * The sandbox's bank answering a tenth of a second after a charge instead of the product's half
+ * to one and a half: `build({ payments: { sandboxBankDelay: QUICK_BANK } })`. For test files
+ * that only wait for the bank's answer, where those seconds were most of their time (the plans
+ * file 78 s, 31 s with it, on two shared cores). A file that looks at a charge while it is
+ * with the bank (Pay now's pending answer) keeps the product's window, which is what makes
+ * that state last.
+ */
+export const QUICK_BANK = { minSeconds: 0.05, maxSeconds: 0.1 }
+
+/**
  * How many test databases one test process may hold open at once. Each app keeps a pool of
  * connections; two workers whose files kept every app until the end of the file ran
  * PostgreSQL (100 connections) out of them in CI, a failure that came and went with timing.

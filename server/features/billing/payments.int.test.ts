@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { apiCallsTo, billingCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
+import { SANDBOX_BANK_DELAY } from '../../payments/plugin'
 
 // ONE PAYMENT through the API on the sandbox: the charge, the bank's answer a moment later
 // (a job, as a provider's webhook), and what that opens.
@@ -57,6 +58,15 @@ describe('Pay now (ONE PAYMENT)', () => {
     const { payment } = paid.json()
     // The bank answers in a job, so the answer to Pay now is always the pending state.
     expect(payment).toMatchObject({ status: 'processing', amount: 14_900, failure: null })
+    // The product's window, which only tests that never look at a charge with the bank shorten.
+    const { rows } = await testApp.app.database.executeSql(
+      `select extract(epoch from start_after - created_on)::float8 as delay from pgboss.job
+       where name = 'sandbox.bank' and data->'data'->>'paymentIntentId' = $1`,
+      [payment.id],
+    )
+    expect(rows).toHaveLength(1)
+    expect(Number(rows[0]?.delay)).toBeGreaterThanOrEqual(SANDBOX_BANK_DELAY.minSeconds)
+    expect(Number(rows[0]?.delay)).toBeLessThanOrEqual(SANDBOX_BANK_DELAY.maxSeconds)
 
     expect(await settled(cookie, payment.id)).toMatchObject({ status: 'succeeded' })
     expect(await access(cookie)).toMatchObject({

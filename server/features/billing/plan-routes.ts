@@ -40,7 +40,10 @@ const errors = {
 const PLAN_CHANGES = { limit: 30, windowMs: 60 * 60_000 }
 
 /** The monthly plans and invoices of the signed-in member (spec core §2 account actions). */
-export const planRoutes: FastifyPluginAsyncZod = async (app) => {
+export const planRoutes: FastifyPluginAsyncZod<{ catchUpEveryMs: number }> = async (
+  app,
+  { catchUpEveryMs },
+) => {
   const deps = { db: app.db, payments: app.payments }
 
   app.get(
@@ -58,7 +61,8 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('cache-control', 'no-store')
       const state = await planStateOf(deps, user.id)
       // Polled while a charge is with the bank: ask the provider too, in case its webhook is late.
-      if (!state.charging || !(await catchUp(deps, app.rateLimiter, user.id))) return state
+      if (!state.charging || !(await catchUp(deps, app.rateLimiter, user.id, catchUpEveryMs)))
+        return state
       return planStateOf(deps, user.id)
     },
   )

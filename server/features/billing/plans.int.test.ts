@@ -10,7 +10,7 @@ import {
   memberWithCookie,
   planCallsTo,
 } from '../../../tests/support/api-calls'
-import { setUpTestApp } from '../../../tests/support/test-app'
+import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
 import { advanceClock } from './clock'
 import { syncCustomer } from './customers'
 
@@ -18,7 +18,11 @@ import { syncCustomer } from './customers'
 // FOUR PAYMENTS as the member's clock moves on (the provider's test clocks), and the account
 // actions. Charges are answered by the sandbox's bank in a job, as a webhook would.
 
-const testApp = setUpTestApp({}, { jobs: { pollingIntervalSeconds: 0.5 } })
+// Every test here waits for the bank's answers and none looks at a charge still with it.
+const testApp = setUpTestApp(
+  {},
+  { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
+)
 
 const call = apiCallsTo(() => testApp.app)
 

@@ -59,6 +59,15 @@ export async function resyncCustomers(
 /** How often a page that polls while a charge is with the bank may sync the member itself. */
 export const CATCH_UP_EVERY_MS = 5_000
 
+/** Settings of the billing routes for tests. */
+export interface BillingOptions {
+  /**
+   * Replaces CATCH_UP_EVERY_MS: a test that waits for a catch-up (a webhook that never comes)
+   * need not wait five seconds for each.
+   */
+  catchUpEveryMs?: number
+}
+
 /**
  * Syncs a member from the provider without waiting for its webhook, at most once every few
  * seconds across servers (the shared rate-limit counter): for the pages a member watches while
@@ -69,8 +78,9 @@ export async function catchUp(
   deps: BillingDeps,
   limiter: Pick<RateLimiter, 'hit'>,
   userId: string,
+  everyMs = CATCH_UP_EVERY_MS,
 ): Promise<boolean> {
-  const { count } = await limiter.hit(`billing-catch-up:${userId}`, CATCH_UP_EVERY_MS)
+  const { count } = await limiter.hit(`billing-catch-up:${userId}`, everyMs)
   if (count > 1) return false
   const [row] = await deps.db
     .select({ customerId: billingCustomers.customerId })

@@ -37,7 +37,7 @@ import {
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
 import { paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
-import { catchUp } from './resync'
+import { type BillingOptions, CATCH_UP_EVERY_MS, catchUp } from './resync'
 import { ensureCatalog, listActivePrices } from './service'
 import { webhookRoutes } from './webhook'
 
@@ -49,7 +49,13 @@ const errors = {
   429: apiErrorSchema,
 }
 
-export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
+export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
+  app,
+  { catchUpEveryMs = CATCH_UP_EVERY_MS },
+) => {
+  if (!Number.isInteger(catchUpEveryMs) || catchUpEveryMs < 1) {
+    throw new Error(`catchUpEveryMs must be a whole number of milliseconds (got ${catchUpEveryMs})`)
+  }
   // The catalog exists before the first request, so the price list is never empty on a new
   // installation.
   await ensureCatalog({ db: app.db, payments: app.payments })
@@ -76,7 +82,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(webhookRoutes, { invoiceMail })
   // Invoices paid while no server ran (the operator command settles charges itself).
   await queueInvoiceMail(app, invoiceMail)
-  await app.register(planRoutes)
+  await app.register(planRoutes, { catchUpEveryMs })
 
   app.get(
     '/billing/payments',
@@ -101,7 +107,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       const payments = await list()
       // Polled while a payment is with the bank: ask the provider too, in case its webhook is late.
       if (!payments.some((payment) => payment.status === 'processing')) return { payments }
-      if (!(await catchUp(deps, app.rateLimiter, user.id))) return { payments }
+      if (!(await catchUp(deps, app.rateLimiter, user.id, catchUpEveryMs))) return { payments }
       return { payments: await list() }
     },
   )

@@ -14,9 +14,10 @@ import {
 import { apiCallsTo, billingCallsTo } from '../../../tests/support/api-calls'
 import { buildUser } from '../../../tests/support/factories'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
+import type { BuildOptions } from '../../app'
 import { signEvent } from '../../payments/events'
 import { PRODUCT } from './catalog'
-import { resyncCustomers, STALE_AFTER_MS } from './resync'
+import { catchUp, resyncCustomers, STALE_AFTER_MS } from './resync'
 
 // The provider's webhook: only deliveries signed with the endpoint's secret (by the Stripe SDK,
 // as Stripe signs them) and no older than five minutes count; each event is recorded once and
@@ -27,9 +28,9 @@ const SECRET = 'whsec_webhook_test_secret_0123456789'
 let environment: TestEnvironment | undefined
 let app: FastifyInstance | undefined
 
-async function start(polling = 0.5) {
+async function start(polling = 0.5, options: BuildOptions = {}) {
   environment ??= await createTestEnvironment({ STRIPE_WEBHOOK_SECRET: SECRET })
-  app = await environment.build({ jobs: { pollingIntervalSeconds: polling } })
+  app = await environment.build({ jobs: { pollingIntervalSeconds: polling }, ...options })
   // The job workers start with the server, not with the first request.
   await app.ready()
   return app
@@ -391,7 +392,9 @@ describe('The hourly pass', () => {
 
 describe('A member watching a payment', () => {
   it('sees it paid though the webhook never comes: the page it polls asks the provider', async () => {
-    const target = await start()
+    // A catch-up each second instead of each five: the bank answers after the first one, and
+    // the wait for the next is all this test would otherwise spend its time on.
+    const target = await start(0.5, { billing: { catchUpEveryMs: 1_000 } })
     // Every event the sandbox sends is lost on the way.
     target.paymentsSandbox?.connectWebhooks(async () => {})
     const { session } = await buildUser(target)
@@ -428,6 +431,25 @@ describe('A member watching a payment', () => {
       },
       { timeout: 30_000, interval: 500 },
     )
+  })
+
+  it('asks the provider about a member at most once in each catch-up window, however often the page polls', async () => {
+    const target = await start()
+    // Only the catch-up may bring the provider's changes here.
+    target.paymentsSandbox?.connectWebhooks(async () => {})
+    const member = await customerAtGateway(target, 'Polling Often')
+    const event = stripeEvent(member.customerId)
+    await post(target, event.payload, event.signature)
+    await allProcessed(target, [event.id])
+    const deps = { db: target.db, payments: target.payments }
+    const window = 60_000
+
+    await target.payments.updateCustomer(member.customerId, { name: 'Changed Once' })
+    expect(await catchUp(deps, target.rateLimiter, member.userId, window)).toBe(true)
+    expect(await customerName(target, member.customerId)).toBe('Changed Once')
+    await target.payments.updateCustomer(member.customerId, { name: 'Changed Twice' })
+    expect(await catchUp(deps, target.rateLimiter, member.userId, window)).toBe(false)
+    expect(await customerName(target, member.customerId)).toBe('Changed Once')
   })
 })
 
