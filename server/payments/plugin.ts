@@ -84,8 +84,8 @@ export const SANDBOX_BANK_DELAY: BankDelay = { minSeconds: 0.5, maxSeconds: 1.5 
 /** Settings for tests, which wait for the bank's answer to each charge they make. */
 export interface PaymentsOptions {
   /**
-   * Replaces the sandbox bank's window (default `SANDBOX_BANK_DELAY`). Only a test that never
-   * looks at a charge while it is with the bank may shorten it.
+   * Replaces the sandbox bank's window (default `SANDBOX_BANK_DELAY`). Tests that only wait
+   * for the bank's answer narrow it (tests/support's QUICK_BANK keeps its earliest moment).
    */
   sandboxBankDelay?: BankDelay
 }

@@ -18,7 +18,8 @@ import { syncCustomer } from './customers'
 // FOUR PAYMENTS as the member's clock moves on (the provider's test clocks), and the account
 // actions. Charges are answered by the sandbox's bank in a job, as a webhook would.
 
-// Every test here waits for the bank's answers and none looks at a charge still with it.
+// The tests here wait for the bank's answers; it answers no sooner than the product's bank
+// (QUICK_BANK only cuts the spread), so what a request answers before it is the same.
 const testApp = setUpTestApp(
   {},
   { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
