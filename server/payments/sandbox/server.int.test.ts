@@ -312,6 +312,11 @@ describe("the sandbox's server keeps Stripe's HTTP rules", () => {
     expect(recorded).toMatchObject({ key: 'publishable', body: { card: { number: '…4242' } } })
     expect(JSON.stringify(server().requests)).not.toContain('4242424242424242')
     expect(JSON.stringify(recorded)).not.toContain('cvc')
+    // Pages on any origin may read what Stripe.js's routes answer, and only those.
+    expect(fromBrowser.headers.get('access-control-allow-origin')).toBe('*')
+    const secretOnly = await send('GET', '/v1/customers/cus_none')
+    expect(secretOnly.status).toBe(404)
+    expect(secretOnly.headers.get('access-control-allow-origin')).toBeNull()
   })
 
   it('pages lists newest first with has_more', async () => {

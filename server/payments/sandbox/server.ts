@@ -59,6 +59,9 @@ const PUBLISHABLE_ROUTES = [
   /^POST \/v1\/setup_intents\/seti_[A-Za-z0-9]+\/(confirm|authenticate)$/,
 ]
 
+const isPublishableRoute = (route: string) =>
+  PUBLISHABLE_ROUTES.some((pattern) => pattern.test(route))
+
 /** How long an idempotency key's answer is kept: Stripe keeps them for 24 hours. */
 const KEY_LIFETIME_MS = 24 * 3600 * 1000
 
@@ -143,8 +146,7 @@ export async function startSandboxServer(options: {
   function authenticate(request: FastifyRequest): 'secret' | 'publishable' {
     const header = headerOf(request, 'authorization')
     const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : ''
-    const route = `${request.method} ${pathOf(request)}`
-    const publishableRoute = PUBLISHABLE_ROUTES.some((pattern) => pattern.test(route))
+    const publishableRoute = isPublishableRoute(`${request.method} ${pathOf(request)}`)
     const inBody = publishableRoute ? paramsOf(request).key : undefined
     const key = bearer || (typeof inBody === 'string' ? inBody : '')
     if (!key) {
@@ -204,14 +206,20 @@ export async function startSandboxServer(options: {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', `req_${randomBytes(12).toString('base64url')}`)
     reply.header('stripe-version', STRIPE_API_VERSION)
-    // Pages on any origin call it as they call Stripe's API, which allows any origin.
-    reply.header('access-control-allow-origin', '*')
+    // Pages call the routes Stripe.js calls from any origin, as they call Stripe's API; the
+    // secret key's routes are for servers, and no page is told it may read them.
+    const asked = headerOf(request, 'access-control-request-method')
+    const path = pathOf(request)
+    const forPages = (method: string) => isPublishableRoute(`${method} ${path}`)
     if (request.method === 'OPTIONS') {
-      const asked = headerOf(request, 'access-control-request-headers')
-      reply.header('access-control-allow-methods', 'GET, POST, DELETE')
-      if (asked) reply.header('access-control-allow-headers', asked)
+      if (!asked || !forPages(asked)) return reply.code(404).send()
+      reply.header('access-control-allow-origin', '*')
+      reply.header('access-control-allow-methods', 'GET, POST')
+      const headers = headerOf(request, 'access-control-request-headers')
+      if (headers) reply.header('access-control-allow-headers', headers)
       return reply.code(204).send()
     }
+    if (forPages(request.method)) reply.header('access-control-allow-origin', '*')
   })
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
