@@ -241,6 +241,17 @@ export function renderPaymentMethod(method: GatewayPaymentMethod): Stripe.Paymen
   }
 }
 
+/** The bank's refusal of a card, as Stripe puts it on a payment or a setup. */
+function renderCardError(error: { code: string; decline_code?: string | null; message: string }) {
+  return {
+    type: 'card_error' as const,
+    code: error.code,
+    ...(error.decline_code ? { decline_code: error.decline_code } : {}),
+    message: error.message,
+    payment_method_type: 'card',
+  }
+}
+
 export function renderPaymentIntent(intent: GatewayPaymentIntent): Stripe.PaymentIntent {
   const error = intent.last_payment_error
   return {
@@ -265,15 +276,7 @@ export function renderPaymentIntent(intent: GatewayPaymentIntent): Stripe.Paymen
     customer_account: null,
     description: null,
     excluded_payment_method_types: null,
-    last_payment_error: error
-      ? {
-          type: 'card_error',
-          code: error.code,
-          ...(error.decline_code ? { decline_code: error.decline_code } : {}),
-          message: error.message,
-          payment_method_type: 'card',
-        }
-      : null,
+    last_payment_error: error ? renderCardError(error) : null,
     // The sandbox keeps no charge objects, so there is no charge id to name.
     latest_charge: null,
     livemode: false,
@@ -903,15 +906,7 @@ export function renderSetupIntent(intent: GatewaySetupIntent): Stripe.SetupInten
     description: null,
     excluded_payment_method_types: null,
     flow_directions: null,
-    last_setup_error: error
-      ? {
-          type: 'card_error',
-          code: error.code,
-          ...(error.decline_code ? { decline_code: error.decline_code } : {}),
-          message: error.message,
-          payment_method_type: 'card',
-        }
-      : null,
+    last_setup_error: error ? renderCardError(error) : null,
     latest_attempt: null,
     livemode: false,
     mandate: null,
