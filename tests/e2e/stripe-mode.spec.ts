@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { installStripeJsStandIn } from '../../client/lib/testing/stripe-js-standin'
+import { freePort } from '../../scripts/bench/lib/app-server'
 import { buildApp } from '../../server/app'
 import { loadConfig } from '../../server/config'
 import { buildUser } from '../support/factories'
@@ -20,16 +20,6 @@ import { expect, test } from './support/test'
 test.describe.configure({ mode: 'serial' })
 // Requests the service worker made would not pass through the routes below.
 test.use({ serviceWorkers: 'block' })
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 
 let stripeSide: FastifyInstance | undefined
 let standIn: Awaited<ReturnType<typeof startStripeStandIn>> | undefined
