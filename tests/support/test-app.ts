@@ -28,10 +28,8 @@ export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL)
 /**
  * The sandbox's bank answering at the product's earliest moment, half a second after a charge,
  * without the product's spread to one and a half: `build({ payments: { sandboxBankDelay:
- * QUICK_BANK } })`, for test files that only wait for the bank's answer. Not sooner: a page
- * that polls syncs the member at once (a catch-up), and a bank answering during that sync most
- * likely let it read a charge paid but its plan not yet resumed: with a tenth of a second the
- * plans file's pause test failed that way once on a busy machine.
+ * QUICK_BANK } })`, for test files that only wait for the bank's answer. Not sooner: the
+ * product never answers sooner, so a test must not depend on an answer that comes faster.
  */
 export const QUICK_BANK = { minSeconds: 0.5, maxSeconds: 0.6 }
 

@@ -264,21 +264,22 @@ export function createSandboxGateway(
 
   let deliver: ((delivery: WebhookDelivery) => Promise<void>) | null = null
   /** The event as Stripe sends it: signed, with the object it is about naming its customer. */
-  const emit = async ({ type, customer }: SandboxEvent) => {
-    if (!deliver) return
-    const object = type.replace(/^customer\./, '').replace(/\.[a-z_]+$/, '')
-    await deliver(
-      await signEvent(
-        {
-          id: sandboxId('evt'),
-          type,
-          created: nowSeconds(),
-          data: { object: { object, customer } },
-        },
-        options.webhookSecret,
-      ),
-    )
-  }
+  const emit = ({ type, customer }: SandboxEvent) =>
+    store.afterCommit(async () => {
+      if (!deliver) return
+      const object = type.replace(/^customer\./, '').replace(/\.[a-z_]+$/, '')
+      await deliver(
+        await signEvent(
+          {
+            id: sandboxId('evt'),
+            type,
+            created: nowSeconds(),
+            data: { object: { object, customer } },
+          },
+          options.webhookSecret,
+        ),
+      )
+    })
   let bank: ((paymentIntentId: string) => Promise<void>) | null = null
   let scheduler: ((customer: string, at: Date) => Promise<void>) | null = null
 
@@ -339,8 +340,9 @@ export function createSandboxGateway(
       options,
     )
     if (intent.status === 'processing') {
-      if (bank) await bank(intent.id)
-      else await settle(intent.id)
+      const send = bank
+      if (send) await store.afterCommit(() => send(intent.id))
+      else await store.afterCommit(() => settle(intent.id))
     }
     return intent
   }
@@ -350,8 +352,9 @@ export function createSandboxGateway(
     emit,
     charge: createPaymentIntent,
     schedule: async (customer, at) => {
-      if (!scheduler) return false
-      await scheduler(customer, at)
+      const send = scheduler
+      if (!send) return false
+      await store.afterCommit(() => send(customer, at))
       return true
     },
   })
@@ -376,23 +379,27 @@ export function createSandboxGateway(
     if (intent.status !== 'processing' || !intent.payment_method) return
     const method = await retrieve<StoredPaymentMethod>(intent.payment_method, 'payment_method')
     const refusal = method ? method.sandbox.onCharge : 'generic_decline'
-    let answered = false
-    const settled = await change<StoredPaymentIntent>(id, 'payment_intent', (current) => {
-      if (current.status !== 'processing') return current
-      answered = true
-      return refusal
-        ? { ...current, status: 'requires_payment_method', last_payment_error: failure(refusal) }
-        : { ...current, status: 'succeeded', last_payment_error: null }
-    })
-    if (!settled || !answered) return
-    await plans.afterCharge(settled)
-    await plans.invoiceOneTimePayment(settled)
-    await emit({
-      type:
-        settled.status === 'succeeded'
-          ? 'payment_intent.succeeded'
-          : 'payment_intent.payment_failed',
-      customer: settled.customer,
+    // The charge, the invoice it pays and the plan that invoice moves change together: a
+    // reader never sees the charge paid beside a plan still waiting for it.
+    await store.atomically(async () => {
+      let answered = false
+      const settled = await change<StoredPaymentIntent>(id, 'payment_intent', (current) => {
+        if (current.status !== 'processing') return current
+        answered = true
+        return refusal
+          ? { ...current, status: 'requires_payment_method', last_payment_error: failure(refusal) }
+          : { ...current, status: 'succeeded', last_payment_error: null }
+      })
+      if (!settled || !answered) return
+      await plans.afterCharge(settled)
+      await plans.invoiceOneTimePayment(settled)
+      await emit({
+        type:
+          settled.status === 'succeeded'
+            ? 'payment_intent.succeeded'
+            : 'payment_intent.payment_failed',
+        customer: settled.customer,
+      })
     })
   }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomInt } from 'node:crypto'
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
@@ -33,9 +34,21 @@ export const missing = (what: string, id: string) =>
 
 export type SandboxStore = ReturnType<typeof sandboxStore>
 
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
+
+/** The transaction of an `atomically` running now, and what waits for it to commit. */
+interface Unit {
+  tx: Transaction
+  afterCommit: (() => Promise<void>)[]
+}
+
 export function sandboxStore(db: Database) {
+  const units = new AsyncLocalStorage<Unit>()
+  /** Inside `atomically`, its transaction (a change's own becomes a savepoint of it). */
+  const handle = (): Database => units.getStore()?.tx ?? db
+
   async function retrieve<T>(id: string, type: string): Promise<T | null> {
-    const [row] = await db
+    const [row] = await handle()
       .select({ data: sandboxObjects.data })
       .from(sandboxObjects)
       .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.type, type)))
@@ -44,6 +57,27 @@ export function sandboxStore(db: Database) {
 
   return {
     retrieve,
+
+    /**
+     * Runs `work` as one change: what it writes is seen by others all at once, as one call to
+     * the provider changes its objects (a charge settled together with the invoice it pays and
+     * the plan that invoice renews). What it tells outside (events, the bank, the clock) waits
+     * for the commit, and the database is not held while it is told.
+     */
+    async atomically<T>(work: () => Promise<T>): Promise<T> {
+      if (units.getStore()) return work()
+      const afterCommit: Unit['afterCommit'] = []
+      const result = await db.transaction((tx) => units.run({ tx, afterCommit }, work))
+      for (const tell of afterCommit) await tell()
+      return result
+    },
+
+    /** Runs `tell` now, or once the `atomically` running now has committed. */
+    async afterCommit(tell: () => Promise<void>): Promise<void> {
+      const unit = units.getStore()
+      if (unit) unit.afterCommit.push(tell)
+      else await tell()
+    },
 
     /**
      * Stores a new object. With an idempotency key, a second call (a retry, or a second server
@@ -58,7 +92,7 @@ export function sandboxStore(db: Database) {
       make: (next: (sequence: string) => Promise<number>) => T | Promise<T>,
       { idempotencyKey }: RequestOptions = {},
     ): Promise<T> {
-      return db.transaction(async (tx) => {
+      return handle().transaction(async (tx) => {
         if (idempotencyKey) {
           const [claimed] = await tx
             .insert(sandboxIdempotencyKeys)
@@ -101,7 +135,7 @@ export function sandboxStore(db: Database) {
       type: string,
       edit: (current: T) => T,
     ): Promise<T | null> {
-      return db.transaction(async (tx) => {
+      return handle().transaction(async (tx) => {
         const [row] = await tx
           .select({ data: sandboxObjects.data })
           .from(sandboxObjects)
@@ -119,7 +153,7 @@ export function sandboxStore(db: Database) {
 
     /** A customer's objects of one type, newest first. */
     async listOf<T>(type: string, customer: string): Promise<T[]> {
-      const rows = await db
+      const rows = await handle()
         .select({ data: sandboxObjects.data })
         .from(sandboxObjects)
         .where(and(eq(sandboxObjects.type, type), eq(sandboxObjects.customer, customer)))
@@ -129,7 +163,7 @@ export function sandboxStore(db: Database) {
 
     /** Every object of a type, newest first (prices of a product; live plans at start-up). */
     async listAll<T>(type: string, where?: ReturnType<typeof sql>): Promise<T[]> {
-      const rows = await db
+      const rows = await handle()
         .select({ data: sandboxObjects.data })
         .from(sandboxObjects)
         .where(and(eq(sandboxObjects.type, type), where))
@@ -139,7 +173,7 @@ export function sandboxStore(db: Database) {
 
     /** Sets one field of an object's JSON without reading it first. */
     async setField<T>(id: string, type: string, field: string, value: unknown): Promise<T | null> {
-      const [row] = await db
+      const [row] = await handle()
         .update(sandboxObjects)
         .set({
           data: sql`jsonb_set(${sandboxObjects.data}, ${`{${field}}`}::text[], ${JSON.stringify(value)}::jsonb)`,
