@@ -286,7 +286,11 @@ export type PayOnceRequest = z.infer<typeof payOnceRequestSchema>
 export const paymentSchema = z.object({
   id: z.string(),
   amount: z.int(),
-  /** `processing` while the bank answers, then `succeeded` or `requires_payment_method`. */
+  /**
+   * `processing` while the bank answers, then `succeeded` or `requires_payment_method`;
+   * `requires_action` while the bank waits for the member's check (3-D Secure), `canceled`
+   * when that check was never answered and something else was bought.
+   */
   status: z.string(),
   /** Why it failed, in the user's language (shown after 'Payment failed'). */
   failure: z.nullable(z.string()),
@@ -296,5 +300,24 @@ export type Payment = z.infer<typeof paymentSchema>
 
 export const paymentsResponseSchema = z.object({ payments: z.array(paymentSchema) })
 
-/** Pay now's answer: the payment it made (follow it in the list by its id while it is pending). */
-export const payOnceResponseSchema = z.object({ payment: paymentSchema })
+/**
+ * Pay now's answer: the payment it made (follow it in the list by its id while it is pending),
+ * and, while the bank asks the member to confirm it (3-D Secure), the secret the page runs
+ * that check with.
+ */
+export const payOnceResponseSchema = z.object({
+  payment: paymentSchema,
+  clientSecret: z.nullable(z.string()),
+})
+export type PayOnceResponse = z.infer<typeof payOnceResponseSchema>
+
+/** The member's answer on the sandbox bank's 3-D Secure check of a payment. */
+export const sandboxPaymentCheckRequestSchema = z.object({
+  clientSecret: textSchema({ error: 'billing.paymentNotFound' }).check(
+    z.regex(/^pi_[A-Za-z0-9]{1,100}_secret_[A-Za-z0-9]{1,100}$/, {
+      error: 'billing.paymentNotFound',
+    }),
+  ),
+  outcome: z.enum(['complete', 'fail']),
+})
+export type SandboxPaymentCheckRequest = z.infer<typeof sandboxPaymentCheckRequestSchema>

@@ -48,6 +48,18 @@ const SERVER_MESSAGES = {
     en: 'Your bank could not confirm this card, so it was not saved. Try again or use another card.',
     es: 'Tu banco no pudo confirmar esta tarjeta, así que no se ha guardado. Inténtalo de nuevo o usa otra tarjeta.',
   },
+  'billing.paymentAuthenticationFailed': {
+    en: 'Your bank could not confirm this payment, so nothing was charged. Try again or use another card.',
+    es: 'Tu banco no pudo confirmar este pago, así que no se ha cobrado nada. Inténtalo de nuevo o usa otra tarjeta.',
+  },
+  'billing.paymentNotFound': {
+    en: 'This payment does not exist.',
+    es: 'Este pago no existe.',
+  },
+  'billing.checkOver': {
+    en: 'This check is over: the payment was answered in another window or replaced by another purchase. Look at your payments below.',
+    es: 'Esta comprobación ya terminó: el pago se respondió en otra ventana o lo sustituyó otra compra. Mira tus pagos más abajo.',
+  },
   'billing.cardNotFound': {
     en: 'This card is not saved on your account.',
     es: 'Esta tarjeta no está guardada en tu cuenta.',

@@ -577,13 +577,71 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       })
       const card = saved?.payment_method ?? ''
       expect((await gateway().retrievePaymentMethod(card))?.customer).toBe(customer.id)
-      // Its bank checks every payment made with the member present, which the app asks Stripe
-      // to refuse rather than wait on.
-      const refused = await payment(customer, card, `${run}-3ds-present`)
-      expect(refused).toMatchObject({
-        status: 'requires_payment_method',
-        last_payment_error: { code: 'authentication_required' },
+      // Its bank checks every payment made with the member present: it waits for the check.
+      const waitingPayment = await payment(customer, card, `${run}-3ds-present`)
+      expect(waitingPayment).toMatchObject({
+        status: 'requires_action',
+        client_secret: expect.stringMatching(new RegExp(`^${waitingPayment.id}_secret_`)),
+        last_payment_error: null,
       })
+    })
+
+    it('a payment the bank checks waits for the member: completed it goes to the bank, failed it is refused, unanswered it can be given up', async () => {
+      const customer = await newCustomer()
+      const intent = await gateway().createSetupIntent({ customer: customer.id })
+      await subject.confirmSetup(intent, '4000002500003155')
+      await subject.authenticate(intent, 'complete')
+      const card = (await gateway().retrieveSetupIntent(intent.id))?.payment_method ?? ''
+      const check = (paid: GatewayPaymentIntent, outcome: 'complete' | 'fail') =>
+        cardField().authenticateCardPayment({ clientSecret: paid.client_secret, outcome })
+
+      // Completed: with the bank, then paid (no bank is connected here: it answers at once).
+      const first = await payment(customer, card, `${run}-3ds-complete`)
+      expect(first.status).toBe('requires_action')
+      expect((await check(first, 'complete')).status).toBe('processing')
+      expect(await gateway().retrievePaymentIntent(first.id)).toMatchObject({
+        status: 'succeeded',
+        last_payment_error: null,
+      })
+      expect(await refusal(check(first, 'complete'))).toEqual({
+        code: 'payment_intent_unexpected_state',
+        declineCode: undefined,
+      })
+      // Paid, it cannot be given up.
+      expect(await refusal(gateway().cancelPaymentIntent(first.id))).toEqual({
+        code: 'payment_intent_unexpected_state',
+        declineCode: undefined,
+      })
+
+      // Failed: refused with Stripe's reason, nothing charged.
+      const second = await payment(customer, card, `${run}-3ds-fail`)
+      expect(await check(second, 'fail')).toMatchObject({
+        status: 'requires_payment_method',
+        last_payment_error: { code: 'payment_intent_authentication_failure' },
+      })
+
+      // Never answered: given up, and then no check of it is taken.
+      const third = await payment(customer, card, `${run}-3ds-left`)
+      expect(await gateway().cancelPaymentIntent(third.id)).toMatchObject({ status: 'canceled' })
+      expect((await gateway().cancelPaymentIntent(third.id)).status).toBe('canceled')
+      expect(await refusal(check(third, 'complete'))).toEqual({
+        code: 'payment_intent_unexpected_state',
+        declineCode: undefined,
+      })
+      // Only the payment's own secret answers its check.
+      expect(
+        await refusal(
+          cardField().authenticateCardPayment({
+            clientSecret: `${third.id}_secret_notTheOne`,
+            outcome: 'complete',
+          }),
+        ),
+      ).toMatchObject({ code: 'resource_missing' })
+      expect((await gateway().listPaymentIntents(customer.id)).map((made) => made.status)).toEqual([
+        'canceled',
+        'requires_payment_method',
+        'succeeded',
+      ])
     })
 
     it('charges once per key: processing, then succeeded when the bank settles', async () => {
@@ -599,6 +657,7 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
         payment_method: card.id,
         status: 'processing',
         receipt_email: customer.email,
+        client_secret: expect.stringMatching(/^pi_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/),
         last_payment_error: null,
         metadata: { price_id: price.id, user_id: customer.metadata.user_id },
         created: expect.any(Number),

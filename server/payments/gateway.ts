@@ -102,12 +102,16 @@ export interface GatewaySetupIntent {
 const PAYMENT_INTENT_STATUSES = [
   'requires_payment_method',
   'requires_confirmation',
+  'requires_action',
   'processing',
   'succeeded',
   'canceled',
 ] as const
 
-/** One charge. `processing` until the bank answers; a refusal goes back to needing a card. */
+/**
+ * One charge. `processing` until the bank answers; a refusal goes back to needing a card.
+ * `requires_action` while the bank asks the member to confirm it (3-D Secure) in the page.
+ */
 export interface GatewayPaymentIntent {
   id: string
   object: 'payment_intent'
@@ -117,6 +121,8 @@ export interface GatewayPaymentIntent {
   payment_method: string | null
   status: (typeof PAYMENT_INTENT_STATUSES)[number]
   receipt_email: string | null
+  /** What lets the page run the bank's check; handed to the page only while it is asked for. */
+  client_secret: string
   /** Why the last try failed, in the provider's words and codes. */
   last_payment_error: { code: string; decline_code?: string; message: string } | null
   /**
@@ -268,6 +274,11 @@ export interface CardField {
     clientSecret: string
     outcome: 'complete' | 'fail'
   }): Promise<GatewaySetupIntent>
+  /** The same for a payment the bank asks to confirm. */
+  authenticateCardPayment(input: {
+    clientSecret: string
+    outcome: 'complete' | 'fail'
+  }): Promise<GatewayPaymentIntent>
 }
 
 /** A card as typed into the sandbox's field. */
@@ -280,6 +291,9 @@ export interface TypedCard {
 
 /** The setup intent a client secret belongs to (Stripe's secrets begin with the intent's id). */
 export const setupIntentOfSecret = (clientSecret: string) => clientSecret.split('_secret_')[0] ?? ''
+
+/** The payment a client secret (`pi_…_secret_…`) belongs to. */
+export const paymentIntentOfSecret = setupIntentOfSecret
 
 /** Test clocks: a customer's time moved forward, so renewals and retries happen now. */
 export interface TestClocks {
@@ -364,8 +378,9 @@ export interface PaymentGateway {
 
   /**
    * Creates a payment and confirms it with the card at once. A card the bank refuses outright
-   * comes back as `requires_payment_method` with `last_payment_error`; otherwise the payment is
-   * `processing`, and an event says later whether it succeeded.
+   * comes back as `requires_payment_method` with `last_payment_error`; one whose bank asks the
+   * member to confirm it (3-D Secure) as `requires_action`, for the page to run the check;
+   * otherwise the payment is `processing`, and an event says later whether it succeeded.
    */
   createPaymentIntent(
     input: {
@@ -383,6 +398,9 @@ export interface PaymentGateway {
    * invoice of its own (as the provider's `invoice_creation` does).
    */
   listPaymentIntents(customer: string): Promise<GatewayPaymentIntent[]>
+  retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent | null>
+  /** Gives up a payment nobody finished (a bank's check left unanswered): it is `canceled`. */
+  cancelPaymentIntent(id: string, options?: RequestOptions): Promise<GatewayPaymentIntent>
 
   /**
    * Starts a monthly plan: its first invoice is made and charged at once, and the plan stays

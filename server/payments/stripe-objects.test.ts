@@ -283,6 +283,7 @@ function charge(
     payment_method: CARD,
     status,
     receipt_email: null,
+    client_secret: `${id}_secret_test`,
     last_payment_error:
       status === 'requires_payment_method'
         ? {

@@ -127,7 +127,10 @@ export function toPaymentMethod(method: Stripe.PaymentMethod): GatewayPaymentMet
   }
 }
 
-/** Why a charge waits for the member: the app has no way yet to finish a bank's own check. */
+/**
+ * Why a plan's charge waits for the member: the app takes the member through the bank's own
+ * check for a payment they make in the page (ONE PAYMENT), not yet for a plan's invoice.
+ */
 const AUTHENTICATION_REQUIRED = {
   code: 'authentication_required',
   message:
@@ -202,8 +205,12 @@ export function toPaymentIntent(intent: Stripe.PaymentIntent): GatewayPaymentInt
       status = intent.status as GatewayPaymentIntent['status']
       break
     case 'requires_action':
-      status = 'requires_payment_method'
-      lastError = AUTHENTICATION_REQUIRED
+      // Our one-time payments carry their price; an invoice's charge carries nothing of ours.
+      if (metadata.price_id) status = 'requires_action'
+      else {
+        status = 'requires_payment_method'
+        lastError = AUTHENTICATION_REQUIRED
+      }
       break
     case 'requires_capture':
       status = 'processing'
@@ -220,6 +227,7 @@ export function toPaymentIntent(intent: Stripe.PaymentIntent): GatewayPaymentInt
     payment_method: idOf(intent.payment_method),
     status,
     receipt_email: intent.receipt_email,
+    client_secret: intent.client_secret ?? '',
     last_payment_error: lastError,
     metadata: { price_id: metadata.price_id ?? '', user_id: metadata.user_id ?? '' },
     created: intent.created,

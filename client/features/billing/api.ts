@@ -10,6 +10,7 @@ import {
   PAYMENT_POLL_MS,
   type Payment,
   type PayOnceRequest,
+  type PayOnceResponse,
   paymentsResponseSchema,
   payOnceRequestSchema,
   payOnceResponseSchema,
@@ -18,6 +19,7 @@ import {
   sandboxCardRequestSchema,
   sandboxCardResponseSchema,
   sandboxCheckRequestSchema,
+  sandboxPaymentCheckRequestSchema,
 } from '../../../domain/billing'
 import { countriesResponseSchema, statesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
@@ -51,7 +53,10 @@ export interface ProviderCard {
  * member to answer the bank's check, or the provider's (Stripe mode), which asks by itself.
  */
 export type CardSource =
-  | { card: SandboxCardRequest; checkWithBank: () => Promise<'complete' | 'fail'> }
+  | {
+      card: SandboxCardRequest
+      checkWithBank: (subject: 'card' | 'payment') => Promise<'complete' | 'fail'>
+    }
   | { providerCard: ProviderCard }
 
 const sandboxCard = endpoint(
@@ -82,7 +87,7 @@ async function paymentMethodOf(source: CardSource): Promise<string> {
   if (answer.status === 'requires_action' && answer.clientSecret) {
     if ('providerCard' in source) await source.providerCard.handleNextAction(answer.clientSecret)
     else {
-      const outcome = await source.checkWithBank()
+      const outcome = await source.checkWithBank('card')
       await sandboxCheck({ clientSecret: answer.clientSecret, outcome })
     }
   }
@@ -178,6 +183,37 @@ const payOnce = endpoint(
   payOnceRequestSchema,
   payOnceResponseSchema,
 )
+const sandboxPaymentCheck = endpoint(
+  'POST',
+  '/api/billing/sandbox/payments/check',
+  sandboxPaymentCheckRequestSchema,
+  payOnceResponseSchema,
+)
+
+/**
+ * The bank's check of a payment it asked the member to confirm (3-D Secure): Stripe's own in
+ * its frame, or the sandbox's stand-in answered at our server. Answers the payment as it now
+ * is; a failed check is thrown with its reason.
+ */
+async function checkPayment(answer: PayOnceResponse, source: CardSource): Promise<PayOnceResponse> {
+  const { clientSecret } = answer
+  if (!clientSecret) return answer
+  if (!('providerCard' in source)) {
+    return sandboxPaymentCheck({ clientSecret, outcome: await source.checkWithBank('payment') })
+  }
+  await source.providerCard.handleNextAction(clientSecret)
+  // Reading the list asks Stripe too while a payment waited for its check, as its webhook
+  // may not have come yet; until it says otherwise the payment is with the bank.
+  const { payments } = await apiRequest('/api/billing/payments', paymentsResponseSchema)
+  const now = payments.find((payment) => payment.id === answer.payment.id)
+  return {
+    payment:
+      now && now.status !== 'requires_action'
+        ? now
+        : { ...answer.payment, status: 'processing', failure: null },
+    clientSecret: null,
+  }
+}
 
 /**
  * The member's one-time payments. While one is processing it is asked for again every 2 s
@@ -214,13 +250,15 @@ export function usePayOnce() {
       attemptId,
       receiptEmail,
       ...source
-    }: Omit<PayOnceRequest, 'paymentMethodId'> & CardSource) =>
-      payOnce({
+    }: Omit<PayOnceRequest, 'paymentMethodId'> & CardSource) => {
+      const answer = await payOnce({
         priceId,
         attemptId,
         ...(receiptEmail ? { receiptEmail } : {}),
         paymentMethodId: await paymentMethodOf(source),
-      }),
+      })
+      return checkPayment(answer, source)
+    },
     // The new payment goes into the list at once, so its settling is seen (and access re-read)
     // even when the bank answers before the list is fetched again.
     onSuccess: ({ payment }) =>

@@ -36,6 +36,7 @@ const REFUSALS: readonly MessageKey[] = [
   // A card whose bank asks to check it exists: past the first few, that is a reason too.
   'billing.authenticationRequired',
   'billing.authenticationFailed',
+  'billing.paymentAuthenticationFailed',
 ]
 
 /** Who is trying a card: the member and the address the request comes from. */

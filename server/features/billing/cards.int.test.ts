@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { messageText } from '../../../domain/messages'
 import { apiCallsTo, memberWithCookie } from '../../../tests/support/api-calls'
 import { setUpTestApp } from '../../../tests/support/test-app'
@@ -29,6 +29,10 @@ async function cardField(cookie: string, number: string, language = 'en') {
 }
 
 /** The card field, then Save: what Add Credit Card does. */
+/** Each payment's status by its id (payments made in the same second list in any order). */
+const statusesOf = (payments: { id: string; status: string }[]) =>
+  Object.fromEntries(payments.map((payment) => [payment.id, payment.status]))
+
 async function addCard(cookie: string, number: string, cardType = 'credit', language = 'en') {
   const made = await cardField(cookie, number, language)
   if (made.statusCode !== 200) return made
@@ -307,27 +311,155 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
     expect(saved.json().cards).toEqual([expect.objectContaining({ last4: '3155' })])
   })
 
-  it('a payment the bank wants to check cannot be made yet, and says so in the member’s language', async () => {
+  it('a payment the bank wants to check waits for the member’s check, then goes to the bank; a failed check says so in the member’s language', async () => {
     const { cookie } = await member()
     const { paymentMethodId, clientSecret } = await setUpCard(cookie, '4000002500003155')
     await call('POST', '/api/billing/sandbox/setups/check', cookie, {
       clientSecret,
       outcome: 'complete',
     })
-    const loose = paymentMethodId
     const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
       id: string
       plan: string
     }[]
-    const refused = await call('POST', '/api/billing/one-payment', cookie, {
-      priceId: prices.find((price) => price.plan === 'one_payment')?.id,
-      paymentMethodId: loose,
-      attemptId: randomUUID(),
-    })
-    expect(refused.statusCode).toBe(402)
-    expect(refused.json().message).toBe(
-      'Your bank asks to confirm this payment (3-D Secure), which cannot be done here yet. Please pay with another card.',
+    const priceId = prices.find((price) => price.plan === 'one_payment')?.id
+    const payNow = () =>
+      call('POST', '/api/billing/one-payment', cookie, {
+        priceId,
+        paymentMethodId,
+        attemptId: randomUUID(),
+      })
+    const access = async () => (await call('GET', '/api/access', cookie)).json().hasAccess
+
+    // Failed: refused in the member's language, nothing charged.
+    const failing = await payNow()
+    expect(failing.statusCode).toBe(200)
+    expect(failing.json().payment.status).toBe('requires_action')
+    const failed = await call(
+      'POST',
+      '/api/billing/sandbox/payments/check',
+      cookie,
+      { clientSecret: failing.json().clientSecret, outcome: 'fail' },
+      'es',
     )
+    expect(failed.statusCode).toBe(402)
+    expect(failed.json().message).toBe(
+      'Tu banco no pudo confirmar este pago, así que no se ha cobrado nada. Inténtalo de nuevo o usa otra tarjeta.',
+    )
+
+    // Completed: with the bank, then paid, and the panels open.
+    const made = await payNow()
+    const { payment, clientSecret: secret } = made.json()
+    expect(secret).toMatch(new RegExp(`^${payment.id}_secret_`))
+    expect(await access()).toBe(false)
+    const checked = await call('POST', '/api/billing/sandbox/payments/check', cookie, {
+      clientSecret: secret,
+      outcome: 'complete',
+    })
+    expect(checked.statusCode).toBe(200)
+    expect(checked.json()).toEqual({
+      payment: expect.objectContaining({ id: payment.id, status: 'processing' }),
+      clientSecret: null,
+    })
+    // The same check again is over.
+    const again = await call('POST', '/api/billing/sandbox/payments/check', cookie, {
+      clientSecret: secret,
+      outcome: 'complete',
+    })
+    expect(again.statusCode).toBe(409)
+    await vi.waitFor(
+      async () => {
+        const { payments } = (await call('GET', '/api/billing/payments', cookie)).json()
+        expect(statusesOf(payments)).toEqual({
+          [failing.json().payment.id]: 'requires_payment_method',
+          [payment.id]: 'succeeded',
+        })
+      },
+      { timeout: 15_000, interval: 200 },
+    )
+    expect(await access()).toBe(true)
+  })
+
+  it('a check left unanswered is given up by the next purchase, so only one payment is ever made', async () => {
+    const { cookie } = await member()
+    const { paymentMethodId, clientSecret } = await setUpCard(cookie, '4000002500003155')
+    await call('POST', '/api/billing/sandbox/setups/check', cookie, {
+      clientSecret,
+      outcome: 'complete',
+    })
+    const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
+      id: string
+      plan: string
+    }[]
+    const pay = {
+      priceId: prices.find((price) => price.plan === 'one_payment')?.id,
+      paymentMethodId,
+    }
+    const left = (
+      await call('POST', '/api/billing/one-payment', cookie, { ...pay, attemptId: randomUUID() })
+    ).json()
+    expect(left.payment.status).toBe('requires_action')
+    // The member closed the page; later they pay again.
+    const next = (
+      await call('POST', '/api/billing/one-payment', cookie, { ...pay, attemptId: randomUUID() })
+    ).json()
+    expect(next.payment.id).not.toBe(left.payment.id)
+    const { payments } = (await call('GET', '/api/billing/payments', cookie)).json()
+    expect(statusesOf(payments)).toEqual({
+      [left.payment.id]: 'canceled',
+      [next.payment.id]: 'requires_action',
+    })
+    // The check of the given-up payment cannot be answered any more.
+    const late = await call('POST', '/api/billing/sandbox/payments/check', cookie, {
+      clientSecret: left.clientSecret,
+      outcome: 'complete',
+    })
+    expect(late.statusCode).toBe(409)
+    expect(late.json().message).toBe(
+      'This check is over: the payment was answered in another window or replaced by another purchase. Look at your payments below.',
+    )
+  })
+
+  it('the check of a payment is its own member’s: another member, or a made-up secret, reads 404', async () => {
+    const owner = await member()
+    const stranger = await member()
+    const { paymentMethodId, clientSecret } = await setUpCard(owner.cookie, '4000002500003155')
+    await call('POST', '/api/billing/sandbox/setups/check', owner.cookie, {
+      clientSecret,
+      outcome: 'complete',
+    })
+    const prices = (await call('GET', '/api/billing/prices', owner.cookie)).json().prices as {
+      id: string
+      plan: string
+    }[]
+    const made = (
+      await call('POST', '/api/billing/one-payment', owner.cookie, {
+        priceId: prices.find((price) => price.plan === 'one_payment')?.id,
+        paymentMethodId,
+        attemptId: randomUUID(),
+      })
+    ).json()
+    const attempts = [
+      await call('POST', '/api/billing/sandbox/payments/check', stranger.cookie, {
+        clientSecret: made.clientSecret,
+        outcome: 'complete',
+      }),
+      await call('POST', '/api/billing/sandbox/payments/check', owner.cookie, {
+        clientSecret: `${made.payment.id}_secret_madeUp`,
+        outcome: 'complete',
+      }),
+    ]
+    for (const answer of attempts) {
+      expect(answer.statusCode).toBe(404)
+      expect(answer.json().message).toBe('This payment does not exist.')
+    }
+    const malformed = await call('POST', '/api/billing/sandbox/payments/check', owner.cookie, {
+      clientSecret: 'seti_123_secret_456',
+      outcome: 'maybe',
+    })
+    expect(malformed.statusCode).toBe(400)
+    const { payments } = (await call('GET', '/api/billing/payments', owner.cookie)).json()
+    expect(payments.map((listed: { status: string }) => listed.status)).toEqual(['requires_action'])
   })
 
   it('belong to the member who typed the card: another member, with cards of their own, can use neither card nor secret', async () => {

@@ -51,6 +51,7 @@ export function refusalMessage(code: string | null | undefined): MessageKey {
   if (code === 'insufficient_funds') return 'billing.insufficientFunds'
   if (code === 'test_mode_live_card') return 'billing.testCardsOnly'
   if (code === 'authentication_required') return 'billing.authenticationRequired'
+  if (code === 'payment_intent_authentication_failure') return 'billing.paymentAuthenticationFailed'
   return 'billing.cardDeclined'
 }
 

@@ -1,9 +1,15 @@
 import { and, desc, eq } from 'drizzle-orm'
-import { billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
-import type { Payment, PayOnceRequest } from '../../../domain/billing'
+import { billingCustomers, billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
+import type {
+  Payment,
+  PayOnceRequest,
+  PayOnceResponse,
+  SandboxPaymentCheckRequest,
+} from '../../../domain/billing'
 import type { Language } from '../../../domain/i18n'
 import { AppError } from '../../errors'
 import { translate } from '../../i18n'
+import { GatewayError, paymentIntentOfSecret } from '../../payments/gateway'
 import {
   assertUsableCard,
   customerIdFor,
@@ -47,6 +53,39 @@ export async function paymentsOf(
 }
 
 /**
+ * A one-time payment whose bank check (3-D Secure) nobody answered, because the member closed
+ * the page, is given up before anything else is bought: left waiting, it could still be
+ * confirmed later, beside the new purchase. One answered meanwhile is with the bank now, stays,
+ * and counts as the lifetime payment it is. Run in the member's turn (member-lock.ts).
+ */
+export async function giveUpUnansweredChecks(deps: BillingDeps, userId: string): Promise<void> {
+  const waiting = await deps.db
+    .select({ id: billingPaymentIntents.id })
+    .from(billingPaymentIntents)
+    .where(
+      and(
+        eq(billingPaymentIntents.userId, userId),
+        eq(billingPaymentIntents.status, 'requires_action'),
+      ),
+    )
+  if (waiting.length === 0) return
+  for (const { id } of waiting) {
+    try {
+      await deps.payments.cancelPaymentIntent(id, { idempotencyKey: `give-up-${id}` })
+    } catch (error) {
+      if (!(error instanceof GatewayError && error.code === 'payment_intent_unexpected_state')) {
+        throw error
+      }
+    }
+  }
+  const [customer] = await deps.db
+    .select({ id: billingCustomers.customerId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, userId))
+  if (customer) await syncCustomer(deps, customer.id)
+}
+
+/**
  * Pays a ONE PAYMENT price with the card from the card field. Never charges twice: in the
  * member's turn (member-lock.ts) it checks that nothing is paid or under way and no plan runs,
  * then charges, with the attempt id as the provider's idempotency key, so a retried request
@@ -57,7 +96,7 @@ export async function payOnce(
   payer: Payer,
   input: PayOnceRequest,
   language: Language,
-): Promise<Payment> {
+): Promise<PayOnceResponse> {
   const intent = await withMemberLock(deps.db, payer.id, async () => {
     const [price] = await deps.db
       .select()
@@ -65,6 +104,7 @@ export async function payOnce(
       .where(and(eq(billingPrices.id, input.priceId), eq(billingPrices.active, true)))
     if (!price) throw new AppError(404, 'billing.priceNotFound')
     if (price.plan !== 'one_payment') throw new AppError(400, 'billing.notOnePayment')
+    await giveUpUnansweredChecks(deps, payer.id)
     if (await hasLifetimePayment(deps.db, payer.id)) throw new AppError(409, 'billing.alreadyPaid')
     // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
     if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
@@ -93,7 +133,55 @@ export async function payOnce(
     (payment) => payment.id === intent.id,
   )
   if (!made) throw new Error(`payment ${intent.id} did not arrive in the payment table`)
-  return made
+  // The secret lets the page run the bank's check of this payment, and only that: it is sent
+  // only while the check is asked for.
+  return {
+    payment: made,
+    clientSecret: intent.status === 'requires_action' ? intent.client_secret : null,
+  }
+}
+
+/**
+ * The member's answer on the sandbox bank's check of a payment (Stripe.js runs the bank's own
+ * in Stripe mode): confirmed, the payment goes to the bank; failed, it is refused, in the
+ * member's words. Only the member's own payment, by its secret.
+ */
+export async function answerSandboxPaymentCheck(
+  deps: BillingDeps,
+  payer: Payer,
+  input: SandboxPaymentCheckRequest,
+  language: Language,
+): Promise<PayOnceResponse> {
+  const field = deps.payments.cardField
+  if (!field) throw new AppError(404, 'billing.sandboxOnly')
+  const id = paymentIntentOfSecret(input.clientSecret)
+  const [own] = await deps.db
+    .select({ id: billingPaymentIntents.id })
+    .from(billingPaymentIntents)
+    .where(and(eq(billingPaymentIntents.id, id), eq(billingPaymentIntents.userId, payer.id)))
+  const intent = own ? await deps.payments.retrievePaymentIntent(id) : null
+  if (!intent || intent.client_secret !== input.clientSecret) {
+    throw new AppError(404, 'billing.paymentNotFound')
+  }
+  const answered = await withMemberLock(deps.db, payer.id, async () => {
+    try {
+      return await field.authenticateCardPayment(input)
+    } catch (error) {
+      // Given up meanwhile (something else was bought), or answered in another tab.
+      if (error instanceof GatewayError && error.code === 'payment_intent_unexpected_state') {
+        throw new AppError(409, 'billing.checkOver')
+      }
+      throw error
+    } finally {
+      await syncCustomer(deps, intent.customer)
+    }
+  })
+  if (answered.status === 'requires_payment_method') {
+    throw new AppError(402, 'billing.paymentAuthenticationFailed')
+  }
+  const payment = (await paymentsOf(deps, payer.id, language)).find((made) => made.id === id)
+  if (!payment) throw new Error(`payment ${id} is not in the payment table`)
+  return { payment, clientSecret: null }
 }
 
 /** The user's one-time payments as the access rule needs them (spec core §4), newest first. */

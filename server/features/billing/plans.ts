@@ -23,6 +23,7 @@ import { AppError } from '../../errors'
 import { GatewayError } from '../../payments/gateway'
 import { customerIdFor, type Payer, syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
+import { giveUpUnansweredChecks } from './payments'
 import { currentPlanRow, hasLifetimePayment, type SubscriptionRow } from './plan-sync'
 import type { BillingDeps } from './service'
 
@@ -201,6 +202,7 @@ export async function startPlan(
     if (!price) throw new AppError(404, 'billing.priceNotFound')
     if (price.plan === 'one_payment') throw new AppError(400, 'billing.notAPlan')
     // A lifetime payment, paid or still with the bank: nothing monthly beside it.
+    await giveUpUnansweredChecks(deps, payer.id)
     if (await hasLifetimePayment(deps.db, payer.id)) throw new AppError(409, 'billing.alreadyPaid')
     const customerId = await customerIdFor(deps, payer)
     const state = await planStateOf(deps, payer.id)
@@ -321,6 +323,7 @@ export async function upgradePlan(
 ): Promise<PlanState> {
   await withMemberLock(deps.db, payer.id, async () => {
     const customerId = await customerOf(deps.db, payer.id)
+    await giveUpUnansweredChecks(deps, payer.id)
     const { price, subscriptionId } = await upgradeTarget(deps, payer.id, input.priceId)
     if (!(await defaultCardOf(deps.db, payer.id))) throw new AppError(409, 'billing.noDefaultCard')
     try {
@@ -359,6 +362,7 @@ export async function payOpenInvoice(
     if (!invoice) throw new AppError(404, 'billing.invoiceNotFound')
     if (invoice.status !== 'open') throw new AppError(409, 'billing.actionUnavailable')
     // Paid, an invoice of a plan that never started would start it beside a lifetime payment.
+    await giveUpUnansweredChecks(deps, userId)
     if (await hasLifetimePayment(deps.db, userId)) {
       throw new AppError(409, 'billing.actionUnavailable')
     }

@@ -14,6 +14,7 @@ import {
   sandboxCardRequestSchema,
   sandboxCardResponseSchema,
   sandboxCheckRequestSchema,
+  sandboxPaymentCheckRequestSchema,
 } from '../../../domain/billing'
 import { requestLanguage } from '../../i18n'
 import {
@@ -35,7 +36,7 @@ import {
   updateBillingInfo,
 } from './customers'
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
-import { paymentsOf, payOnce } from './payments'
+import { answerSandboxPaymentCheck, paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
 import { type BillingOptions, CATCH_UP_EVERY_MS, catchUp } from './resync'
 import { ensureCatalog, listActivePrices } from './service'
@@ -105,8 +106,12 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
         return paymentsOf(deps, user.id, language, { withoutReasons })
       }
       const payments = await list()
-      // Polled while a payment is with the bank: ask the provider too, in case its webhook is late.
-      if (!payments.some((payment) => payment.status === 'processing')) return { payments }
+      // Polled while a payment is with the bank, or read again after the bank's check in the
+      // page: ask the provider too, in case its webhook is late.
+      const waiting = payments.some(
+        (payment) => payment.status === 'processing' || payment.status === 'requires_action',
+      )
+      if (!waiting) return { payments }
       if (!(await catchUp(deps, app.rateLimiter, user.id, catchUpEveryMs))) return { payments }
       return { payments: await list() }
     },
@@ -126,10 +131,28 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
       const user = await app.requireUser(request)
       const caller = cardCaller(request, user.id)
       await consumeCardTry(app.rateLimiter, caller)
-      const payment = await answeringPaymentRefusals(deps, app.rateLimiter, caller, () =>
+      return answeringPaymentRefusals(deps, app.rateLimiter, caller, () =>
         payOnce(deps, user, request.body, requestLanguage(request)),
       )
-      return { payment }
+    },
+  )
+
+  app.post(
+    '/billing/sandbox/payments/check',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: "The member's answer on the sandbox bank's 3-D Secure check of a payment",
+        body: sandboxPaymentCheckRequestSchema,
+        response: { 200: payOnceResponseSchema, ...errors, 409: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      const caller = cardCaller(request, user.id)
+      return answeringPaymentRefusals(deps, app.rateLimiter, caller, () =>
+        answerSandboxPaymentCheck(deps, user, request.body, requestLanguage(request)),
+      )
     },
   )
 

@@ -7,6 +7,7 @@ import {
   type GatewayCustomer,
   GatewayError,
   type GatewayInvoice,
+  type GatewayPaymentIntent,
   type GatewayPaymentMethod,
   type GatewayPrice,
   type GatewayProduct,
@@ -14,6 +15,7 @@ import {
   type GatewaySubscription,
   type GatewayUpgradePreview,
   type PaymentGateway,
+  paymentIntentOfSecret,
   type RequestOptions,
   setupIntentOfSecret,
   type TestClocks,
@@ -168,6 +170,11 @@ export interface SandboxGateway extends PaymentGateway {
     id: string,
     input: { clientSecret: string; outcome: 'complete' | 'fail' },
   ): Promise<GatewaySetupIntent>
+  /** The member's answer on the bank's 3-D Secure check of a payment that `requires_action`. */
+  authenticatePaymentIntent(
+    id: string,
+    input: { clientSecret: string; outcome: 'complete' | 'fail' },
+  ): Promise<GatewayPaymentIntent>
   /** A price by its id, for the sandbox's HTTP server (the contract lists prices by product). */
   retrievePrice(id: string): Promise<GatewayPrice | null>
   /**
@@ -302,6 +309,12 @@ export function createSandboxGateway(
       receiptEmail: string | null
       metadata: StoredPaymentIntent['metadata']
       offSession?: boolean
+      /**
+       * Stripe's `error_on_requires_action`: a charge the bank asks the member to confirm is
+       * refused (authentication_required) rather than left waiting for the check. A plan's
+       * charges ask for it; a payment the member makes in the page waits for the check.
+       */
+      errorOnRequiresAction?: boolean
     },
     options?: RequestOptions,
   ): Promise<StoredPaymentIntent> {
@@ -315,11 +328,15 @@ export function createSandboxGateway(
         'This payment method is attached to another customer.',
       )
     }
-    // A card the bank refuses outright fails now; any other waits for the bank's answer. The
-    // app asks Stripe to refuse a charge that would need authentication rather than wait on it.
-    const refusal: DeclineReason | null = asksForCheck(method, input.offSession === true)
-      ? 'authentication_required'
-      : method.sandbox.onSave
+    // A card the bank refuses outright fails now; one it asks the member to confirm waits for
+    // that check (or is refused, when asked); any other waits for the bank's answer.
+    const check = asksForCheck(method, input.offSession === true)
+    const refusal: DeclineReason | null =
+      check && input.errorOnRequiresAction !== false
+        ? 'authentication_required'
+        : check
+          ? null
+          : method.sandbox.onSave
     const id = input.id ?? sandboxId('pi')
     const intent = await create<StoredPaymentIntent>(
       'payment_intent',
@@ -331,8 +348,9 @@ export function createSandboxGateway(
         currency: 'usd',
         customer: input.customer,
         payment_method: input.paymentMethod,
-        status: refusal ? 'requires_payment_method' : 'processing',
+        status: refusal ? 'requires_payment_method' : check ? 'requires_action' : 'processing',
         receipt_email: input.receiptEmail,
+        client_secret: `${id}_secret_${sandboxId('s').slice(2)}`,
         last_payment_error: refusal ? failure(refusal) : null,
         metadata: input.metadata,
         created: plans.clockOf(customer),
@@ -558,12 +576,62 @@ export function createSandboxGateway(
     return saveSetup(intent, paymentMethod)
   }
 
+  /**
+   * The member's answer on the bank's check of a payment: confirmed, it goes to the bank as
+   * any other; failed (or abandoned), it is refused as Stripe refuses it.
+   */
+  async function authenticatePaymentIntent(
+    id: string,
+    { clientSecret, outcome }: { clientSecret: string; outcome: 'complete' | 'fail' },
+  ): Promise<StoredPaymentIntent> {
+    const intent = await retrieve<StoredPaymentIntent>(id, 'payment_intent')
+    if (!intent || intent.client_secret !== clientSecret) throw missing('payment_intent', id)
+    return store.atomically(async () => {
+      let answered = false
+      const changed = await change<StoredPaymentIntent>(id, 'payment_intent', (current) => {
+        if (current.status !== 'requires_action') return current
+        answered = true
+        return outcome === 'complete'
+          ? { ...current, status: 'processing' }
+          : {
+              ...current,
+              status: 'requires_payment_method',
+              last_payment_error: {
+                code: 'payment_intent_authentication_failure',
+                message: AUTHENTICATION_FAILED,
+              },
+            }
+      })
+      if (!changed) throw missing('payment_intent', id)
+      if (!answered) {
+        throw new GatewayError(
+          'payment_intent_unexpected_state',
+          `This PaymentIntent has a status of ${changed.status}: there is no check of the bank to answer.`,
+        )
+      }
+      if (changed.status === 'processing') {
+        const send = bank
+        await store.afterCommit(() => (send ? send(id) : settle(id)))
+      } else {
+        await emit({ type: 'payment_intent.payment_failed', customer: changed.customer })
+      }
+      return changed
+    })
+  }
+
   const gateway: SandboxGateway = {
     kind: 'sandbox',
     cardField: {
       createCardPaymentMethod,
       authenticateCardSetup: ({ clientSecret, outcome }) =>
         authenticateSetupIntent(setupIntentOfSecret(clientSecret), { clientSecret, outcome }),
+      authenticateCardPayment: async ({ clientSecret, outcome }) =>
+        publicIntent(
+          await authenticatePaymentIntent(paymentIntentOfSecret(clientSecret), {
+            clientSecret,
+            outcome,
+          }),
+        ),
     },
     publishableKey: null,
     testClocks: {
@@ -726,8 +794,35 @@ export function createSandboxGateway(
 
     readEvent: (payload, signature) => verifyEvent(payload, signature, options.webhookSecret),
 
+    // A payment the member makes in the page waits for the bank's check when it asks for one.
     createPaymentIntent: async ({ currency: _usd, ...input }, options) =>
-      publicIntent(await createPaymentIntent(input, options)),
+      publicIntent(await createPaymentIntent({ ...input, errorOnRequiresAction: false }, options)),
+
+    async retrievePaymentIntent(id) {
+      const intent = await retrieve<StoredPaymentIntent>(id, 'payment_intent')
+      return intent && publicIntent(intent)
+    },
+
+    async cancelPaymentIntent(id) {
+      let canceled = false
+      const changed = await change<StoredPaymentIntent>(id, 'payment_intent', (current) => {
+        if (current.status !== 'requires_action' && current.status !== 'requires_payment_method')
+          return current
+        canceled = true
+        return { ...current, status: 'canceled' }
+      })
+      if (!changed) throw missing('payment_intent', id)
+      if (!canceled && changed.status !== 'canceled') {
+        throw new GatewayError(
+          'payment_intent_unexpected_state',
+          `You cannot cancel this PaymentIntent because it has a status of ${changed.status}.`,
+        )
+      }
+      return publicIntent(changed)
+    },
+
+    authenticatePaymentIntent: (id, input) =>
+      authenticatePaymentIntent(id, input).then(publicIntent),
 
     listPaymentIntents: async (customer) =>
       (await store.listOf<StoredPaymentIntent>('payment_intent', customer)).map(publicIntent),

@@ -57,6 +57,8 @@ const PUBLISHABLE_ROUTES = [
   /^POST \/v1\/payment_methods$/,
   /^GET \/v1\/setup_intents\/seti_[A-Za-z0-9]+$/,
   /^POST \/v1\/setup_intents\/seti_[A-Za-z0-9]+\/(confirm|authenticate)$/,
+  /^GET \/v1\/payment_intents\/pi_[A-Za-z0-9]+$/,
+  /^POST \/v1\/payment_intents\/pi_[A-Za-z0-9]+\/authenticate$/,
 ]
 
 const isPublishableRoute = (route: string) =>
@@ -313,7 +315,7 @@ export async function startSandboxServer(options: {
   catalogRoutes(app, gateway)
   customerRoutes(app, gateway)
   paymentMethodRoutes(app, gateway, (request) => kinds.get(request) ?? null)
-  paymentIntentRoutes(app, gateway)
+  paymentIntentRoutes(app, gateway, (request) => kinds.get(request) ?? null)
   setupIntentRoutes(app, gateway, (request) => kinds.get(request) ?? null)
   subscriptionRoutes(app, gateway)
   invoiceRoutes(app, gateway, { pdfBase: options.invoicePdfBase })

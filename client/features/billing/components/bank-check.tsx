@@ -10,34 +10,37 @@ import { Dialog } from '../../../components/ui/dialog'
 
 export type BankCheckOutcome = 'complete' | 'fail'
 
+/** What the bank checks: a card being saved, or a payment being made with it. */
+export type BankCheckSubject = 'card' | 'payment'
+
 /** `ask` opens the check and answers what the member chose; `dialog` goes in the page. */
 export function useBankCheck() {
   const { t } = useTranslation()
-  const [open, setOpen] = useState(false)
+  const [open, setOpen] = useState<BankCheckSubject | null>(null)
   const answer = useRef<((outcome: BankCheckOutcome) => void) | null>(null)
 
   const ask = useCallback(
-    () =>
+    (subject: BankCheckSubject) =>
       new Promise<BankCheckOutcome>((resolve) => {
         answer.current = resolve
-        setOpen(true)
+        setOpen(subject)
       }),
     [],
   )
   const settle = (outcome: BankCheckOutcome) => {
-    setOpen(false)
+    setOpen(null)
     answer.current?.(outcome)
     answer.current = null
   }
 
   const dialog = (
     <Dialog
-      open={open}
+      open={open !== null}
       onOpenChange={(next) => {
         if (!next) settle('fail')
       }}
-      title={t('billing.check.title')}
-      description={t('billing.check.body')}
+      title={t(open === 'payment' ? 'billing.check.paymentTitle' : 'billing.check.title')}
+      description={t(open === 'payment' ? 'billing.check.paymentBody' : 'billing.check.body')}
     >
       <p className="mb-6 flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
         <ShieldCheck aria-hidden className="mt-0.5 size-4 shrink-0" />

@@ -49,9 +49,11 @@ const refusal = (error: StripeError | undefined, t: TFunction) =>
     402,
     error?.code === 'setup_intent_authentication_failure'
       ? t('billing.card.authenticationFailed')
-      : (error?.type === 'card_error' || error?.type === 'validation_error') && error.message
-        ? error.message
-        : t('billing.card.refused'),
+      : error?.code === 'payment_intent_authentication_failure'
+        ? t('billing.card.paymentAuthenticationFailed')
+        : (error?.type === 'card_error' || error?.type === 'validation_error') && error.message
+          ? error.message
+          : t('billing.card.refused'),
   )
 
 interface FieldProps {

@@ -1,11 +1,13 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { GatewayPaymentIntent } from '../../gateway'
 import type { SandboxGateway } from '../gateway'
+import { STRIPE_JS_FIELDS } from './payment-methods'
 import {
   idempotencyKeyOf,
   invalidRequest,
   LIST_PARAMS,
   metadataOf,
+  missingResource,
   onlyKnown,
   onlyKnownMetadata,
   optionalBoolean,
@@ -21,7 +23,23 @@ import { renderPaymentIntent } from './render'
 
 // Charges. The sandbox confirms a payment as it makes it, with a saved card: a card the bank
 // refuses outright is a 402 that carries the payment (as Stripe answers a refused confirmation);
-// any other payment is `processing` until the sandbox's bank answers, which an event then says.
+// one whose bank asks the member to confirm it (3-D Secure) waits in `requires_action` for the
+// page to run the check with the payment's client secret; any other payment is `processing`
+// until the sandbox's bank answers, which an event then says.
+
+/** A payment the caller may see: with the secret key any, with the publishable key only by its secret. */
+async function intentFor(
+  gateway: SandboxGateway,
+  request: FastifyRequest<{ Params: { id: string } }>,
+  kind: 'secret' | 'publishable' | null,
+  clientSecret: string | undefined,
+): Promise<GatewayPaymentIntent> {
+  const intent = await gateway.retrievePaymentIntent(request.params.id)
+  const allowed =
+    kind === 'secret' || (clientSecret !== undefined && clientSecret === intent?.client_secret)
+  if (!intent || !allowed) throw missingResource('payment_intent', request.params.id, 'intent')
+  return intent
+}
 
 const METADATA_KEYS = ['price_id', 'user_id'] as const
 
@@ -39,7 +57,11 @@ function metadataOfPayment(params: Record<string, unknown>): GatewayPaymentInten
   return { price_id, user_id }
 }
 
-export function paymentIntentRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
+export function paymentIntentRoutes(
+  app: FastifyInstance,
+  gateway: SandboxGateway,
+  keyKind: (request: FastifyRequest) => 'secret' | 'publishable' | null,
+): void {
   app.post('/v1/payment_intents', async (request) => {
     const params = paramsOf(request)
     onlyKnown(params, [
@@ -51,6 +73,7 @@ export function paymentIntentRoutes(app: FastifyInstance, gateway: SandboxGatewa
       'confirm',
       'error_on_requires_action',
       'off_session',
+      'use_stripe_sdk',
       'receipt_email',
       'metadata',
     ])
@@ -78,10 +101,21 @@ export function paymentIntentRoutes(app: FastifyInstance, gateway: SandboxGatewa
         param: 'allowed_payment_method_types',
       })
     }
-    // Whether the member is there, and what to do when the bank asks for its own check (3-D
-    // Secure), make no difference to the sandbox's bank, which never asks for one.
-    optionalBoolean(params, 'off_session')
-    optionalBoolean(params, 'error_on_requires_action')
+    // A payment made here is one the member makes in the page, and waits for the bank's check
+    // when it asks for one; the plans' charges, made while the member is away, are the
+    // sandbox's own.
+    if (optionalBoolean(params, 'off_session') === true) {
+      throw invalidRequest('The sandbox takes payments with the member present only.', {
+        param: 'off_session',
+      })
+    }
+    if (optionalBoolean(params, 'error_on_requires_action') === true) {
+      throw invalidRequest(
+        "The sandbox leaves a payment the bank asks to check waiting for the member's check.",
+        { param: 'error_on_requires_action' },
+      )
+    }
+    optionalBoolean(params, 'use_stripe_sdk')
     const intent = await gateway.createPaymentIntent(
       {
         amount,
@@ -104,6 +138,51 @@ export function paymentIntentRoutes(app: FastifyInstance, gateway: SandboxGatewa
       })
     }
     return renderPaymentIntent(intent)
+  })
+
+  app.get<{ Params: { id: string } }>('/v1/payment_intents/:id', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, ['client_secret', 'expand', ...STRIPE_JS_FIELDS])
+    return renderPaymentIntent(
+      await intentFor(gateway, request, keyKind(request), optionalText(params, 'client_secret')),
+    )
+  })
+
+  app.post<{ Params: { id: string } }>('/v1/payment_intents/:id/cancel', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, ['cancellation_reason'])
+    const reason = optionalText(params, 'cancellation_reason')
+    if (reason !== undefined && reason !== 'abandoned') {
+      throw invalidRequest('The sandbox gives up payments nobody finished only: abandoned.', {
+        param: 'cancellation_reason',
+      })
+    }
+    const intent = await intentFor(gateway, request, keyKind(request), undefined)
+    return renderPaymentIntent(
+      await gateway.cancelPaymentIntent(intent.id, { idempotencyKey: idempotencyKeyOf(request) }),
+    )
+  })
+
+  // The sandbox's own stand-in for the bank's 3-D Secure page, as for a setup's check.
+  app.post<{ Params: { id: string } }>('/v1/payment_intents/:id/authenticate', async (request) => {
+    const params = paramsOf(request)
+    onlyKnown(params, ['client_secret', 'outcome', ...STRIPE_JS_FIELDS])
+    const outcome = requiredText(params, 'outcome')
+    if (outcome !== 'complete' && outcome !== 'fail') {
+      throw invalidRequest('outcome is complete or fail.', { param: 'outcome' })
+    }
+    const intent = await intentFor(
+      gateway,
+      request,
+      keyKind(request),
+      optionalText(params, 'client_secret'),
+    )
+    return renderPaymentIntent(
+      await gateway.authenticatePaymentIntent(intent.id, {
+        clientSecret: intent.client_secret,
+        outcome,
+      }),
+    )
   })
 
   app.get('/v1/payment_intents', async (request) => {

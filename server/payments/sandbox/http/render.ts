@@ -265,10 +265,13 @@ export function renderPaymentIntent(intent: GatewayPaymentIntent): Stripe.Paymen
     application_fee_amount: null,
     automatic_payment_methods: null,
     canceled_at: null,
-    // The sandbox cancels a charge only when the invoice it paid is voided.
-    cancellation_reason: intent.status === 'canceled' ? 'void_invoice' : null,
+    // The sandbox cancels a charge when the invoice it paid is voided, and a payment nobody
+    // finished (a bank's check left unanswered) when the app gives it up.
+    cancellation_reason:
+      intent.status !== 'canceled' ? null : intent.metadata.price_id ? 'abandoned' : 'void_invoice',
     capture_method: 'automatic_async',
-    client_secret: `${intent.id}_secret_${digestOf(intent.id, 25)}`,
+    // Payments stored before the sandbox kept a secret get one made from their id.
+    client_secret: intent.client_secret || `${intent.id}_secret_${digestOf(intent.id, 25)}`,
     confirmation_method: 'automatic',
     created: intent.created,
     currency: intent.currency,
@@ -282,7 +285,11 @@ export function renderPaymentIntent(intent: GatewayPaymentIntent): Stripe.Paymen
     livemode: false,
     managed_payments: null,
     metadata: { ...intent.metadata },
-    next_action: null,
+    // As a setup's: Stripe.js reads the check to show from here.
+    next_action:
+      intent.status === 'requires_action'
+        ? { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } }
+        : null,
     on_behalf_of: null,
     payment_method: intent.payment_method,
     payment_method_configuration_details: null,
