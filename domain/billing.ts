@@ -311,6 +311,14 @@ export const payOnceResponseSchema = z.object({
 })
 export type PayOnceResponse = z.infer<typeof payOnceResponseSchema>
 
+/** After the bank's check of a payment ran in Stripe's page: the payment to read again. */
+export const paymentCheckedRequestSchema = z.object({
+  paymentId: textSchema({ error: 'billing.paymentNotFound' }).check(
+    z.regex(/^pi_[A-Za-z0-9]{1,100}$/, { error: 'billing.paymentNotFound' }),
+  ),
+})
+export type PaymentCheckedRequest = z.infer<typeof paymentCheckedRequestSchema>
+
 /** The member's answer on the sandbox bank's 3-D Secure check of a payment. */
 export const sandboxPaymentCheckRequestSchema = z.object({
   clientSecret: textSchema({ error: 'billing.paymentNotFound' }).check(

@@ -116,3 +116,42 @@ test('a declined card shows Payment failed with the bank’s reason, and a good 
   await page.getByRole('button', { name: 'Pay now' }).click()
   await expect(page.getByTestId('payment-paid')).toContainText('Paid.', { timeout: 30_000 })
 })
+
+test('a card whose bank checks each payment (3-D Secure): the member confirms the card, then the payment, and it is paid', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await page.goto('/my-account/single-payment')
+  await page.getByRole('radio', { name: /ONE PAYMENT/ }).check()
+  await page.getByLabel('Card number').fill('4000 0025 0000 3155')
+  await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
+  await page.getByLabel('Security code').fill('123')
+  await page.getByRole('button', { name: 'Pay now' }).click()
+
+  // The bank checks the card as it is saved…
+  const cardCheck = page.getByRole('dialog', { name: 'Confirm this card with your bank' })
+  await expect(cardCheck).toBeVisible()
+  await cardCheck.getByRole('button', { name: 'Confirm' }).click()
+  // …then the payment: failed, nothing is charged, and the page says so.
+  const paymentCheck = page.getByRole('dialog', { name: 'Confirm this payment with your bank' })
+  await expect(paymentCheck).toBeVisible()
+  await expect(paymentCheck).toContainText(
+    'Your bank asks you to confirm this payment before it is charged (3-D Secure).',
+  )
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('payment-check.png'), fullPage: true })
+  await paymentCheck.getByRole('button', { name: 'Fail the check' }).click()
+  await expect(page.getByRole('alert')).toHaveText(
+    'Payment failed Your bank could not confirm this payment, so nothing was charged. Try again or use another card.',
+  )
+  await expect(page.getByTestId('payment-paid')).toHaveCount(0)
+
+  // Again, confirmed at the bank both times: with the bank, then paid.
+  await page.getByRole('button', { name: 'Pay now' }).click()
+  await cardCheck.getByRole('button', { name: 'Confirm' }).click()
+  await paymentCheck.getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByTestId('payment-paid')).toContainText('Paid.', { timeout: 30_000 })
+  await page.goto('/home')
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+})

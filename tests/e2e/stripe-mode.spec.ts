@@ -139,6 +139,26 @@ test('en español, PAGO ÚNICO con la tarjeta escrita en el campo de Stripe', as
   await expect(page.getByTestId('payment-paid')).toBeVisible()
 })
 
+test('a payment whose bank asks for its check (3-D Secure) is confirmed in Stripe’s page, then paid', async ({
+  page,
+  context,
+}) => {
+  await signIn(context)
+  await page.goto(`${origin}/my-account/single-payment`)
+  await page.getByRole('radio').first().check()
+  const field = page.getByTestId('stripe-card-field')
+  await field.getByLabel('Card number').fill('4000 0025 0000 3155')
+  await field.getByLabel('MM / YY').fill('12 / 40')
+  await field.getByLabel('CVC').fill('123')
+  await page.getByRole('button', { name: 'Pay now' }).click()
+  const bank = page.getByRole('dialog', { name: '3D Secure 2 Test Page' })
+  // The card's check as it is saved, then the payment's own.
+  await bank.getByRole('button', { name: 'Complete' }).click()
+  await expect(bank).toHaveCount(0)
+  await bank.getByRole('button', { name: 'Complete' }).click()
+  await expect(page.getByTestId('payment-paid')).toBeVisible({ timeout: 30_000 })
+})
+
 test.describe('Stripe.js blocked', () => {
   // The blocked script is the browser's own console error, which this test causes on purpose.
   test.use({ allowedConsoleErrors: /ERR_BLOCKED_BY_CLIENT/ })

@@ -11,6 +11,7 @@ import {
   type Payment,
   type PayOnceRequest,
   type PayOnceResponse,
+  paymentCheckedRequestSchema,
   paymentsResponseSchema,
   payOnceRequestSchema,
   payOnceResponseSchema,
@@ -183,6 +184,12 @@ const payOnce = endpoint(
   payOnceRequestSchema,
   payOnceResponseSchema,
 )
+const paymentChecked = endpoint(
+  'POST',
+  '/api/billing/one-payment/checked',
+  paymentCheckedRequestSchema,
+  payOnceResponseSchema,
+)
 const sandboxPaymentCheck = endpoint(
   'POST',
   '/api/billing/sandbox/payments/check',
@@ -201,18 +208,14 @@ async function checkPayment(answer: PayOnceResponse, source: CardSource): Promis
   if (!('providerCard' in source)) {
     return sandboxPaymentCheck({ clientSecret, outcome: await source.checkWithBank('payment') })
   }
-  await source.providerCard.handleNextAction(clientSecret)
-  // Reading the list asks Stripe too while a payment waited for its check, as its webhook
-  // may not have come yet; until it says otherwise the payment is with the bank.
-  const { payments } = await apiRequest('/api/billing/payments', paymentsResponseSchema)
-  const now = payments.find((payment) => payment.id === answer.payment.id)
-  return {
-    payment:
-      now && now.status !== 'requires_action'
-        ? now
-        : { ...answer.payment, status: 'processing', failure: null },
-    clientSecret: null,
-  }
+  const refusal = await source.providerCard.handleNextAction(clientSecret).then(
+    () => null,
+    (error: unknown) => ({ error }),
+  )
+  // Stripe's webhook may come later: the payment is read again from Stripe now, refused too.
+  const now = await paymentChecked({ paymentId: answer.payment.id })
+  if (refusal) throw refusal.error
+  return now
 }
 
 /**

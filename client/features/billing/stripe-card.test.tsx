@@ -126,3 +126,40 @@ describe('Pay now in Stripe mode', () => {
     expect(await screen.findByTestId('payment-paid', {}, { timeout: 15_000 })).toBeTruthy()
   })
 })
+
+describe('Pay now in Stripe mode with a card whose bank checks each payment (3-D Secure)', () => {
+  it('runs the bank’s check of the payment in Stripe’s page: failed, nothing is charged; completed, it is paid', async () => {
+    await signedInMember(server, { language: 'es' })
+    await renderApp('/my-account/single-payment', { language: 'es' })
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('radio'))
+    await typeIntoStripe('4000002500003155')
+    /** Stripe's test page for the bank's check, answered as the member chooses. */
+    const answerBank = async (button: 'Complete' | 'Fail') => {
+      const bank = await screen.findByRole('dialog', { name: '3D Secure 2 Test Page' })
+      await user.click(within(bank).getByRole('button', { name: button }))
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    }
+    const payNow = async () => {
+      const button = screen.getByRole('button', { name: 'Pagar ahora' }) as HTMLButtonElement
+      await waitFor(() => expect(button.disabled).toBe(false))
+      await user.click(button)
+    }
+
+    // The card is checked when it is saved, then the payment is checked on its own.
+    await payNow()
+    await answerBank('Complete')
+    await answerBank('Fail')
+    expect(
+      await screen.findByText(
+        /Tu banco no pudo confirmar este pago, así que no se ha cobrado nada\./,
+      ),
+    ).toBeTruthy()
+    expect(screen.queryByTestId('payment-paid')).toBeNull()
+
+    await payNow()
+    await answerBank('Complete')
+    await answerBank('Complete')
+    expect(await screen.findByTestId('payment-paid', {}, { timeout: 15_000 })).toBeTruthy()
+  })
+})

@@ -15,6 +15,7 @@ interface SetupAnswer {
   status?: string
   payment_method?: string
   last_setup_error?: { code: string; message: string }
+  last_payment_error?: { code: string; message: string }
   error?: { code?: string; message: string; type?: string }
 }
 
@@ -102,20 +103,24 @@ export function installStripeJsStandIn(apiUrl: string): void {
       const answer = await post('/v1/payment_methods', form)
       return answer.error ? { error: answer.error } : { paymentMethod: { id: answer.id } }
     },
-    /** The bank's check of a setup the server confirmed: Stripe's test page, then its answer. */
+    /**
+     * The bank's check of a setup or a payment the server confirmed (its secret says which):
+     * Stripe's test page, then its answer.
+     */
     async handleNextAction({ clientSecret }: { clientSecret: string }) {
-      const id = clientSecret.split('_secret_')[0]
+      const id = clientSecret.split('_secret_')[0] ?? ''
+      const payment = id.startsWith('pi_')
       const outcome = await bankPage()
-      const answer = await post(`/v1/setup_intents/${id}/authenticate`, {
-        key: publishableKey,
-        client_secret: clientSecret,
-        outcome,
-      })
+      const answer = await post(
+        `/v1/${payment ? 'payment_intents' : 'setup_intents'}/${id}/authenticate`,
+        { key: publishableKey, client_secret: clientSecret, outcome },
+      )
       if (answer.error) return { error: answer.error }
-      if (answer.status !== 'succeeded' && answer.last_setup_error) {
-        return { error: { ...answer.last_setup_error, type: 'card_error' } }
+      const failure = payment ? answer.last_payment_error : answer.last_setup_error
+      if (answer.status === 'requires_payment_method' && failure) {
+        return { error: { ...failure, type: 'card_error' } }
       }
-      return { setupIntent: answer }
+      return payment ? { paymentIntent: answer } : { setupIntent: answer }
     },
   })
   Object.assign(window, { Stripe: stripe })

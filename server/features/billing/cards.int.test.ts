@@ -449,10 +449,23 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
         outcome: 'complete',
       }),
     ]
+    attempts.push(
+      await call('POST', '/api/billing/one-payment/checked', stranger.cookie, {
+        paymentId: made.payment.id,
+      }),
+    )
     for (const answer of attempts) {
       expect(answer.statusCode).toBe(404)
       expect(answer.json().message).toBe('This payment does not exist.')
     }
+    // Its own member reads it again (in Stripe mode, after Stripe's page ran the check).
+    const own = await call('POST', '/api/billing/one-payment/checked', owner.cookie, {
+      paymentId: made.payment.id,
+    })
+    expect(own.json()).toEqual({
+      payment: expect.objectContaining({ id: made.payment.id, status: 'requires_action' }),
+      clientSecret: null,
+    })
     const malformed = await call('POST', '/api/billing/sandbox/payments/check', owner.cookie, {
       clientSecret: 'seti_123_secret_456',
       outcome: 'maybe',

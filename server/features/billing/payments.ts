@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import { billingCustomers, billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
 import type {
   Payment,
+  PaymentCheckedRequest,
   PayOnceRequest,
   PayOnceResponse,
   SandboxPaymentCheckRequest,
@@ -139,6 +140,36 @@ export async function payOnce(
     payment: made,
     clientSecret: intent.status === 'requires_action' ? intent.client_secret : null,
   }
+}
+
+/**
+ * The payment read again from the provider once the bank's check ran in Stripe's page, so
+ * the page follows it with the bank at once rather than when the webhook comes. Only the
+ * member's own, and only while our record still waits for the check (nothing to ask else).
+ */
+export async function paymentChecked(
+  deps: BillingDeps,
+  payer: Payer,
+  input: PaymentCheckedRequest,
+  language: Language,
+): Promise<PayOnceResponse> {
+  const [own] = await deps.db
+    .select({ status: billingPaymentIntents.status, customerId: billingCustomers.customerId })
+    .from(billingPaymentIntents)
+    .innerJoin(billingCustomers, eq(billingCustomers.userId, billingPaymentIntents.userId))
+    .where(
+      and(
+        eq(billingPaymentIntents.id, input.paymentId),
+        eq(billingPaymentIntents.userId, payer.id),
+      ),
+    )
+  if (!own) throw new AppError(404, 'billing.paymentNotFound')
+  if (own.status === 'requires_action') await syncCustomer(deps, own.customerId)
+  const payment = (await paymentsOf(deps, payer.id, language)).find(
+    (made) => made.id === input.paymentId,
+  )
+  if (!payment) throw new Error(`payment ${input.paymentId} is not in the payment table`)
+  return { payment, clientSecret: null }
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   cardConfirmRequestSchema,
   cardConfirmResponseSchema,
   cardParamsSchema,
+  paymentCheckedRequestSchema,
   paymentsResponseSchema,
   payOnceRequestSchema,
   payOnceResponseSchema,
@@ -36,7 +37,7 @@ import {
   updateBillingInfo,
 } from './customers'
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
-import { answerSandboxPaymentCheck, paymentsOf, payOnce } from './payments'
+import { answerSandboxPaymentCheck, paymentChecked, paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
 import { type BillingOptions, CATCH_UP_EVERY_MS, catchUp } from './resync'
 import { ensureCatalog, listActivePrices } from './service'
@@ -134,6 +135,23 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
       return answeringPaymentRefusals(deps, app.rateLimiter, caller, () =>
         payOnce(deps, user, request.body, requestLanguage(request)),
       )
+    },
+  )
+
+  app.post(
+    '/billing/one-payment/checked',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          "After the bank's check of a payment ran in Stripe's page: the payment, read again from Stripe",
+        body: paymentCheckedRequestSchema,
+        response: { 200: payOnceResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      return paymentChecked(deps, user, request.body, requestLanguage(request))
     },
   )
 
