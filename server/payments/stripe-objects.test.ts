@@ -9,12 +9,13 @@ import type {
 } from './gateway'
 import {
   renderInvoice,
+  renderPaymentIntent,
   renderSchedule,
   renderSubscription,
   scheduleIdOf,
   subscriptionIdOfSchedule,
 } from './sandbox/http/render'
-import { toInvoice, toSubscription } from './stripe-objects'
+import { toInvoice, toPaymentIntent, toSubscription } from './stripe-objects'
 
 // The sandbox's server renders the contract's plans and invoices in Stripe's shapes, and the
 // Stripe gateway reads Stripe's shapes back: what goes out through the one must come back
@@ -610,5 +611,47 @@ describe('invoices between the contract and Stripe', () => {
     const rendered = overTheWire<Stripe.Invoice>(invoiceOf(paid, payments))
     expect(toInvoice({ ...rendered, currency: 'eur' })).toBeNull()
     expect(toInvoice({ ...rendered, status: 'draft', number: null })).toBeNull()
+  })
+})
+
+describe('payments between the contract and Stripe', () => {
+  const made = at('2026-11-27T10:00:00Z')
+
+  it.each([
+    'processing',
+    'succeeded',
+    'requires_payment_method',
+    'requires_action',
+    'canceled',
+  ] as const)(
+    'a one-time payment %s comes back from Stripe’s shape exactly as it was',
+    (status) => {
+      const payment = charge('pi_once', status, made, 14_900)
+      const rendered = overTheWire<Stripe.PaymentIntent>(renderPaymentIntent(payment))
+      expect(toPaymentIntent(rendered)).toEqual(payment)
+    },
+  )
+
+  it('tells the page how to run the bank’s check only while it is asked for', () => {
+    const waiting = overTheWire<Stripe.PaymentIntent>(
+      renderPaymentIntent(charge('pi_check', 'requires_action', made, 14_900)),
+    )
+    expect(waiting.next_action?.type).toBe('use_stripe_sdk')
+    expect(waiting.client_secret).toBe('pi_check_secret_test')
+    const paid = overTheWire<Stripe.PaymentIntent>(
+      renderPaymentIntent(charge('pi_paid', 'succeeded', made, 14_900)),
+    )
+    expect(paid.next_action).toBeNull()
+  })
+
+  it('reads an invoice’s charge waiting for the bank’s check as refused, plans not taking the member through it yet', () => {
+    const invoiceCharge = charge('pi_month', 'requires_action', made, 1_500, {
+      metadata: { price_id: '', user_id: '' },
+    })
+    const rendered = overTheWire<Stripe.PaymentIntent>(renderPaymentIntent(invoiceCharge))
+    expect(toPaymentIntent(rendered)).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'authentication_required' },
+    })
   })
 })
