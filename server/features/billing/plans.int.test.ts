@@ -765,6 +765,37 @@ describe('a card whose bank checks each payment made with the member present (3-
     )
   })
 
+  it('an upgrade to ONE PAYMENT waits for the check; a purchase meanwhile leaves it be, and confirmed, the plan ends paid for good', async () => {
+    const { cookie } = await member()
+    await checkedCard(cookie, '4000002500003155')
+    const started = (await start(cookie, 'subscription')).json() as PlanState
+    expect((await answerCheck(cookie, started.bankCheck ?? '', 'complete')).statusCode).toBe(200)
+    await planWhen(cookie, statusIs('active'))
+
+    const upgraded = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      attemptId: randomUUID(),
+    })
+    expect(upgraded.statusCode).toBe(200)
+    const waiting = upgraded.json() as PlanState
+    expect(waiting.bankCheck).toMatch(/^pi_/)
+    expect(waiting.openInvoice).not.toBeNull()
+    // Pay now meanwhile is refused as beside a running plan; the invoice's charge is not given up.
+    const { cardField } = billingCallsTo(call)
+    const payNow = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: await cardField(cookie, '4242424242424242'),
+      attemptId: randomUUID(),
+    })
+    expect(payNow.statusCode).toBe(409)
+    expect((await planOf(cookie)).bankCheck).toBe(waiting.bankCheck)
+
+    expect((await answerCheck(cookie, waiting.bankCheck ?? '', 'complete')).statusCode).toBe(200)
+    const ended = await planWhen(cookie, statusIs('canceled'))
+    expect(ended.actions).toMatchObject({ startNow: false, reactivate: false, upgrade: false })
+    expect(await hasAccess(cookie)).toBe(true)
+  })
+
   it('FOUR PAYMENTS’ first payment waits for the check too, and only the member’s own check is answered', async () => {
     const { cookie } = await member()
     const stranger = await member()
