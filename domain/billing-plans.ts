@@ -98,6 +98,11 @@ export const planStateSchema = z.object({
   paymentFailed: z.boolean(),
   /** True while a charge of the open invoice is with the bank: the screen asks again. */
   charging: z.boolean(),
+  /**
+   * While the open invoice's charge waits for the member to confirm it at their bank (3-D
+   * Secure): the charge's client secret, with which the page runs that check.
+   */
+  bankCheck: z.nullable(z.string()),
   /** When the open invoice will be charged again by itself, if it will. */
   nextPaymentAttempt: z.nullable(z.string()),
   hasDefaultCard: z.boolean(),
@@ -192,3 +197,14 @@ export const invoiceParamsSchema = z.object({
 
 /** The pending plan is asked about again this often, like a pending payment. */
 export { PAYMENT_POLL_MS as PLAN_POLL_MS } from './billing'
+
+/** The member's answer on the sandbox bank's 3-D Secure check of the open invoice's charge. */
+export const sandboxPlanCheckRequestSchema = z.object({
+  clientSecret: textSchema({ error: 'billing.paymentNotFound' }).check(
+    z.regex(/^pi_[A-Za-z0-9]{1,100}_secret_[A-Za-z0-9]{1,100}$/, {
+      error: 'billing.paymentNotFound',
+    }),
+  ),
+  outcome: z.enum(['complete', 'fail']),
+})
+export type SandboxPlanCheckRequest = z.infer<typeof sandboxPlanCheckRequestSchema>

@@ -41,8 +41,8 @@ const SERVER_MESSAGES = {
     es: 'Tu tarjeta ha sido rechazada. El entorno de pruebas solo acepta números de tarjeta de prueba, como 4242 4242 4242 4242.',
   },
   'billing.authenticationRequired': {
-    en: 'Your bank asks to confirm this payment (3-D Secure), which cannot be done here yet. Please pay with another card.',
-    es: 'Tu banco pide confirmar este pago (3-D Secure), algo que aquí todavía no se puede hacer. Paga con otra tarjeta, por favor.',
+    en: 'Your bank asks you to confirm this payment (3-D Secure). Pay it here to confirm it with your bank, or use another card.',
+    es: 'Tu banco pide que confirmes este pago (3-D Secure). Págalo aquí para confirmarlo con tu banco, o usa otra tarjeta.',
   },
   'billing.authenticationFailed': {
     en: 'Your bank could not confirm this card, so it was not saved. Try again or use another card.',

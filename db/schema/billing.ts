@@ -163,6 +163,11 @@ export const billingInvoices = pgTable(
     attemptCount: integer('attempt_count').notNull(),
     /** Its latest charge's status: `processing` while the bank answers, `requires_payment_method` when refused. */
     lastChargeStatus: text('last_charge_status'),
+    /**
+     * While its latest charge waits for the member's check at the bank (3-D Secure,
+     * `requires_action`): that charge's client secret, for the member's page to run the check.
+     */
+    checkSecret: text('check_secret'),
     nextPaymentAttempt: timestamp('next_payment_attempt', { withTimezone: true }),
     periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
     periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),

@@ -1074,6 +1074,60 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       ).toEqual({ code: 'invoice_not_open', declineCode: undefined })
     })
 
+    it('a first charge the bank checks waits for the member: failed, the invoice stays open; paid again, the check is asked again and completed, the plan is active', async () => {
+      const { subscription: price } = await monthly()
+      const customer = await newCustomer()
+      const setup = await gateway().createSetupIntent({ customer: customer.id })
+      await subject.confirmSetup(setup, '4000002500003155')
+      await subject.authenticate(setup, 'complete')
+      const card = (await gateway().retrieveSetupIntent(setup.id))?.payment_method ?? ''
+      await gateway().updateCustomer(customer.id, { defaultPaymentMethod: card })
+      const plan = await gateway().createSubscription(
+        {
+          customer: customer.id,
+          price: price.id,
+          paymentMethod: card,
+          installments: null,
+          metadata: {
+            plan: 'subscription',
+            user_id: customer.metadata.user_id,
+            price_id: price.id,
+          },
+        },
+        { idempotencyKey: `${run}-plan-3ds` },
+      )
+      expect(plan.status).toBe('incomplete')
+      const [open] = await gateway().listInvoices(customer.id)
+      const first = await gateway().retrievePaymentIntent(open?.payment_intent ?? '')
+      expect(first).toMatchObject({ status: 'requires_action', last_payment_error: null })
+      const check = (charge: GatewayPaymentIntent | null, outcome: 'complete' | 'fail') =>
+        cardField().authenticateCardPayment({ clientSecret: charge?.client_secret ?? '', outcome })
+
+      expect((await check(first, 'fail')).status).toBe('requires_payment_method')
+      expect(await gateway().retrieveInvoice(open?.id ?? '')).toMatchObject({ status: 'open' })
+      expect((await gateway().retrieveSubscription(plan.id))?.status).toBe('incomplete')
+
+      // Paid again with the member present: the bank asks again.
+      const again = await gateway().payInvoice(open?.id ?? '', { paymentMethod: card })
+      expect(again).toMatchObject({ status: 'open', attempt_count: 2 })
+      const second = await gateway().retrievePaymentIntent(again.payment_intent ?? '')
+      expect(second?.status).toBe('requires_action')
+      // Paid once more before answering: the waiting charge is replaced, never paid twice.
+      const third = await gateway().payInvoice(open?.id ?? '', { paymentMethod: card })
+      expect((await gateway().retrievePaymentIntent(second?.id ?? ''))?.status).toBe('canceled')
+      expect(await refusal(check(second, 'complete'))).toEqual({
+        code: 'payment_intent_unexpected_state',
+        declineCode: undefined,
+      })
+      const last = await gateway().retrievePaymentIntent(third.payment_intent ?? '')
+      expect((await check(last, 'complete')).status).toBe('processing')
+      expect(await gateway().retrieveInvoice(open?.id ?? '')).toMatchObject({
+        status: 'paid',
+        amount_paid: 1_500,
+      })
+      expect((await gateway().retrieveSubscription(plan.id))?.status).toBe('active')
+    })
+
     it('reads an event signed with the endpoint secret, and refuses a wrong signature', async () => {
       const { payload, signature } = await signEvent(
         {

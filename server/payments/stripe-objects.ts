@@ -127,22 +127,6 @@ export function toPaymentMethod(method: Stripe.PaymentMethod): GatewayPaymentMet
   }
 }
 
-/**
- * Why a plan's charge waits for the member: the app takes the member through the bank's own
- * check for a payment they make in the page (ONE PAYMENT), not yet for a plan's invoice.
- */
-const AUTHENTICATION_REQUIRED = {
-  code: 'authentication_required',
-  message:
-    'The bank asked for its own authentication (3-D Secure) of this payment, which the app cannot complete yet.',
-}
-
-/**
- * The charge, or null when it is not in dollars (none of ours is). A charge waiting for the
- * bank's own authentication reads as refused with `authentication_required`, as Stripe refuses
- * such a charge made without the member; one authorized and not yet captured reads as
- * `processing` (the app never asks for a separate capture).
- */
 const SETUP_STATUSES: readonly GatewaySetupIntent['status'][] = [
   'requires_payment_method',
   'requires_confirmation',
@@ -183,11 +167,17 @@ export function toSetupIntent(intent: Stripe.SetupIntent): GatewaySetupIntent {
   }
 }
 
+/**
+ * The charge, or null when it is not in dollars (none of ours is). One waiting for the member's
+ * check at the bank stays `requires_action`, with its client secret for the page; one
+ * authorized and not yet captured reads as `processing` (the app never asks for a separate
+ * capture).
+ */
 export function toPaymentIntent(intent: Stripe.PaymentIntent): GatewayPaymentIntent | null {
   if (intent.currency !== 'usd') return null
   const { metadata } = intent
   let status: GatewayPaymentIntent['status']
-  let lastError: GatewayPaymentIntent['last_payment_error'] = intent.last_payment_error
+  const lastError: GatewayPaymentIntent['last_payment_error'] = intent.last_payment_error
     ? {
         code: intent.last_payment_error.code ?? intent.last_payment_error.type,
         ...(intent.last_payment_error.decline_code
@@ -202,15 +192,8 @@ export function toPaymentIntent(intent: Stripe.PaymentIntent): GatewayPaymentInt
     case 'processing':
     case 'succeeded':
     case 'canceled':
-      status = intent.status as GatewayPaymentIntent['status']
-      break
     case 'requires_action':
-      // Our one-time payments carry their price; an invoice's charge carries nothing of ours.
-      if (metadata.price_id) status = 'requires_action'
-      else {
-        status = 'requires_payment_method'
-        lastError = AUTHENTICATION_REQUIRED
-      }
+      status = intent.status as GatewayPaymentIntent['status']
       break
     case 'requires_capture':
       status = 'processing'

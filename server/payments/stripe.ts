@@ -213,9 +213,10 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       ),
     )
     try {
-      await stripe.invoices.pay(invoiceId, { off_session: true }, { idempotencyKey: `${base}-pay` })
+      // The member is present: the bank may ask for its check, which their page then runs.
+      await stripe.invoices.pay(invoiceId, {}, { idempotencyKey: `${base}-pay` })
     } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeCardError)) throw asGatewayError(error)
+      if (!refusedOrWaiting(error)) throw asGatewayError(error)
     }
     const final = await retrieveInvoice(invoiceId)
     return mustBeOurs(final && toInvoice(final), invoiceId)
@@ -577,9 +578,9 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       const params: Stripe.SubscriptionCreateParams = {
         customer: input.customer,
         items: [{ price: input.price }],
-        // Made at once and incomplete until its first invoice is paid, which is charged now.
+        // Made at once and incomplete until its first invoice is paid, which is charged now,
+        // with the member present: a bank may ask for its check, which their page then runs.
         payment_behavior: 'allow_incomplete',
-        off_session: true,
         // Pausing needs the flexible billing mode.
         billing_mode: { type: 'flexible' },
         metadata,
@@ -813,7 +814,8 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     async payInvoice(id, { paymentMethod }) {
       const before = await retrieveInvoice(id)
       if (!before) throw new GatewayError('resource_missing', `No such invoice: '${id}'`)
-      const params = { payment_method: paymentMethod, off_session: true }
+      // The member is present (they press Pay): the bank may ask for its check.
+      const params = { payment_method: paymentMethod }
       // One key per try: a retry of this request is done once, a later try is a new charge.
       const idempotencyKey = derivedKey('invoice-pay', id, {
         ...params,
@@ -822,8 +824,9 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       try {
         await stripe.invoices.pay(id, params, { idempotencyKey })
       } catch (error) {
-        // Refused by the bank: the invoice stays open, with the refused charge among its payments.
-        if (!(error instanceof Stripe.errors.StripeCardError)) throw asGatewayError(error)
+        // Refused by the bank, or waiting for the member's check: the invoice stays open, with
+        // that charge among its payments.
+        if (!refusedOrWaiting(error)) throw asGatewayError(error)
       }
       const after = await retrieveInvoice(id)
       if (!after) throw new GatewayError('resource_missing', `No such invoice: '${id}'`)
@@ -833,6 +836,15 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     readEvent: (payload, signature) => verifyEvent(payload, signature, options.webhookSecret),
   }
 }
+
+/**
+ * Paying an invoice answers 402 when the bank refuses the charge, and when it asks the member
+ * to confirm it first (3-D Secure): either way the invoice is read again for what happened.
+ */
+const refusedOrWaiting = (error: unknown) =>
+  error instanceof Stripe.errors.StripeCardError ||
+  (error instanceof Stripe.errors.StripeError &&
+    error.code === 'invoice_payment_intent_requires_action')
 
 /** An object the app made that does not read as one of ours is a fault, not a member's error. */
 function mustBeOurs<T>(object: T | null, id: string): T {

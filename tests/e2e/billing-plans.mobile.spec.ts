@@ -71,3 +71,33 @@ test('en español y en un teléfono: la SUSCRIPCIÓN desde su página, y Mi susc
   expect(await overflow(page)).toBe(0)
   await page.screenshot({ path: test.info().outputPath('my-account-es.png'), fullPage: true })
 })
+
+test('en español y en un teléfono: el banco pide confirmar el primer pago de la SUSCRIPCIÓN (3-D Secure)', async ({
+  page,
+}) => {
+  const member = await createUser(undefined, { language: 'es' })
+  await signInAs(page, member)
+  await page.goto('/my-account/add-credit-card')
+  await page.getByTestId('language-select').selectOption('es')
+  await typeCard(page, '4000 0025 0000 3155')
+  await page.getByRole('button', { name: 'Guardar tarjeta' }).click()
+  await page
+    .getByRole('dialog', { name: 'Confirma esta tarjeta con tu banco' })
+    .getByRole('button', { name: 'Confirmar' })
+    .click()
+  await expect(page).toHaveURL(/\/my-account$/)
+
+  await page.goto('/my-account/subscribe-payment')
+  await page.getByRole('radio', { name: /SUBSCRIPTION/ }).check()
+  await page.getByRole('button', { name: 'Empezar ahora' }).click()
+  const check = page.getByRole('dialog', { name: 'Confirma este pago con tu banco' })
+  await expect(check).toContainText(
+    'Tu banco te pide confirmar este pago antes de cobrarlo (3-D Secure).',
+  )
+  expect(await overflow(page)).toBe(0)
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('payment-check-es.png'), fullPage: true })
+  await check.getByRole('button', { name: 'Confirmar' }).click()
+  await expect(page).toHaveURL(/\/home$/, { timeout: 30_000 })
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+})

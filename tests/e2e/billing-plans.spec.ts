@@ -190,3 +190,42 @@ test('a failed renewal shows the banner on /home and My Account, and is paid fro
   await page.goto('/home')
   await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
 })
+
+test('a card whose bank checks each payment: the first month waits for the bank’s check, which the member can run later from My Account', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await page.goto('/my-account/add-credit-card')
+  await page.getByLabel('Card number').fill('4000 0025 0000 3155')
+  await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
+  await page.getByLabel('Security code').fill('123')
+  await page.getByRole('button', { name: 'Save card' }).click()
+  await page
+    .getByRole('dialog', { name: 'Confirm this card with your bank' })
+    .getByRole('button', { name: 'Confirm' })
+    .click()
+  await expect(page).toHaveURL(/\/my-account$/)
+
+  const summary = page.getByTestId('plan-summary')
+  await summary.getByRole('radio', { name: /^SUBSCRIPTION/ }).check()
+  await summary.getByRole('button', { name: 'Start Now' }).click()
+  const check = page.getByRole('dialog', { name: 'Confirm this payment with your bank' })
+  await expect(check).toBeVisible()
+  // The member leaves the bank's page unanswered: the payment waits, uncharged.
+  await page.reload()
+  const banner = page.getByTestId('bank-check-banner')
+  await expect(banner).toContainText(
+    'Your bank asks you to confirm the payment of $15.00 USD (3-D Secure). Until then it is not charged.',
+  )
+  await expect(summary).toContainText('Waiting for you to confirm the payment with your bank.')
+  await expect(summary.getByRole('button', { name: 'Pay Actual Invoice' })).toHaveCount(0)
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('bank-check-waiting.png'), fullPage: true })
+  await banner.getByRole('button', { name: 'Confirm with your bank' }).click()
+  await check.getByRole('button', { name: 'Confirm' }).click()
+  await expect(summary.getByTestId('plan-status')).toHaveText('Active', { timeout: 30_000 })
+  await expect(banner).toHaveCount(0)
+  await page.goto('/home')
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+})

@@ -11,6 +11,7 @@ import { apiRequest, endpoint } from '../../lib/api-client'
 import { invoicesQueryKey, planQueryKey } from '../../lib/payment-progress'
 import { planQuery } from '../../lib/plan-query'
 import { accessQueryKey } from '../../lib/query-keys'
+import type { PlanCheck } from './components/plan-check'
 
 // The member's monthly plan and invoices (spec core §2 account actions).
 
@@ -27,16 +28,28 @@ export const useInvoices = () =>
     queryFn: () => apiRequest('/api/billing/invoices', invoicesResponseSchema),
   })
 
-/** Every plan action answers with the whole plan state; access may have changed with it. */
-function usePlanMutation<Variables>(call: (variables: Variables) => Promise<PlanState>) {
+/**
+ * Every plan action answers with the whole plan state; access may have changed with it. When
+ * the bank asks the member to confirm the charge the action made (3-D Secure), `check` runs
+ * that check at once, and the action answers the plan as it is after it.
+ */
+function usePlanMutation<Variables>(
+  call: (variables: Variables) => Promise<PlanState>,
+  check?: PlanCheck,
+) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: call,
+    mutationFn: async (variables: Variables) => {
+      const state = await call(variables)
+      return state.bankCheck && check ? check(state.bankCheck) : state
+    },
     onSuccess: (state) => {
       queryClient.setQueryData(planQueryKey, state)
       void queryClient.invalidateQueries({ queryKey: accessQueryKey })
       void queryClient.invalidateQueries({ queryKey: invoicesQueryKey })
     },
+    // A refused check changed the plan too (its charge refused): read it again.
+    onError: () => queryClient.invalidateQueries({ queryKey: planQueryKey }),
   })
 }
 
@@ -71,15 +84,21 @@ export const useUpgradePreview = (priceId: string) =>
     staleTime: 0,
   })
 
-export const useUpgradePlan = () => usePlanMutation(upgrade)
-export const useStartPlan = () => usePlanMutation(start)
-export const useReactivatePlan = () => usePlanMutation(reactivate)
+// The actions that may charge a card with the member present take the page's bank check.
+export const useUpgradePlan = (check: PlanCheck) => usePlanMutation(upgrade, check)
+export const useStartPlan = (check: PlanCheck) => usePlanMutation(start, check)
+export const useReactivatePlan = (check: PlanCheck) => usePlanMutation(reactivate, check)
 export const useCancelRenewal = () => usePlanMutation(action('cancel'))
 export const usePausePlan = () => usePlanMutation(action('pause'))
-export const useResumePlan = () => usePlanMutation(action('resume'))
-export const usePayInvoice = () =>
-  usePlanMutation((id: string) =>
-    apiRequest(`/api/billing/invoices/${encodeURIComponent(id)}/pay`, planStateSchema, {
-      method: 'POST',
-    }),
+export const useResumePlan = (check: PlanCheck) => usePlanMutation(action('resume'), check)
+export const usePayInvoice = (check: PlanCheck) =>
+  usePlanMutation(
+    (id: string) =>
+      apiRequest(`/api/billing/invoices/${encodeURIComponent(id)}/pay`, planStateSchema, {
+        method: 'POST',
+      }),
+    check,
   )
+/** Confirm with your bank: the check the plan waits for, run from the page (after a reload). */
+export const useConfirmPlanCharge = (check: PlanCheck) =>
+  usePlanMutation((clientSecret: string) => check(clientSecret))

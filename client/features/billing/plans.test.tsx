@@ -2,7 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { accessResponseSchema } from '../../../domain/access-codes'
-import { formatAmount, payOnceResponseSchema } from '../../../domain/billing'
+import {
+  cardConfirmResponseSchema,
+  formatAmount,
+  payOnceResponseSchema,
+} from '../../../domain/billing'
 import { calendarDate, type PlanState, planStateSchema } from '../../../domain/billing-plans'
 import { apiRequest } from '../../lib/api-client'
 import {
@@ -390,4 +394,78 @@ describe('Upgrade plan', () => {
     expect(screen.queryByRole('radio')).toBeNull()
     expect(screen.queryByRole('button', { name: 'Upgrade' })).toBeNull()
   })
+})
+
+describe('a card whose bank checks each payment made with the member present (3-D Secure)', () => {
+  /** The card saved through the bank's check of it, as Add Credit Card does. */
+  async function checkedCard() {
+    const paymentMethodId = await sandboxCard('4000002500003155')
+    const confirmed = await apiRequest(
+      '/api/billing/cards/confirm',
+      cardConfirmResponseSchema,
+      post({ paymentMethodId }),
+    )
+    await apiRequest(
+      '/api/billing/sandbox/setups/check',
+      cardConfirmResponseSchema,
+      post({ clientSecret: confirmed.clientSecret, outcome: 'complete' }),
+    )
+  }
+
+  it('Start Now shows the bank’s check of the payment: failed, it says so and the invoice stays to pay; paid again and confirmed, on to the panels', async () => {
+    await signedInMember(server)
+    await checkedCard()
+    await renderApp('/my-account')
+    const section = await planSection()
+    const user = userEvent.setup()
+    await user.click(await within(section).findByRole('radio', { name: /^SUBSCRIPTION/ }))
+    await user.click(await within(section).findByRole('button', { name: 'Start Now' }))
+
+    const check = await screen.findByRole('dialog', { name: 'Confirm this payment with your bank' })
+    await user.click(within(check).getByRole('button', { name: 'Fail the check' }))
+    expect(
+      await within(section).findByText(
+        'Your bank could not confirm this payment, so nothing was charged. Try again or use another card.',
+      ),
+    ).toBeTruthy()
+    const banner = await screen.findByTestId('payment-failed-banner')
+    expect((await planState()).subscription?.status).not.toBe('active')
+
+    await user.click(within(banner).getByRole('button', { name: 'Pay Actual Invoice' }))
+    const again = await screen.findByRole('dialog', { name: 'Confirm this payment with your bank' })
+    await user.click(within(again).getByRole('button', { name: 'Confirm' }))
+    await waitFor(async () => expect((await planState()).subscription?.status).toBe('active'), {
+      timeout: 30_000,
+      interval: 250,
+    })
+    await waitFor(() => expect(screen.queryByTestId('payment-failed-banner')).toBeNull(), {
+      timeout: 15_000,
+    })
+  }, 60_000)
+
+  it('a check the page never ran waits on My Account, in Spanish, until the member confirms it with the bank', async () => {
+    await signedInMember(server, { language: 'es' })
+    await checkedCard()
+    const price = await priceOf('subscription')
+    const started = await apiRequest(
+      '/api/billing/plan/start',
+      planStateSchema,
+      post({ priceId: price.id, attemptId: crypto.randomUUID() }),
+    )
+    expect(started.bankCheck).not.toBeNull()
+    await renderApp('/my-account', { language: 'es' })
+    const banner = await screen.findByTestId('bank-check-banner')
+    expect(banner.textContent).toContain(
+      'Tu banco te pide confirmar el pago de $15.00 USD (3-D Secure). Hasta entonces no se cobra.',
+    )
+    const user = userEvent.setup()
+    await user.click(within(banner).getByRole('button', { name: 'Confirmar con tu banco' }))
+    const check = await screen.findByRole('dialog', { name: 'Confirma este pago con tu banco' })
+    await user.click(within(check).getByRole('button', { name: 'Confirmar' }))
+    await waitFor(async () => expect((await planState()).subscription?.status).toBe('active'), {
+      timeout: 30_000,
+      interval: 250,
+    })
+    await waitFor(() => expect(screen.queryByTestId('bank-check-banner')).toBeNull())
+  }, 60_000)
 })

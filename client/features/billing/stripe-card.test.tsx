@@ -2,8 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { planStateSchema } from '../../../domain/billing-plans'
 import { startStripeStandIn } from '../../../tests/support/stripe-standin'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
+import { apiRequest } from '../../lib/api-client'
 import {
   type AppServer,
   signedInMember,
@@ -162,4 +164,32 @@ describe('Pay now in Stripe mode with a card whose bank checks each payment (3-D
     await answerBank('Complete')
     expect(await screen.findByTestId('payment-paid', {}, { timeout: 15_000 })).toBeTruthy()
   })
+})
+
+describe('Start Now in Stripe mode with a card whose bank checks each payment (3-D Secure)', () => {
+  it('runs the bank’s check of the first month in Stripe’s page, then the plan is active', async () => {
+    await signedInMember(server)
+    await renderApp('/my-account/add-credit-card')
+    const user = userEvent.setup()
+    await typeIntoStripe('4000002500003155')
+    const save = screen.getByRole('button', { name: 'Save card' }) as HTMLButtonElement
+    await waitFor(() => expect(save.disabled).toBe(false))
+    await user.click(save)
+    const cardCheck = await screen.findByRole('dialog', { name: '3D Secure 2 Test Page' })
+    await user.click(within(cardCheck).getByRole('button', { name: 'Complete' }))
+    await waitFor(() => expect(title().textContent).toBe('My Account'))
+
+    const section = await screen.findByRole('region', { name: 'My Subscription' })
+    await user.click(await within(section).findByRole('radio', { name: /^SUBSCRIPTION/ }))
+    await user.click(within(section).getByRole('button', { name: 'Start Now' }))
+    const paymentCheck = await screen.findByRole('dialog', { name: '3D Secure 2 Test Page' })
+    await user.click(within(paymentCheck).getByRole('button', { name: 'Complete' }))
+    await waitFor(
+      async () =>
+        expect((await apiRequest('/api/billing/plan', planStateSchema)).subscription?.status).toBe(
+          'active',
+        ),
+      { timeout: 30_000, interval: 250 },
+    )
+  }, 60_000)
 })

@@ -1,5 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm'
-import { billingCustomers, billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
+import {
+  billingCustomers,
+  billingInvoices,
+  billingPaymentIntents,
+  billingPrices,
+} from '../../../db/schema/billing'
 import type {
   Payment,
   PaymentCheckedRequest,
@@ -69,8 +74,19 @@ export async function giveUpUnansweredChecks(deps: BillingDeps, userId: string):
         eq(billingPaymentIntents.status, 'requires_action'),
       ),
     )
-  if (waiting.length === 0) return
-  for (const { id } of waiting) {
+  // An invoice's charge (ONE PAYMENT bought as an upgrade) is the invoice's to keep: its
+  // check stays offered on My Subscription, and Stripe cancels no charge an invoice made.
+  const invoiceCharges = new Set(
+    (
+      await deps.db
+        .select({ secret: billingInvoices.checkSecret })
+        .from(billingInvoices)
+        .where(and(eq(billingInvoices.userId, userId), eq(billingInvoices.status, 'open')))
+    ).map(({ secret }) => (secret ? paymentIntentOfSecret(secret) : null)),
+  )
+  const givenUp = waiting.filter(({ id }) => !invoiceCharges.has(id))
+  if (givenUp.length === 0) return
+  for (const { id } of givenUp) {
     try {
       await deps.payments.cancelPaymentIntent(id, { idempotencyKey: `give-up-${id}` })
     } catch (error) {

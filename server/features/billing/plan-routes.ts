@@ -5,19 +5,22 @@ import {
   invoicesResponseSchema,
   planStateSchema,
   reactivatePlanRequestSchema,
+  sandboxPlanCheckRequestSchema,
   startPlanRequestSchema,
   upgradePreviewQuerySchema,
   upgradePreviewSchema,
 } from '../../../domain/billing-plans'
-import { cardCaller, consumeCardTry } from './card-tries'
+import { answeringRefusals, cardCaller, consumeCardTry } from './card-tries'
 import { invoiceDocument, invoiceFileName, sellerOf } from './invoice-mail'
 import { renderInvoicePdf } from './invoice-pdf'
 import {
+  answerSandboxPlanCheck,
   cancelRenewal,
   invoicesOf,
   ownInvoice,
   pausePlan,
   payOpenInvoice,
+  planChecked,
   planStateOf,
   previewUpgrade,
   reactivate,
@@ -224,6 +227,41 @@ export const planRoutes: FastifyPluginAsyncZod<{ catchUpEveryMs: number }> = asy
       // Starting a plan, upgrading and paying an invoice charge a card: card tries, as Pay now.
       await consumeCardTry(app.rateLimiter, cardCaller(request, user.id))
       return payOpenInvoice(deps, user.id, request.params.id)
+    },
+  )
+
+  app.post(
+    '/billing/plan/checked',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          "After the bank's check of the open invoice's charge ran in Stripe's page: the plan, read again from Stripe",
+        response: { 200: planStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      return planChecked(deps, user.id)
+    },
+  )
+
+  app.post(
+    '/billing/sandbox/plan/check',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          "The member's answer on the sandbox bank's 3-D Secure check of the open invoice's charge",
+        body: sandboxPlanCheckRequestSchema,
+        response: { 200: planStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      return answeringRefusals(app.rateLimiter, cardCaller(request, user.id), () =>
+        answerSandboxPlanCheck(deps, user.id, request.body),
+      )
     },
   )
 }

@@ -111,6 +111,7 @@ export function invoiceRow(
     pdfUrl: invoice.invoice_pdf ?? null,
     attemptCount: invoice.attempt_count,
     lastChargeStatus: charge?.status ?? null,
+    checkSecret: charge?.status === 'requires_action' ? charge.client_secret : null,
     nextPaymentAttempt: atOrNull(invoice.next_payment_attempt),
     periodStart: at(invoice.period_start),
     periodEnd: at(invoice.period_end),

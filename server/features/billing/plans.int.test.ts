@@ -699,3 +699,118 @@ describe('Charges of a plan', () => {
     expect(state.actions.upgrade).toBe(true)
   })
 })
+
+describe('a card whose bank checks each payment made with the member present (3-D Secure)', () => {
+  /** Saves the card through the bank's check, as Add Credit Card does; it becomes the default. */
+  async function checkedCard(cookie: string, number: string) {
+    const { cardField } = billingCallsTo(call)
+    const paymentMethodId = await cardField(cookie, number)
+    const confirmed = await call('POST', '/api/billing/cards/confirm', cookie, { paymentMethodId })
+    expect(confirmed.json().status).toBe('requires_action')
+    const checked = await call('POST', '/api/billing/sandbox/setups/check', cookie, {
+      clientSecret: confirmed.json().clientSecret,
+      outcome: 'complete',
+    })
+    expect(checked.statusCode).toBe(200)
+  }
+  const answerCheck = (cookie: string, clientSecret: string, outcome: string, language = 'en') =>
+    call('POST', '/api/billing/sandbox/plan/check', cookie, { clientSecret, outcome }, language)
+
+  it('Start Now waits for the check: failed, nothing is charged and the invoice can be paid again, which asks again; completed, the plan is active; the renewal needs none', async () => {
+    const { user, cookie } = await member()
+    await checkedCard(cookie, '4000002500003155')
+
+    const started = await start(cookie, 'subscription')
+    expect(started.statusCode).toBe(200)
+    const waiting = started.json() as PlanState
+    expect(waiting.bankCheck).toMatch(/^pi_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/)
+    expect(waiting).toMatchObject({ paymentFailed: false, charging: false })
+    expect(await hasAccess(cookie)).toBe(false)
+    // The same check is offered on the page after a reload.
+    expect((await planOf(cookie)).bankCheck).toBe(waiting.bankCheck)
+
+    const failed = await answerCheck(cookie, waiting.bankCheck ?? '', 'fail', 'es')
+    expect(failed.statusCode).toBe(402)
+    expect(failed.json().message).toBe(
+      'Tu banco no pudo confirmar este pago, así que no se ha cobrado nada. Inténtalo de nuevo o usa otra tarjeta.',
+    )
+    const refused = await planOf(cookie)
+    expect(refused).toMatchObject({ bankCheck: null, paymentFailed: true })
+    expect(refused.actions.payInvoice).toBe(true)
+    // The failed check is over: answering it again changes nothing.
+    expect((await answerCheck(cookie, waiting.bankCheck ?? '', 'complete')).statusCode).toBe(404)
+
+    const invoiceId = refused.openInvoice?.id ?? ''
+    const paying = await call('POST', `/api/billing/invoices/${invoiceId}/pay`, cookie)
+    expect(paying.statusCode).toBe(200)
+    const again = paying.json() as PlanState
+    expect(again.bankCheck).toMatch(/^pi_/)
+    expect(again.bankCheck).not.toBe(waiting.bankCheck)
+    const confirmed = await answerCheck(cookie, again.bankCheck ?? '', 'complete')
+    expect(confirmed.statusCode).toBe(200)
+    expect((confirmed.json() as PlanState).bankCheck).toBeNull()
+    await planWhen(cookie, statusIs('active'))
+    expect(await hasAccess(cookie)).toBe(true)
+    expect((await invoicesOf(cookie)).map((invoice) => invoice.status)).toEqual(['paid'])
+
+    // A renewal is made while the member is away; the card was checked when saved.
+    await advance(user.email, 31)
+    await vi.waitFor(
+      async () =>
+        expect((await invoicesOf(cookie)).map((invoice) => invoice.status)).toEqual([
+          'paid',
+          'paid',
+        ]),
+      { timeout: 30_000, interval: 200 },
+    )
+  })
+
+  it('an upgrade to ONE PAYMENT waits for the check; a purchase meanwhile leaves it be, and confirmed, the plan ends paid for good', async () => {
+    const { cookie } = await member()
+    await checkedCard(cookie, '4000002500003155')
+    const started = (await start(cookie, 'subscription')).json() as PlanState
+    expect((await answerCheck(cookie, started.bankCheck ?? '', 'complete')).statusCode).toBe(200)
+    await planWhen(cookie, statusIs('active'))
+
+    const upgraded = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      attemptId: randomUUID(),
+    })
+    expect(upgraded.statusCode).toBe(200)
+    const waiting = upgraded.json() as PlanState
+    expect(waiting.bankCheck).toMatch(/^pi_/)
+    expect(waiting.openInvoice).not.toBeNull()
+    // Pay now meanwhile is refused as beside a running plan; the invoice's charge is not given up.
+    const { cardField } = billingCallsTo(call)
+    const payNow = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: await cardField(cookie, '4242424242424242'),
+      attemptId: randomUUID(),
+    })
+    expect(payNow.statusCode).toBe(409)
+    expect((await planOf(cookie)).bankCheck).toBe(waiting.bankCheck)
+
+    expect((await answerCheck(cookie, waiting.bankCheck ?? '', 'complete')).statusCode).toBe(200)
+    const ended = await planWhen(cookie, statusIs('canceled'))
+    expect(ended.actions).toMatchObject({ startNow: false, reactivate: false, upgrade: false })
+    expect(await hasAccess(cookie)).toBe(true)
+  })
+
+  it('FOUR PAYMENTS’ first payment waits for the check too, and only the member’s own check is answered', async () => {
+    const { cookie } = await member()
+    const stranger = await member()
+    await checkedCard(cookie, '4000002500003155')
+    const started = (await start(cookie, 'four_payments')).json() as PlanState
+    expect(started.bankCheck).toMatch(/^pi_/)
+    const secret = started.bankCheck ?? ''
+    const theirs = await answerCheck(stranger.cookie, secret, 'complete')
+    expect(theirs.statusCode).toBe(404)
+    expect(theirs.json().message).toBe('This payment does not exist.')
+    expect((await answerCheck(cookie, 'not-a-secret', 'complete')).statusCode).toBe(400)
+    expect((await planOf(cookie)).bankCheck).toBe(secret)
+
+    expect((await answerCheck(cookie, secret, 'complete')).statusCode).toBe(200)
+    const active = await planWhen(cookie, statusIs('active'))
+    expect(active.subscription?.installments).toMatchObject({ paid: 1, total: 4 })
+  })
+})

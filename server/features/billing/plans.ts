@@ -15,6 +15,7 @@ import {
   type PlanState,
   planActions,
   type ReactivatePlanRequest,
+  type SandboxPlanCheckRequest,
   type StartPlanRequest,
   type Subscription,
   type UpgradePreview,
@@ -146,6 +147,7 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
     // Once a charge of the open invoice was refused; not while the bank is still answering.
     paymentFailed: open?.lastChargeStatus === 'requires_payment_method',
     charging: charging || subscription?.status === 'pending',
+    bankCheck: open?.lastChargeStatus === 'requires_action' ? (open.checkSecret ?? null) : null,
     nextPaymentAttempt: open?.nextPaymentAttempt?.toISOString() ?? null,
     hasDefaultCard,
     actions,
@@ -382,6 +384,53 @@ export async function payOpenInvoice(
     }
     await syncCustomer(deps, await customerOf(deps.db, userId))
   })
+  return planStateOf(deps, userId)
+}
+
+/**
+ * The plan read again from the provider once the bank's check of the open invoice's charge ran
+ * in Stripe's page, so the page follows the charge with the bank without waiting for the
+ * webhook. Asks the provider only while our record still waits for that check.
+ */
+export async function planChecked(deps: BillingDeps, userId: string): Promise<PlanState> {
+  const open = await openInvoiceRow(deps.db, userId)
+  if (open?.lastChargeStatus === 'requires_action') {
+    await syncCustomer(deps, await customerOf(deps.db, userId))
+  }
+  return planStateOf(deps, userId)
+}
+
+/**
+ * The member's answer on the sandbox bank's check of the open invoice's charge (Stripe.js runs
+ * the bank's own in Stripe mode): confirmed, the charge goes to the bank; failed, it is
+ * refused, in the member's words. Only the check the member's own plan state offers.
+ */
+export async function answerSandboxPlanCheck(
+  deps: BillingDeps,
+  userId: string,
+  input: SandboxPlanCheckRequest,
+): Promise<PlanState> {
+  const field = deps.payments.cardField
+  if (!field) throw new AppError(404, 'billing.sandboxOnly')
+  const answered = await withMemberLock(deps.db, userId, async () => {
+    const { bankCheck } = await planStateOf(deps, userId)
+    if (bankCheck === null || bankCheck !== input.clientSecret) {
+      throw new AppError(404, 'billing.paymentNotFound')
+    }
+    try {
+      return await field.authenticateCardPayment(input)
+    } catch (error) {
+      if (error instanceof GatewayError && error.code === 'payment_intent_unexpected_state') {
+        throw new AppError(409, 'billing.checkOver')
+      }
+      throw error
+    } finally {
+      await syncCustomer(deps, await customerOf(deps.db, userId))
+    }
+  })
+  if (answered.status === 'requires_payment_method') {
+    throw new AppError(402, 'billing.paymentAuthenticationFailed')
+  }
   return planStateOf(deps, userId)
 }
 

@@ -46,8 +46,8 @@ interface CardBehaviour {
   /**
    * The bank asks to authenticate the card (3-D Secure) when it is set up and for every charge
    * made with the member present; a charge made while the member is away (a renewal) needs no
-   * check once the card was set up with one. The app asks Stripe to refuse a charge that needs
-   * the check (authentication_required) rather than wait for it.
+   * check once the card was set up with one, and is refused (authentication_required) when the
+   * card never was. A charge with the member present waits for the check (`requires_action`).
    */
   authenticates?: true
 }
@@ -311,8 +311,8 @@ export function createSandboxGateway(
       offSession?: boolean
       /**
        * Stripe's `error_on_requires_action`: a charge the bank asks the member to confirm is
-       * refused (authentication_required) rather than left waiting for the check. A plan's
-       * charges ask for it; a payment the member makes in the page waits for the check.
+       * refused (authentication_required) rather than left waiting for the check, as a charge
+       * made while the member is away always is.
        */
       errorOnRequiresAction?: boolean
     },
@@ -332,7 +332,7 @@ export function createSandboxGateway(
     // that check (or is refused, when asked); any other waits for the bank's answer.
     const check = asksForCheck(method, input.offSession === true)
     const refusal: DeclineReason | null =
-      check && input.errorOnRequiresAction !== false
+      check && (input.offSession === true || input.errorOnRequiresAction === true)
         ? 'authentication_required'
         : check
           ? null
@@ -613,6 +613,8 @@ export function createSandboxGateway(
         const send = bank
         await store.afterCommit(() => (send ? send(id) : settle(id)))
       } else {
+        // A plan's charge refused: its invoice stays open, as after any refusal.
+        await plans.afterCharge(changed)
         await emit({ type: 'payment_intent.payment_failed', customer: changed.customer })
       }
       return changed
@@ -794,9 +796,8 @@ export function createSandboxGateway(
 
     readEvent: (payload, signature) => verifyEvent(payload, signature, options.webhookSecret),
 
-    // A payment the member makes in the page waits for the bank's check when it asks for one.
     createPaymentIntent: async ({ currency: _usd, ...input }, options) =>
-      publicIntent(await createPaymentIntent({ ...input, errorOnRequiresAction: false }, options)),
+      publicIntent(await createPaymentIntent(input, options)),
 
     async retrievePaymentIntent(id) {
       const intent = await retrieve<StoredPaymentIntent>(id, 'payment_intent')

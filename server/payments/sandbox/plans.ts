@@ -307,8 +307,11 @@ export function sandboxPlans(context: PlanContext) {
           },
     )
     if (voided?.payment_intent) {
+      // Still with the bank, or waiting for the member's check: it can no longer pay.
       await store.change<GatewayPaymentIntent>(voided.payment_intent, 'payment_intent', (intent) =>
-        intent.status === 'processing' ? { ...intent, status: 'canceled' } : intent,
+        intent.status === 'processing' || intent.status === 'requires_action'
+          ? { ...intent, status: 'canceled' }
+          : intent,
       )
     }
   }
@@ -339,6 +342,16 @@ export function sandboxPlans(context: PlanContext) {
     if (await chargeRunning(invoice)) {
       if (manual) throw busy()
       return
+    }
+    // A charge still waiting for the member's check is replaced by this try, as Stripe confirms
+    // the invoice's charge again: the old one can no longer be confirmed, so nothing pays twice.
+    if (invoice.payment_intent) {
+      await store.change<GatewayPaymentIntent>(
+        invoice.payment_intent,
+        'payment_intent',
+        (intent) =>
+          intent.status === 'requires_action' ? { ...intent, status: 'canceled' } : intent,
+      )
     }
     const tries = invoice.attempt_count + 1
     const intentId = sandboxId('pi')

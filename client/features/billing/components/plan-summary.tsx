@@ -22,6 +22,7 @@ import {
   useStartPlan,
 } from '../plan-api'
 import { PayInvoiceButton } from './payment-failed-banner'
+import { usePlanCheck } from './plan-check'
 import { SandboxNotice } from './sandbox-notice'
 
 const BADGE = {
@@ -104,7 +105,11 @@ function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
   if (plan.installments && plan.status !== 'paid') {
     lines.push(t('billing.plan.detail.installments', plan.installments))
   }
-  switch (plan.status) {
+  switch (state.bankCheck ? 'waiting_for_bank' : plan.status) {
+    // A charge waits for the member's check at the bank (3-D Secure): nothing failed.
+    case 'waiting_for_bank':
+      lines.push(t('billing.plan.detail.waitingForBank'))
+      break
     case 'active':
     case 'trialing':
       if (plan.cancelAtPeriodEnd)
@@ -212,11 +217,12 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
   const text = useMessageText()
   const { notify } = useNotifications()
   const prices = usePrices()
-  const start = useStartPlan()
-  const reactivate = useReactivatePlan()
+  const check = usePlanCheck()
+  const start = useStartPlan(check.run)
+  const reactivate = useReactivatePlan(check.run)
   const cancel = useCancelRenewal()
   const pause = usePausePlan()
-  const resume = useResumePlan()
+  const resume = useResumePlan(check.run)
   const [priceId, setPriceId] = useState('')
   const [priceError, setPriceError] = useState<string>()
   const [error, setError] = useState<string>()
@@ -264,6 +270,7 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
 
   return (
     <div className="flex flex-col gap-3">
+      {check.dialog}
       {needsPrice && (
         <PlanPriceChoice
           prices={recurringPrices(prices.data?.prices)}
@@ -319,7 +326,7 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
             {t('billing.plan.reactivate')}
           </Button>
         )}
-        {actions.payInvoice && state.openInvoice && (
+        {actions.payInvoice && state.openInvoice && !state.bankCheck && (
           <PayInvoiceButton invoiceId={state.openInvoice.id} onError={setError} />
         )}
         {actions.resume && (

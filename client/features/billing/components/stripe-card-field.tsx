@@ -1,30 +1,14 @@
-import type { StripeCardElement, StripeElementLocale, StripeError } from '@stripe/stripe-js'
-import { loadStripe } from '@stripe/stripe-js/pure'
-import type { TFunction } from 'i18next'
+import type { StripeCardElement, StripeElementLocale } from '@stripe/stripe-js'
 import { LoaderCircle } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'
-import { ApiError } from '../../../lib/api-client'
 import type { ProviderCard } from '../api'
+import { refusal, stripeFor } from '../stripe-js'
 
 // Stripe's own card field, in Stripe mode only: the number, expiry and security code are typed
 // into Stripe's frame and go from the page to Stripe, never to our server. This module (and
 // Stripe.js with it) is loaded only by the pages that take a card, and only in Stripe mode.
-
-/** Stripe.js for a key and language, made once: each `Stripe()` call starts its own frames. */
-const instances = new Map<string, ReturnType<typeof loadStripe>>()
-function stripeFor(publishableKey: string, locale: StripeElementLocale) {
-  const name = `${publishableKey} ${locale}`
-  let stripe = instances.get(name)
-  if (!stripe) {
-    stripe = loadStripe(publishableKey, { locale })
-    // A failed load (offline, blocked) is tried again the next time the field is shown.
-    stripe.catch(() => instances.delete(name))
-    instances.set(name, stripe)
-  }
-  return stripe
-}
 
 /** How long Stripe's field may take to show before the page says it could not load. */
 const LOAD_TIMEOUT_MS = 20_000
@@ -39,22 +23,6 @@ const STYLE = {
   },
   invalid: { color: '#b91c1c', iconColor: '#b91c1c' },
 }
-
-/**
- * Stripe's reason, in the member's language (its locale), for what the card or its bank said;
- * ours for a failed check of the bank's, and for anything else (its words are technical).
- */
-const refusal = (error: StripeError | undefined, t: TFunction) =>
-  new ApiError(
-    402,
-    error?.code === 'setup_intent_authentication_failure'
-      ? t('billing.card.authenticationFailed')
-      : error?.code === 'payment_intent_authentication_failure'
-        ? t('billing.card.paymentAuthenticationFailed')
-        : (error?.type === 'card_error' || error?.type === 'validation_error') && error.message
-          ? error.message
-          : t('billing.card.refused'),
-  )
 
 interface FieldProps {
   publishableKey: string

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router'
 import { Button } from '../../../components/ui/button'
 import { useBillingAccount, usePrices } from '../api'
 import { PaymentFailedBanner } from '../components/payment-failed-banner'
+import { usePlanCheck } from '../components/plan-check'
 import { PaymentInProgress, PlanPriceChoice, recurringPrices } from '../components/plan-summary'
 import { SandboxNotice } from '../components/sandbox-notice'
 import { BRAND_NAMES } from '../components/saved-cards'
@@ -21,7 +22,8 @@ export function SubscribePaymentPage() {
   const account = useBillingAccount()
   const prices = usePrices()
   const plan = usePlan()
-  const start = useStartPlan()
+  const check = usePlanCheck()
+  const start = useStartPlan(check.run)
   const [started, setStarted] = useState(false)
   const { priceId, priceError, error, choose, submit } = usePricedPlanAction(start, () =>
     setStarted(true),
@@ -41,6 +43,7 @@ export function SubscribePaymentPage() {
     <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
       <h1 className="text-2xl font-semibold text-brand-900">{t('billing.subscribe.heading')}</h1>
       <SandboxNotice sandbox={account.data?.sandbox} />
+      {check.dialog}
       <PaymentFailedBanner />
       {isCharging(state) && <PaymentInProgress />}
       {state?.subscription && !state.actions.startNow && !isCharging(state) ? (

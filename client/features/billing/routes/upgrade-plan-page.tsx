@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button'
 import { readServerError } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount, usePrices } from '../api'
+import { usePlanCheck } from '../components/plan-check'
 import { PaymentInProgress, PlanPriceChoice } from '../components/plan-summary'
 import { SandboxNotice } from '../components/sandbox-notice'
 import { isCharging, usePlan, useUpgradePlan, useUpgradePreview } from '../plan-api'
@@ -22,7 +23,8 @@ export function UpgradePlanPage() {
   const account = useBillingAccount()
   const prices = usePrices()
   const plan = usePlan()
-  const upgrade = useUpgradePlan()
+  const check = usePlanCheck()
+  const upgrade = useUpgradePlan(check.run)
   const [upgraded, setUpgraded] = useState(false)
   const { priceId, priceError, error, setError, choose, submit } = usePricedPlanAction(
     upgrade,
@@ -55,6 +57,7 @@ export function UpgradePlanPage() {
     <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
       <h1 className="text-2xl font-semibold text-brand-900">{t('billing.upgrade.heading')}</h1>
       <SandboxNotice sandbox={account.data?.sandbox} />
+      {check.dialog}
       {plan.isPending && (
         <p className="text-sm text-slate-500" aria-busy="true">
           {t('billing.plan.loading')}

@@ -235,7 +235,12 @@ export function invoiceRoutes(
   app.post<{ Params: { id: string } }>('/v1/invoices/:id/pay', async (request) => {
     const params = paramsOf(request)
     onlyKnown(params, ['payment_method', 'off_session'])
-    optionalBoolean(params, 'off_session')
+    // The app pays an invoice with the member present: the bank may ask for its check then.
+    if (optionalBoolean(params, 'off_session') === true) {
+      throw invalidRequest('The sandbox pays an invoice with the member present only.', {
+        param: 'off_session',
+      })
+    }
     // Without a card named, Stripe charges the customer's default card.
     const named = optionalText(params, 'payment_method')
     const invoice = await gateway.retrieveInvoice(request.params.id)
@@ -263,6 +268,16 @@ export function invoiceRoutes(
         code: refusal.code,
         ...(refusal.decline_code ? { decline_code: refusal.decline_code } : {}),
         message: refusal.message,
+        payment_intent: renderPaymentIntent(latest),
+      })
+    }
+    // The bank asks the member to confirm the charge: Stripe's 402, the charge waiting for it.
+    if (latest?.status === 'requires_action') {
+      throw new StripeHttpError(402, {
+        type: 'card_error',
+        code: 'invoice_payment_intent_requires_action',
+        message:
+          'This payment requires additional user action before it can be completed successfully.',
         payment_intent: renderPaymentIntent(latest),
       })
     }
