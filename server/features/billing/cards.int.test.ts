@@ -249,6 +249,23 @@ async function setUpCard(cookie: string, number: string, language = 'en') {
   return { paymentMethodId, confirmed, clientSecret: confirmed.json().clientSecret as string }
 }
 
+/**
+ * A card whose bank checks each payment made with the member present (4000 0025 0000 3155),
+ * checked once as it is set up, and the ONE PAYMENT price to pay with it.
+ */
+async function checkedCardToPay(cookie: string) {
+  const { paymentMethodId, clientSecret } = await setUpCard(cookie, '4000002500003155')
+  await call('POST', '/api/billing/sandbox/setups/check', cookie, {
+    clientSecret,
+    outcome: 'complete',
+  })
+  const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
+    id: string
+    plan: string
+  }[]
+  return { paymentMethodId, priceId: prices.find((price) => price.plan === 'one_payment')?.id }
+}
+
 describe('cards checked by the bank through a setup, as the pages do', () => {
   it('saves a card the bank accepts, and says why it refused another, saving nothing', async () => {
     const { cookie } = await member()
@@ -313,16 +330,7 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
 
   it('a payment the bank wants to check waits for the member’s check, then goes to the bank; a failed check says so in the member’s language', async () => {
     const { cookie } = await member()
-    const { paymentMethodId, clientSecret } = await setUpCard(cookie, '4000002500003155')
-    await call('POST', '/api/billing/sandbox/setups/check', cookie, {
-      clientSecret,
-      outcome: 'complete',
-    })
-    const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
-      id: string
-      plan: string
-    }[]
-    const priceId = prices.find((price) => price.plan === 'one_payment')?.id
+    const { paymentMethodId, priceId } = await checkedCardToPay(cookie)
     const payNow = () =>
       call('POST', '/api/billing/one-payment', cookie, {
         priceId,
@@ -382,19 +390,7 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
 
   it('a check left unanswered is given up by the next purchase, so only one payment is ever made', async () => {
     const { cookie } = await member()
-    const { paymentMethodId, clientSecret } = await setUpCard(cookie, '4000002500003155')
-    await call('POST', '/api/billing/sandbox/setups/check', cookie, {
-      clientSecret,
-      outcome: 'complete',
-    })
-    const prices = (await call('GET', '/api/billing/prices', cookie)).json().prices as {
-      id: string
-      plan: string
-    }[]
-    const pay = {
-      priceId: prices.find((price) => price.plan === 'one_payment')?.id,
-      paymentMethodId,
-    }
+    const pay = await checkedCardToPay(cookie)
     const left = (
       await call('POST', '/api/billing/one-payment', cookie, { ...pay, attemptId: randomUUID() })
     ).json()
@@ -423,19 +419,9 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
   it('the check of a payment is its own member’s: another member, or a made-up secret, reads 404', async () => {
     const owner = await member()
     const stranger = await member()
-    const { paymentMethodId, clientSecret } = await setUpCard(owner.cookie, '4000002500003155')
-    await call('POST', '/api/billing/sandbox/setups/check', owner.cookie, {
-      clientSecret,
-      outcome: 'complete',
-    })
-    const prices = (await call('GET', '/api/billing/prices', owner.cookie)).json().prices as {
-      id: string
-      plan: string
-    }[]
     const made = (
       await call('POST', '/api/billing/one-payment', owner.cookie, {
-        priceId: prices.find((price) => price.plan === 'one_payment')?.id,
-        paymentMethodId,
+        ...(await checkedCardToPay(owner.cookie)),
         attemptId: randomUUID(),
       })
     ).json()

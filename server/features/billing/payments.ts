@@ -189,43 +189,55 @@ export async function paymentChecked(
 }
 
 /**
- * The member's answer on the sandbox bank's check of a payment (Stripe.js runs the bank's own
- * in Stripe mode): confirmed, the payment goes to the bank; failed, it is refused, in the
- * member's words. Only the member's own payment, by its secret.
+ * The member's answer on the sandbox bank's check of a charge (Stripe.js runs the bank's own in
+ * Stripe mode), in the member's turn, for a check `ownCustomer` finds to be the member's own (it
+ * answers their customer, or null). The member is synced whatever came of it. A refused check
+ * is a 402 in the member's words; one no longer asked for (given up because something else was
+ * bought, or answered in another tab), a 409.
  */
+export async function answerChargeCheck(
+  deps: BillingDeps,
+  userId: string,
+  input: SandboxPaymentCheckRequest,
+  ownCustomer: () => Promise<string | null>,
+): Promise<void> {
+  const field = deps.payments.cardField
+  if (!field) throw new AppError(404, 'billing.sandboxOnly')
+  const answered = await withMemberLock(deps.db, userId, async () => {
+    const customerId = await ownCustomer()
+    if (!customerId) throw new AppError(404, 'billing.paymentNotFound')
+    try {
+      return await field.authenticateCardPayment(input)
+    } catch (error) {
+      if (error instanceof GatewayError && error.code === 'payment_intent_unexpected_state') {
+        throw new AppError(409, 'billing.checkOver')
+      }
+      throw error
+    } finally {
+      await syncCustomer(deps, customerId)
+    }
+  })
+  if (answered.status === 'requires_payment_method') {
+    throw new AppError(402, 'billing.paymentAuthenticationFailed')
+  }
+}
+
+/** The sandbox bank's check of a ONE PAYMENT: only the member's own payment, by its secret. */
 export async function answerSandboxPaymentCheck(
   deps: BillingDeps,
   payer: Payer,
   input: SandboxPaymentCheckRequest,
   language: Language,
 ): Promise<PayOnceResponse> {
-  const field = deps.payments.cardField
-  if (!field) throw new AppError(404, 'billing.sandboxOnly')
   const id = paymentIntentOfSecret(input.clientSecret)
-  const [own] = await deps.db
-    .select({ id: billingPaymentIntents.id })
-    .from(billingPaymentIntents)
-    .where(and(eq(billingPaymentIntents.id, id), eq(billingPaymentIntents.userId, payer.id)))
-  const intent = own ? await deps.payments.retrievePaymentIntent(id) : null
-  if (!intent || intent.client_secret !== input.clientSecret) {
-    throw new AppError(404, 'billing.paymentNotFound')
-  }
-  const answered = await withMemberLock(deps.db, payer.id, async () => {
-    try {
-      return await field.authenticateCardPayment(input)
-    } catch (error) {
-      // Given up meanwhile (something else was bought), or answered in another tab.
-      if (error instanceof GatewayError && error.code === 'payment_intent_unexpected_state') {
-        throw new AppError(409, 'billing.checkOver')
-      }
-      throw error
-    } finally {
-      await syncCustomer(deps, intent.customer)
-    }
+  await answerChargeCheck(deps, payer.id, input, async () => {
+    const [own] = await deps.db
+      .select({ id: billingPaymentIntents.id })
+      .from(billingPaymentIntents)
+      .where(and(eq(billingPaymentIntents.id, id), eq(billingPaymentIntents.userId, payer.id)))
+    const intent = own ? await deps.payments.retrievePaymentIntent(id) : null
+    return intent?.client_secret === input.clientSecret ? intent.customer : null
   })
-  if (answered.status === 'requires_payment_method') {
-    throw new AppError(402, 'billing.paymentAuthenticationFailed')
-  }
   const payment = (await paymentsOf(deps, payer.id, language)).find((made) => made.id === id)
   if (!payment) throw new Error(`payment ${id} is not in the payment table`)
   return { payment, clientSecret: null }

@@ -24,7 +24,7 @@ import { AppError } from '../../errors'
 import { GatewayError } from '../../payments/gateway'
 import { customerIdFor, type Payer, syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
-import { giveUpUnansweredChecks } from './payments'
+import { answerChargeCheck, giveUpUnansweredChecks } from './payments'
 import { currentPlanRow, hasLifetimePayment, type SubscriptionRow } from './plan-sync'
 import type { BillingDeps } from './service'
 
@@ -410,27 +410,12 @@ export async function answerSandboxPlanCheck(
   userId: string,
   input: SandboxPlanCheckRequest,
 ): Promise<PlanState> {
-  const field = deps.payments.cardField
-  if (!field) throw new AppError(404, 'billing.sandboxOnly')
-  const answered = await withMemberLock(deps.db, userId, async () => {
+  await answerChargeCheck(deps, userId, input, async () => {
     const { bankCheck } = await planStateOf(deps, userId)
-    if (bankCheck === null || bankCheck !== input.clientSecret) {
-      throw new AppError(404, 'billing.paymentNotFound')
-    }
-    try {
-      return await field.authenticateCardPayment(input)
-    } catch (error) {
-      if (error instanceof GatewayError && error.code === 'payment_intent_unexpected_state') {
-        throw new AppError(409, 'billing.checkOver')
-      }
-      throw error
-    } finally {
-      await syncCustomer(deps, await customerOf(deps.db, userId))
-    }
+    return bankCheck !== null && bankCheck === input.clientSecret
+      ? customerOf(deps.db, userId)
+      : null
   })
-  if (answered.status === 'requires_payment_method') {
-    throw new AppError(402, 'billing.paymentAuthenticationFailed')
-  }
   return planStateOf(deps, userId)
 }
 

@@ -3,6 +3,7 @@ import type { GatewayPaymentIntent } from '../../gateway'
 import type { SandboxGateway } from '../gateway'
 import { STRIPE_JS_FIELDS } from './payment-methods'
 import {
+  checkOutcomeOf,
   idempotencyKeyOf,
   invalidRequest,
   LIST_PARAMS,
@@ -167,10 +168,7 @@ export function paymentIntentRoutes(
   app.post<{ Params: { id: string } }>('/v1/payment_intents/:id/authenticate', async (request) => {
     const params = paramsOf(request)
     onlyKnown(params, ['client_secret', 'outcome', ...STRIPE_JS_FIELDS])
-    const outcome = requiredText(params, 'outcome')
-    if (outcome !== 'complete' && outcome !== 'fail') {
-      throw invalidRequest('outcome is complete or fail.', { param: 'outcome' })
-    }
+    const outcome = checkOutcomeOf(params)
     const intent = await intentFor(
       gateway,
       request,

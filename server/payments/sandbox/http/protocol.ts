@@ -300,3 +300,12 @@ export function expandOf(params: Params, allowed: readonly string[]): Set<string
   }
   return new Set(fields as string[])
 }
+
+/** The member's answer on the sandbox's stand-in for the bank's 3-D Secure page. */
+export function checkOutcomeOf(params: Record<string, unknown>): 'complete' | 'fail' {
+  const outcome = requiredText(params, 'outcome')
+  if (outcome !== 'complete' && outcome !== 'fail') {
+    throw invalidRequest('outcome is complete or fail.', { param: 'outcome' })
+  }
+  return outcome
+}
