@@ -56,6 +56,10 @@ const SERVER_MESSAGES = {
     en: 'This payment does not exist.',
     es: 'Este pago no existe.',
   },
+  'billing.planChargeAwaitingCheck': {
+    en: 'A payment of your plan is waiting for you to confirm it with your bank. Confirm it on My Account first.',
+    es: 'Un pago de tu plan espera a que lo confirmes con tu banco. Confírmalo antes en Mi cuenta.',
+  },
   'billing.checkOver': {
     en: 'This check is over: the payment was answered in another window or replaced by another purchase. Look at your payments below.',
     es: 'Esta comprobación ya terminó: el pago se respondió en otra ventana o lo sustituyó otra compra. Mira tus pagos más abajo.',

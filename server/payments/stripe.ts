@@ -213,8 +213,13 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       ),
     )
     try {
-      // The member is present: the bank may ask for its check, which their page then runs.
-      await stripe.invoices.pay(invoiceId, {}, { idempotencyKey: `${base}-pay` })
+      // The member is present (paying an invoice is off session unless told otherwise): the
+      // bank may ask for its check, which their page then runs.
+      await stripe.invoices.pay(
+        invoiceId,
+        { off_session: false },
+        { idempotencyKey: `${base}-pay` },
+      )
     } catch (error) {
       if (!refusedOrWaiting(error)) throw asGatewayError(error)
     }
@@ -814,8 +819,9 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     async payInvoice(id, { paymentMethod }) {
       const before = await retrieveInvoice(id)
       if (!before) throw new GatewayError('resource_missing', `No such invoice: '${id}'`)
-      // The member is present (they press Pay): the bank may ask for its check.
-      const params = { payment_method: paymentMethod }
+      // The member is present (they press Pay; paying an invoice is off session unless told
+      // otherwise): the bank may ask for its check.
+      const params = { payment_method: paymentMethod, off_session: false }
       // One key per try: a retry of this request is done once, a later try is a new charge.
       const idempotencyKey = derivedKey('invoice-pay', id, {
         ...params,

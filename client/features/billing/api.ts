@@ -213,9 +213,12 @@ async function checkPayment(answer: PayOnceResponse, source: CardSource): Promis
     (error: unknown) => ({ error }),
   )
   // Stripe's webhook may come later: the payment is read again from Stripe now, refused too.
-  const now = await paymentChecked({ paymentId: answer.payment.id })
-  if (refusal) throw refusal.error
-  return now
+  // The bank's refusal is what the member is told, even when that reading fails.
+  if (refusal) {
+    await paymentChecked({ paymentId: answer.payment.id }).catch(() => null)
+    throw refusal.error
+  }
+  return paymentChecked({ paymentId: answer.payment.id })
 }
 
 /**

@@ -48,8 +48,13 @@ function usePlanMutation<Variables>(
       void queryClient.invalidateQueries({ queryKey: accessQueryKey })
       void queryClient.invalidateQueries({ queryKey: invoicesQueryKey })
     },
-    // A refused check changed the plan too (its charge refused): read it again.
-    onError: () => queryClient.invalidateQueries({ queryKey: planQueryKey }),
+    // The action may have happened before its check was refused (a plan started, its first
+    // month refused): read again what it changes.
+    onError: () => {
+      void queryClient.invalidateQueries({ queryKey: planQueryKey })
+      void queryClient.invalidateQueries({ queryKey: accessQueryKey })
+      void queryClient.invalidateQueries({ queryKey: invoicesQueryKey })
+    },
   })
 }
 

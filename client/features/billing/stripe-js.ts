@@ -38,7 +38,10 @@ export const refusal = (error: StripeError | undefined, t: TFunction) =>
 
 /**
  * The bank's check (3-D Secure) of a plan's charge, in Stripe's own page: fails with the
- * reason in the member's language, or when Stripe.js cannot be loaded.
+ * reason in the member's language, or when Stripe.js cannot be loaded. The charge was made by
+ * Stripe for the invoice, not confirmed by us with `use_stripe_sdk`, so it is confirmed again
+ * here with its own card (Stripe's way for an invoice's payment that requires action), which
+ * runs the check.
  */
 export async function checkWithStripe(
   publishableKey: string,
@@ -50,7 +53,7 @@ export async function checkWithStripe(
     () => null,
   )
   if (!stripe) throw new ApiError(503, t('billing.card.unavailable'))
-  const { error } = await stripe.handleNextAction({ clientSecret })
+  const { error } = await stripe.confirmCardPayment(clientSecret)
   if (error) {
     throw error.code === 'payment_intent_authentication_failure'
       ? new ApiError(402, t('billing.card.paymentAuthenticationFailed'))

@@ -107,21 +107,30 @@ export function installStripeJsStandIn(apiUrl: string): void {
      * The bank's check of a setup or a payment the server confirmed (its secret says which):
      * Stripe's test page, then its answer.
      */
-    async handleNextAction({ clientSecret }: { clientSecret: string }) {
-      const id = clientSecret.split('_secret_')[0] ?? ''
-      const payment = id.startsWith('pi_')
-      const outcome = await bankPage()
-      const answer = await post(
-        `/v1/${payment ? 'payment_intents' : 'setup_intents'}/${id}/authenticate`,
-        { key: publishableKey, client_secret: clientSecret, outcome },
-      )
-      if (answer.error) return { error: answer.error }
-      const failure = payment ? answer.last_payment_error : answer.last_setup_error
-      if (answer.status === 'requires_payment_method' && failure) {
-        return { error: { ...failure, type: 'card_error' } }
-      }
-      return payment ? { paymentIntent: answer } : { setupIntent: answer }
-    },
+    handleNextAction: ({ clientSecret }: { clientSecret: string }) =>
+      check(clientSecret, publishableKey),
+    /**
+     * A payment confirmed again with its own card (an invoice's charge waiting for the bank's
+     * check): here, as at Stripe, that runs the bank's check.
+     */
+    confirmCardPayment: (clientSecret: string) => check(clientSecret, publishableKey),
   })
+
+  /** Stripe's test page for the bank's check of a setup or a payment, then its answer. */
+  async function check(clientSecret: string, publishableKey: string) {
+    const id = clientSecret.split('_secret_')[0] ?? ''
+    const payment = id.startsWith('pi_')
+    const outcome = await bankPage()
+    const answer = await post(
+      `/v1/${payment ? 'payment_intents' : 'setup_intents'}/${id}/authenticate`,
+      { key: publishableKey, client_secret: clientSecret, outcome },
+    )
+    if (answer.error) return { error: answer.error }
+    const failure = payment ? answer.last_payment_error : answer.last_setup_error
+    if (answer.status === 'requires_payment_method' && failure) {
+      return { error: { ...failure, type: 'card_error' } }
+    }
+    return payment ? { paymentIntent: answer } : { setupIntent: answer }
+  }
   Object.assign(window, { Stripe: stripe })
 }

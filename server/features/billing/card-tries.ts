@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm'
+import { and, eq, gt, isNotNull, or } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { billingPaymentIntents } from '../../../db/schema/billing'
 import { AppError } from '../../errors'
@@ -113,7 +113,14 @@ export async function countPaymentRefusals(
     .where(
       and(
         eq(billingPaymentIntents.userId, caller.userId),
-        eq(billingPaymentIntents.status, 'requires_payment_method'),
+        // A payment refused at the bank's check is cancelled afterwards; its refusal stays.
+        or(
+          eq(billingPaymentIntents.status, 'requires_payment_method'),
+          and(
+            eq(billingPaymentIntents.status, 'canceled'),
+            isNotNull(billingPaymentIntents.failureCode),
+          ),
+        ),
         gt(billingPaymentIntents.createdAt, new Date(Date.now() - HOUR_MS)),
       ),
     )

@@ -378,14 +378,22 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
     await vi.waitFor(
       async () => {
         const { payments } = (await call('GET', '/api/billing/payments', cookie)).json()
+        // Refused at the check, the payment is closed so its secret confirms nothing more.
         expect(statusesOf(payments)).toEqual({
-          [failing.json().payment.id]: 'requires_payment_method',
+          [failing.json().payment.id]: 'canceled',
           [payment.id]: 'succeeded',
         })
       },
       { timeout: 15_000, interval: 200 },
     )
     expect(await access()).toBe(true)
+    const { payments } = (await call('GET', '/api/billing/payments', cookie)).json()
+    expect(
+      payments.find((listed: { id: string }) => listed.id === failing.json().payment.id),
+    ).toMatchObject({
+      failure:
+        'Your bank could not confirm this payment, so nothing was charged. Try again or use another card.',
+    })
   })
 
   it('a check left unanswered is given up by the next purchase, so only one payment is ever made', async () => {

@@ -130,8 +130,42 @@ async function settleReplacements(
     const charge = intents.find((intent) => intent.id === invoice.payment_intent)
     // No try at all (Stripe may already name a payment intent made at finalizing).
     const abandoned = invoice.attempt_count === 0
-    if (invoice.status === 'open' && (abandoned || charge?.status === 'requires_payment_method')) {
+    // A check at the bank left unanswered while the plan went on to its next month: the credit
+    // it was priced with is out of date, so it is not paid any more.
+    const stale =
+      charge?.status === 'requires_action' &&
+      plan !== undefined &&
+      plan.current_period_start > invoice.created
+    if (
+      invoice.status === 'open' &&
+      (abandoned || stale || charge?.status === 'requires_payment_method')
+    ) {
       await payments.voidInvoice(invoice.id)
+      changed = true
+    }
+  }
+  return changed
+}
+
+/**
+ * A one-time payment whose bank check failed is cancelled: its client secret went to the page
+ * for the check, and while the payment can still be confirmed, that secret would let a script
+ * try other cards on it at the provider, past our counting of card tries. Its refusal is still
+ * shown and counted (the failure stays on it). True when it changed anything.
+ */
+async function closeFailedChecks(
+  payments: BillingDeps['payments'],
+  intents: readonly GatewayPaymentIntent[],
+): Promise<boolean> {
+  let changed = false
+  for (const intent of intents) {
+    const oneTime = intent.metadata.price_id !== ''
+    if (
+      oneTime &&
+      intent.status === 'requires_payment_method' &&
+      intent.last_payment_error?.code === 'payment_intent_authentication_failure'
+    ) {
+      await payments.cancelPaymentIntent(intent.id, { idempotencyKey: `close-${intent.id}` })
       changed = true
     }
   }
@@ -176,7 +210,7 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId))
   if (!user) return
   const methods = await payments.listPaymentMethods(customerId)
-  const intents = await payments.listPaymentIntents(customerId)
+  let intents = await payments.listPaymentIntents(customerId)
   let subscriptions = await payments.listSubscriptions(customerId)
   let invoices = await payments.listInvoices(customerId)
   // Failing half-way, the rows are still written from what was read (a paid ONE PAYMENT then
@@ -187,6 +221,9 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
     if ((await settleInstallments(payments, subscriptions)) || replaced) {
       subscriptions = await payments.listSubscriptions(customerId)
       invoices = await payments.listInvoices(customerId)
+    }
+    if (await closeFailedChecks(payments, intents)) {
+      intents = await payments.listPaymentIntents(customerId)
     }
   } catch (error) {
     unsettled = error

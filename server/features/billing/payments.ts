@@ -24,7 +24,7 @@ import {
   syncCustomer,
 } from './customers'
 import { withMemberLock } from './member-lock'
-import { hasLifetimePayment, hasRunningPlan } from './plan-sync'
+import { hasChargeAwaitingCheck, hasLifetimePayment, hasRunningPlan } from './plan-sync'
 import type { BillingDeps } from './service'
 
 /**
@@ -47,8 +47,9 @@ export async function paymentsOf(
     id: row.id,
     amount: row.amount,
     status: row.status,
+    // Refused, or refused at the bank's check and then cancelled so it cannot be tried again.
     failure:
-      row.status === 'requires_payment_method'
+      row.status === 'requires_payment_method' || (row.status === 'canceled' && row.failureCode)
         ? translate(
             withoutReasons ? 'billing.cardDeclined' : refusalMessage(row.failureCode),
             language,
@@ -125,6 +126,10 @@ export async function payOnce(
     if (await hasLifetimePayment(deps.db, payer.id)) throw new AppError(409, 'billing.alreadyPaid')
     // Monthly charges would go on beside a lifetime payment: the plan is upgraded instead.
     if (await hasRunningPlan(deps.db, payer.id)) throw new AppError(409, 'billing.useUpgrade')
+    // A plan's charge waiting for the member's check would pay it beside this one.
+    if (await hasChargeAwaitingCheck(deps.db, payer.id)) {
+      throw new AppError(409, 'billing.planChargeAwaitingCheck')
+    }
     const customerId = await customerIdFor(deps, payer)
     await assertUsableCard(deps, payer.id, customerId, input.paymentMethodId)
     const created = await deps.payments.createPaymentIntent(
@@ -168,6 +173,7 @@ export async function paymentChecked(
   payer: Payer,
   input: PaymentCheckedRequest,
   language: Language,
+  { askProvider }: { askProvider: boolean },
 ): Promise<PayOnceResponse> {
   const [own] = await deps.db
     .select({ status: billingPaymentIntents.status, customerId: billingCustomers.customerId })
@@ -180,7 +186,7 @@ export async function paymentChecked(
       ),
     )
   if (!own) throw new AppError(404, 'billing.paymentNotFound')
-  if (own.status === 'requires_action') await syncCustomer(deps, own.customerId)
+  if (own.status === 'requires_action' && askProvider) await syncCustomer(deps, own.customerId)
   const payment = (await paymentsOf(deps, payer.id, language)).find(
     (made) => made.id === input.paymentId,
   )

@@ -28,7 +28,7 @@ import {
   startPlan,
   upgradePlan,
 } from './plans'
-import { catchUp } from './resync'
+import { catchUp, mayAskAfterCheck } from './resync'
 
 const errors = {
   400: apiErrorSchema,
@@ -242,7 +242,9 @@ export const planRoutes: FastifyPluginAsyncZod<{ catchUpEveryMs: number }> = asy
     },
     async (request) => {
       const user = await app.requireUser(request)
-      return planChecked(deps, user.id)
+      return planChecked(deps, user.id, {
+        askProvider: await mayAskAfterCheck(app.rateLimiter, user.id),
+      })
     },
   )
 

@@ -1,6 +1,10 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { billingPaymentIntents, billingSubscriptions } from '../../../db/schema/billing'
+import {
+  billingInvoices,
+  billingPaymentIntents,
+  billingSubscriptions,
+} from '../../../db/schema/billing'
 import type { SubscriptionStatus } from '../../../domain/access'
 import { FOUR_PAYMENTS_INSTALLMENTS, RUNNING_STATUSES } from '../../../domain/billing-plans'
 import type {
@@ -138,6 +142,26 @@ export async function currentPlanRow(
 export async function hasRunningPlan(db: Database, userId: string): Promise<boolean> {
   const plan = await currentPlanRow(db, userId)
   return Boolean(plan && RUNNING_STATUSES.includes(plan.status))
+}
+
+/**
+ * Whether a charge of the member's plan waits for their check at the bank (3-D Secure): the
+ * plan's first month, an open invoice paid from the page. Answered, it pays, so nothing else
+ * is bought meanwhile.
+ */
+export async function hasChargeAwaitingCheck(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: billingInvoices.id })
+    .from(billingInvoices)
+    .where(
+      and(
+        eq(billingInvoices.userId, userId),
+        eq(billingInvoices.status, 'open'),
+        eq(billingInvoices.lastChargeStatus, 'requires_action'),
+      ),
+    )
+    .limit(1)
+  return Boolean(row)
 }
 
 /** Statuses of a one-time payment that is paid or may still be. */

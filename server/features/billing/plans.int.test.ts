@@ -729,6 +729,18 @@ describe('a card whose bank checks each payment made with the member present (3-
     // The same check is offered on the page after a reload.
     expect((await planOf(cookie)).bankCheck).toBe(waiting.bankCheck)
 
+    // ONE PAYMENT meanwhile would be paid beside the month, were it confirmed later.
+    const { cardField } = billingCallsTo(call)
+    const payNow = await call('POST', '/api/billing/one-payment', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      paymentMethodId: await cardField(cookie, '4242424242424242'),
+      attemptId: randomUUID(),
+    })
+    expect(payNow.statusCode).toBe(409)
+    expect(payNow.json().message).toBe(
+      'A payment of your plan is waiting for you to confirm it with your bank. Confirm it on My Account first.',
+    )
+
     const failed = await answerCheck(cookie, waiting.bankCheck ?? '', 'fail', 'es')
     expect(failed.statusCode).toBe(402)
     expect(failed.json().message).toBe(
@@ -794,6 +806,29 @@ describe('a card whose bank checks each payment made with the member present (3-
     const ended = await planWhen(cookie, statusIs('canceled'))
     expect(ended.actions).toMatchObject({ startNow: false, reactivate: false, upgrade: false })
     expect(await hasAccess(cookie)).toBe(true)
+  })
+
+  it('an upgrade’s check left unanswered until the plan’s next month is dropped, its credit out of date', async () => {
+    const { user, cookie } = await member()
+    await checkedCard(cookie, '4000002500003155')
+    const started = (await start(cookie, 'subscription')).json() as PlanState
+    await answerCheck(cookie, started.bankCheck ?? '', 'complete')
+    await planWhen(cookie, statusIs('active'))
+    const upgraded = await call('POST', '/api/billing/plan/upgrade', cookie, {
+      priceId: await priceOf(cookie, 'one_payment'),
+      attemptId: randomUUID(),
+    })
+    expect((upgraded.json() as PlanState).bankCheck).toMatch(/^pi_/)
+
+    await advance(user.email, 31)
+    const dropped = await planWhen(
+      cookie,
+      (state) => state.bankCheck === null && state.openInvoice === null,
+    )
+    expect(dropped.subscription?.status).toBe('active')
+    expect(dropped.actions.upgrade).toBe(true)
+    const statuses = (await invoicesOf(cookie)).map((invoice) => invoice.status)
+    expect(statuses.sort()).toEqual(['paid', 'paid', 'void'])
   })
 
   it('FOUR PAYMENTS’ first payment waits for the check too, and only the member’s own check is answered', async () => {

@@ -134,12 +134,13 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
   const open = await openInvoiceRow(deps.db, userId)
   const hasDefaultCard = Boolean(await defaultCardOf(deps.db, userId))
   const charging = open?.lastChargeStatus === 'processing'
+  const lifetimePayment = await hasLifetimePayment(deps.db, userId)
   const actions = planActions({
     subscription,
     hasOpenInvoice: Boolean(open),
     charging,
     hasDefaultCard,
-    lifetimePayment: await hasLifetimePayment(deps.db, userId),
+    lifetimePayment,
   })
   return {
     subscription,
@@ -147,7 +148,11 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
     // Once a charge of the open invoice was refused; not while the bank is still answering.
     paymentFailed: open?.lastChargeStatus === 'requires_payment_method',
     charging: charging || subscription?.status === 'pending',
-    bankCheck: open?.lastChargeStatus === 'requires_action' ? (open.checkSecret ?? null) : null,
+    // Beside a lifetime payment, nothing of a plan is paid any more: its check is not offered.
+    bankCheck:
+      open?.lastChargeStatus === 'requires_action' && !lifetimePayment
+        ? (open.checkSecret ?? null)
+        : null,
     nextPaymentAttempt: open?.nextPaymentAttempt?.toISOString() ?? null,
     hasDefaultCard,
     actions,
@@ -392,9 +397,13 @@ export async function payOpenInvoice(
  * in Stripe's page, so the page follows the charge with the bank without waiting for the
  * webhook. Asks the provider only while our record still waits for that check.
  */
-export async function planChecked(deps: BillingDeps, userId: string): Promise<PlanState> {
+export async function planChecked(
+  deps: BillingDeps,
+  userId: string,
+  { askProvider }: { askProvider: boolean },
+): Promise<PlanState> {
   const open = await openInvoiceRow(deps.db, userId)
-  if (open?.lastChargeStatus === 'requires_action') {
+  if (open?.lastChargeStatus === 'requires_action' && askProvider) {
     await syncCustomer(deps, await customerOf(deps.db, userId))
   }
   return planStateOf(deps, userId)

@@ -97,6 +97,22 @@ export async function catchUp(
   return true
 }
 
+/** How often a member's page may ask the provider again after a bank check ran in it. */
+export const SYNCS_AFTER_CHECKS = { limit: 10, windowMs: 60_000 }
+
+/**
+ * Whether the member's page may have the provider asked again now that the bank's check ran in
+ * it (Stripe mode): a few times a minute, enough for every check a member makes, too few for a
+ * page to keep the provider busy.
+ */
+export async function mayAskAfterCheck(
+  limiter: Pick<RateLimiter, 'hit'>,
+  userId: string,
+): Promise<boolean> {
+  const { count } = await limiter.hit(`billing-after-check:${userId}`, SYNCS_AFTER_CHECKS.windowMs)
+  return count <= SYNCS_AFTER_CHECKS.limit
+}
+
 /**
  * Every hour, members not synced for a day are synced: a webhook that never came heals. Each
  * server schedules the pass; one job an hour runs it, whichever server takes it.

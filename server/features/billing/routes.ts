@@ -39,7 +39,7 @@ import {
 import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
 import { answerSandboxPaymentCheck, paymentChecked, paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
-import { type BillingOptions, CATCH_UP_EVERY_MS, catchUp } from './resync'
+import { type BillingOptions, CATCH_UP_EVERY_MS, catchUp, mayAskAfterCheck } from './resync'
 import { ensureCatalog, listActivePrices } from './service'
 import { webhookRoutes } from './webhook'
 
@@ -151,7 +151,9 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
     },
     async (request) => {
       const user = await app.requireUser(request)
-      return paymentChecked(deps, user, request.body, requestLanguage(request))
+      return paymentChecked(deps, user, request.body, requestLanguage(request), {
+        askProvider: await mayAskAfterCheck(app.rateLimiter, user.id),
+      })
     },
   )
 

@@ -805,6 +805,13 @@ export function createSandboxGateway(
     },
 
     async cancelPaymentIntent(id) {
+      const stored = await retrieve<StoredPaymentIntent>(id, 'payment_intent')
+      if (stored?.metadata.invoice) {
+        throw new GatewayError(
+          'invalid_request_error',
+          'A PaymentIntent made by an invoice cannot be canceled; void the invoice instead.',
+        )
+      }
       let canceled = false
       const changed = await change<StoredPaymentIntent>(id, 'payment_intent', (current) => {
         if (current.status !== 'requires_action' && current.status !== 'requires_payment_method')

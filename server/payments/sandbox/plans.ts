@@ -339,19 +339,24 @@ export function sandboxPlans(context: PlanContext) {
   ): Promise<void> {
     const busy = () =>
       new GatewayError('invoice_payment_in_progress', `Invoice ${invoice.id} is being paid.`)
-    if (await chargeRunning(invoice)) {
-      if (manual) throw busy()
-      return
-    }
-    // A charge still waiting for the member's check is replaced by this try, as Stripe confirms
-    // the invoice's charge again: the old one can no longer be confirmed, so nothing pays twice.
+    // The invoice's latest charge, read under its row lock (the member's answer to its check
+    // changes it under the same lock): still with the bank, this try waits; waiting for the
+    // member's check, this try replaces it, as Stripe confirms the invoice's charge again, so
+    // the old one can no longer be confirmed and nothing pays twice.
+    let running = false
     if (invoice.payment_intent) {
       await store.change<GatewayPaymentIntent>(
         invoice.payment_intent,
         'payment_intent',
-        (intent) =>
-          intent.status === 'requires_action' ? { ...intent, status: 'canceled' } : intent,
+        (intent) => {
+          if (intent.status === 'processing') running = true
+          return intent.status === 'requires_action' ? { ...intent, status: 'canceled' } : intent
+        },
       )
+    }
+    if (running) {
+      if (manual) throw busy()
+      return
     }
     const tries = invoice.attempt_count + 1
     const intentId = sandboxId('pi')
@@ -399,8 +404,10 @@ export function sandboxPlans(context: PlanContext) {
           invoice: invoice.id,
           ...(manual ? { manual: 'true' as const } : {}),
         },
-        // The plan's first charge and a Pay now are made with the member present.
-        offSession: !manual && invoice.billing_reason === 'subscription_cycle',
+        // The first try of a plan's first month or of an upgrade is made during the member's
+        // request, as is a Pay now; a renewal and every automatic retry, while they are away.
+        offSession:
+          !manual && (invoice.billing_reason === 'subscription_cycle' || invoice.attempt_count > 0),
       },
       { idempotencyKey: `${invoice.id}-attempt-${tries}` },
     )

@@ -23,6 +23,17 @@ export function sandboxId(prefix: string): string {
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000)
 
+/**
+ * When a new object is stored: never the same moment twice in this process, so lists come out
+ * newest first even for objects made within one millisecond (PGlite's clock has no finer
+ * grain, and the contract suite saw two prices swap places once).
+ */
+let lastStored = 0
+function storedAt(): Date {
+  lastStored = Math.max(Date.now(), lastStored + 1)
+  return new Date(lastStored)
+}
+
 /** The customer an object belongs to, kept beside its JSON so a customer's objects are found fast. */
 const ownerOf = (object: object): string | null => {
   const customer = (object as { customer?: unknown }).customer
@@ -68,7 +79,11 @@ export function sandboxStore(db: Database) {
       if (units.getStore()) return work()
       const afterCommit: Unit['afterCommit'] = []
       const result = await db.transaction((tx) => units.run({ tx, afterCommit }, work))
-      for (const tell of afterCommit) await tell()
+      // Each is told even when one before it failed (a bank's job still goes out when an event
+      // could not be delivered); the first failure is then raised, for a job to try again.
+      const failures: unknown[] = []
+      for (const tell of afterCommit) await tell().catch((error: unknown) => failures.push(error))
+      if (failures.length > 0) throw failures[0]
       return result
     },
 
@@ -122,9 +137,13 @@ export function sandboxStore(db: Database) {
           if (!row) throw new Error(`sequence ${sequence} gave no value`)
           return row.value
         })
-        await tx
-          .insert(sandboxObjects)
-          .values({ id: object.id, type, customer: ownerOf(object), data: object })
+        await tx.insert(sandboxObjects).values({
+          id: object.id,
+          type,
+          customer: ownerOf(object),
+          data: object,
+          createdAt: storedAt(),
+        })
         return object
       })
     },

@@ -53,9 +53,12 @@ export function usePlanCheck(): { run: PlanCheck; dialog: ReactNode } {
         (error: unknown) => ({ error }),
       )
       // Stripe's webhook may come later: the plan is read again from Stripe now, refused too.
-      const state = await checked()
-      if (failure) throw failure.error
-      return state
+      // The bank's refusal is what the member is told, even when that reading fails.
+      if (failure) {
+        await checked().catch(() => null)
+        throw failure.error
+      }
+      return checked()
     },
     [ask, i18n.language, queryClient, t],
   )

@@ -79,9 +79,7 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
   const paid = payments.data?.some((payment) => payment.status === 'succeeded') ?? false
   const inProgress = followed?.status === 'processing'
   // Refused at once (the answer to Pay now) or later (the bank's answer to the payment).
-  const failure =
-    errors.root?.server?.message ??
-    (followed?.status === 'requires_payment_method' ? followed.failure : null)
+  const failure = errors.root?.server?.message ?? followed?.failure ?? null
   const cardComplete = publishableKey ? providerCard !== null : isCardComplete(form.watch())
 
   const handlePay = form.handleSubmit(({ priceId, receiptEmail, ...card }) =>

@@ -235,11 +235,13 @@ export function invoiceRoutes(
   app.post<{ Params: { id: string } }>('/v1/invoices/:id/pay', async (request) => {
     const params = paramsOf(request)
     onlyKnown(params, ['payment_method', 'off_session'])
-    // The app pays an invoice with the member present: the bank may ask for its check then.
-    if (optionalBoolean(params, 'off_session') === true) {
-      throw invalidRequest('The sandbox pays an invoice with the member present only.', {
-        param: 'off_session',
-      })
+    // The app pays an invoice with the member present, which Stripe assumes only when told
+    // (off_session is true by default): the bank may ask for its check then.
+    if (optionalBoolean(params, 'off_session') !== false) {
+      throw invalidRequest(
+        'The sandbox pays an invoice with the member present only: send off_session=false.',
+        { param: 'off_session' },
+      )
     }
     // Without a card named, Stripe charges the customer's default card.
     const named = optionalText(params, 'payment_method')
