@@ -8,7 +8,6 @@ import {
   invalidRequest,
   LIST_PARAMS,
   metadataOf,
-  missingResource,
   onlyKnown,
   onlyKnownMetadata,
   optionalBoolean,
@@ -19,6 +18,7 @@ import {
   requiredInteger,
   requiredText,
   StripeHttpError,
+  visibleIntent,
 } from './protocol'
 import { renderPaymentIntent } from './render'
 
@@ -35,11 +35,9 @@ async function intentFor(
   kind: 'secret' | 'publishable' | null,
   clientSecret: string | undefined,
 ): Promise<GatewayPaymentIntent> {
-  const intent = await gateway.retrievePaymentIntent(request.params.id)
-  const allowed =
-    kind === 'secret' || (clientSecret !== undefined && clientSecret === intent?.client_secret)
-  if (!intent || !allowed) throw missingResource('payment_intent', request.params.id, 'intent')
-  return intent
+  const { id } = request.params
+  const intent = await gateway.retrievePaymentIntent(id)
+  return visibleIntent(intent, { what: 'payment_intent', id }, kind, clientSecret)
 }
 
 const METADATA_KEYS = ['price_id', 'user_id'] as const

@@ -78,6 +78,22 @@ export const missingResource = (what: string, id: string, param?: string) =>
     ...(param ? { param } : {}),
   })
 
+/**
+ * A payment or setup intent as the caller may see it: with the secret key any, with the
+ * publishable key (Stripe.js in a page) only by its client secret; otherwise it does not exist.
+ */
+export function visibleIntent<T extends { client_secret: string }>(
+  intent: T | null,
+  { what, id }: { what: 'payment_intent' | 'setup_intent'; id: string },
+  kind: 'secret' | 'publishable' | null,
+  clientSecret: string | undefined,
+): T {
+  const allowed =
+    kind === 'secret' || (clientSecret !== undefined && clientSecret === intent?.client_secret)
+  if (!intent || !allowed) throw missingResource(what, id, 'intent')
+  return intent
+}
+
 /** A request's parameters as `qs` reads Stripe's bracket encoding: strings, objects, arrays. */
 export type Params = Record<string, unknown>
 

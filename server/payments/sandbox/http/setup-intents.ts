@@ -13,6 +13,7 @@ import {
   optionalText,
   paramsOf,
   requiredText,
+  visibleIntent,
 } from './protocol'
 import { renderSetupIntent } from './render'
 
@@ -28,11 +29,9 @@ async function intentFor(
   kind: 'secret' | 'publishable' | null,
   clientSecret: string | undefined,
 ): Promise<GatewaySetupIntent> {
-  const intent = await gateway.retrieveSetupIntent(request.params.id)
-  const allowed =
-    kind === 'secret' || (clientSecret !== undefined && clientSecret === intent?.client_secret)
-  if (!intent || !allowed) throw missingResource('setup_intent', request.params.id, 'intent')
-  return intent
+  const { id } = request.params
+  const intent = await gateway.retrieveSetupIntent(id)
+  return visibleIntent(intent, { what: 'setup_intent', id }, kind, clientSecret)
 }
 
 export function setupIntentRoutes(
