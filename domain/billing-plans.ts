@@ -197,14 +197,3 @@ export const invoiceParamsSchema = z.object({
 
 /** The pending plan is asked about again this often, like a pending payment. */
 export { PAYMENT_POLL_MS as PLAN_POLL_MS } from './billing'
-
-/** The member's answer on the sandbox bank's 3-D Secure check of the open invoice's charge. */
-export const sandboxPlanCheckRequestSchema = z.object({
-  clientSecret: textSchema({ error: 'billing.paymentNotFound' }).check(
-    z.regex(/^pi_[A-Za-z0-9]{1,100}_secret_[A-Za-z0-9]{1,100}$/, {
-      error: 'billing.paymentNotFound',
-    }),
-  ),
-  outcome: z.enum(['complete', 'fail']),
-})
-export type SandboxPlanCheckRequest = z.infer<typeof sandboxPlanCheckRequestSchema>

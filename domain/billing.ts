@@ -319,7 +319,10 @@ export const paymentCheckedRequestSchema = z.object({
 })
 export type PaymentCheckedRequest = z.infer<typeof paymentCheckedRequestSchema>
 
-/** The member's answer on the sandbox bank's 3-D Secure check of a payment. */
+/**
+ * The member's answer on the sandbox bank's 3-D Secure check of a payment: a ONE PAYMENT, or the
+ * charge of a plan's open invoice.
+ */
 export const sandboxPaymentCheckRequestSchema = z.object({
   clientSecret: textSchema({ error: 'billing.paymentNotFound' }).check(
     z.regex(/^pi_[A-Za-z0-9]{1,100}_secret_[A-Za-z0-9]{1,100}$/, {

@@ -465,6 +465,21 @@ describe('cards checked by the bank through a setup, as the pages do', () => {
       outcome: 'maybe',
     })
     expect(malformed.statusCode).toBe(400)
+    for (const paymentId of [`${made.payment.id}\u0007`, `pi_${'a'.repeat(5_000)}`, 42, null]) {
+      const refused = await call('POST', '/api/billing/one-payment/checked', owner.cookie, {
+        paymentId,
+      })
+      expect(refused.statusCode).toBe(400)
+      expect([
+        'This payment does not exist.',
+        'Some of the information sent is not valid.',
+      ]).toContain(refused.json().message)
+    }
+    const plan = await call('POST', '/api/billing/sandbox/plan/check', owner.cookie, {
+      clientSecret: { nested: true },
+      outcome: 'complete',
+    })
+    expect(plan.statusCode).toBe(400)
     const { payments } = (await call('GET', '/api/billing/payments', owner.cookie)).json()
     expect(payments.map((listed: { status: string }) => listed.status)).toEqual(['requires_action'])
   })

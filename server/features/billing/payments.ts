@@ -75,6 +75,7 @@ export async function giveUpUnansweredChecks(deps: BillingDeps, userId: string):
         eq(billingPaymentIntents.status, 'requires_action'),
       ),
     )
+  if (waiting.length === 0) return
   // An invoice's charge (ONE PAYMENT bought as an upgrade) is the invoice's to keep: its
   // check stays offered on My Subscription, and Stripe cancels no charge an invoice made.
   const invoiceCharges = new Set(
@@ -173,7 +174,7 @@ export async function paymentChecked(
   payer: Payer,
   input: PaymentCheckedRequest,
   language: Language,
-  { askProvider }: { askProvider: boolean },
+  { mayAskProvider }: { mayAskProvider: () => Promise<boolean> },
 ): Promise<PayOnceResponse> {
   const [own] = await deps.db
     .select({ status: billingPaymentIntents.status, customerId: billingCustomers.customerId })
@@ -186,7 +187,9 @@ export async function paymentChecked(
       ),
     )
   if (!own) throw new AppError(404, 'billing.paymentNotFound')
-  if (own.status === 'requires_action' && askProvider) await syncCustomer(deps, own.customerId)
+  if (own.status === 'requires_action' && (await mayAskProvider())) {
+    await syncCustomer(deps, own.customerId)
+  }
   const payment = (await paymentsOf(deps, payer.id, language)).find(
     (made) => made.id === input.paymentId,
   )

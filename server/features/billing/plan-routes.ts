@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema } from '../../../domain/api'
+import { sandboxPaymentCheckRequestSchema } from '../../../domain/billing'
 import {
   invoiceParamsSchema,
   invoicesResponseSchema,
   planStateSchema,
   reactivatePlanRequestSchema,
-  sandboxPlanCheckRequestSchema,
   startPlanRequestSchema,
   upgradePreviewQuerySchema,
   upgradePreviewSchema,
@@ -243,7 +243,7 @@ export const planRoutes: FastifyPluginAsyncZod<{ catchUpEveryMs: number }> = asy
     async (request) => {
       const user = await app.requireUser(request)
       return planChecked(deps, user.id, {
-        askProvider: await mayAskAfterCheck(app.rateLimiter, user.id),
+        mayAskProvider: () => mayAskAfterCheck(app.rateLimiter, user.id),
       })
     },
   )
@@ -255,7 +255,7 @@ export const planRoutes: FastifyPluginAsyncZod<{ catchUpEveryMs: number }> = asy
         tags: ['billing'],
         summary:
           "The member's answer on the sandbox bank's 3-D Secure check of the open invoice's charge",
-        body: sandboxPlanCheckRequestSchema,
+        body: sandboxPaymentCheckRequestSchema,
         response: { 200: planStateSchema, ...errors },
       },
     },

@@ -7,7 +7,7 @@ import {
   billingPrices,
 } from '../../../db/schema/billing'
 import { ACCESS_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../domain/access'
-import { priceLabel } from '../../../domain/billing'
+import { priceLabel, type SandboxPaymentCheckRequest } from '../../../domain/billing'
 import {
   FOUR_PAYMENTS_INSTALLMENTS,
   type Invoice,
@@ -15,7 +15,6 @@ import {
   type PlanState,
   planActions,
   type ReactivatePlanRequest,
-  type SandboxPlanCheckRequest,
   type StartPlanRequest,
   type Subscription,
   type UpgradePreview,
@@ -400,10 +399,10 @@ export async function payOpenInvoice(
 export async function planChecked(
   deps: BillingDeps,
   userId: string,
-  { askProvider }: { askProvider: boolean },
+  { mayAskProvider }: { mayAskProvider: () => Promise<boolean> },
 ): Promise<PlanState> {
   const open = await openInvoiceRow(deps.db, userId)
-  if (open?.lastChargeStatus === 'requires_action' && askProvider) {
+  if (open?.lastChargeStatus === 'requires_action' && (await mayAskProvider())) {
     await syncCustomer(deps, await customerOf(deps.db, userId))
   }
   return planStateOf(deps, userId)
@@ -417,7 +416,7 @@ export async function planChecked(
 export async function answerSandboxPlanCheck(
   deps: BillingDeps,
   userId: string,
-  input: SandboxPlanCheckRequest,
+  input: SandboxPaymentCheckRequest,
 ): Promise<PlanState> {
   await answerChargeCheck(deps, userId, input, async () => {
     const { bankCheck } = await planStateOf(deps, userId)

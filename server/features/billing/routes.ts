@@ -152,7 +152,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
     async (request) => {
       const user = await app.requireUser(request)
       return paymentChecked(deps, user, request.body, requestLanguage(request), {
-        askProvider: await mayAskAfterCheck(app.rateLimiter, user.id),
+        mayAskProvider: () => mayAskAfterCheck(app.rateLimiter, user.id),
       })
     },
   )

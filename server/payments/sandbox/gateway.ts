@@ -309,12 +309,6 @@ export function createSandboxGateway(
       receiptEmail: string | null
       metadata: StoredPaymentIntent['metadata']
       offSession?: boolean
-      /**
-       * Stripe's `error_on_requires_action`: a charge the bank asks the member to confirm is
-       * refused (authentication_required) rather than left waiting for the check, as a charge
-       * made while the member is away always is.
-       */
-      errorOnRequiresAction?: boolean
     },
     options?: RequestOptions,
   ): Promise<StoredPaymentIntent> {
@@ -328,15 +322,14 @@ export function createSandboxGateway(
         'This payment method is attached to another customer.',
       )
     }
-    // A card the bank refuses outright fails now; one it asks the member to confirm waits for
-    // that check (or is refused, when asked); any other waits for the bank's answer.
+    // A card the bank refuses outright fails now; one it asks to check waits for the member's
+    // check, or is refused when the member is away to answer it; any other waits for the bank.
     const check = asksForCheck(method, input.offSession === true)
-    const refusal: DeclineReason | null =
-      check && (input.offSession === true || input.errorOnRequiresAction === true)
+    const refusal: DeclineReason | null = check
+      ? input.offSession === true
         ? 'authentication_required'
-        : check
-          ? null
-          : method.sandbox.onSave
+        : null
+      : method.sandbox.onSave
     const id = input.id ?? sandboxId('pi')
     const intent = await create<StoredPaymentIntent>(
       'payment_intent',

@@ -1,12 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useCallback } from 'react'
 import { useTranslation } from 'react-i18next'
-import { billingAccountSchema } from '../../../../domain/billing'
-import {
-  type PlanState,
-  planStateSchema,
-  sandboxPlanCheckRequestSchema,
-} from '../../../../domain/billing-plans'
+import { billingAccountSchema, sandboxPaymentCheckRequestSchema } from '../../../../domain/billing'
+import { type PlanState, planStateSchema } from '../../../../domain/billing-plans'
 import { apiRequest, endpoint } from '../../../lib/api-client'
 import { billingAccountQueryKey } from '../api'
 import { useBankCheck } from './bank-check'
@@ -18,7 +14,7 @@ import { useBankCheck } from './bank-check'
 const sandboxCheck = endpoint(
   'POST',
   '/api/billing/sandbox/plan/check',
-  sandboxPlanCheckRequestSchema,
+  sandboxPaymentCheckRequestSchema,
   planStateSchema,
 )
 const checked = () => apiRequest('/api/billing/plan/checked', planStateSchema, { method: 'POST' })
