@@ -9,18 +9,6 @@ const root = path.resolve(import.meta.dirname, 'client')
 const outDir = path.resolve(import.meta.dirname, 'dist/client')
 
 /**
- * The app is written against React's API and runs on Preact's: the same components in a tenth
- * of the bytes (docs/decisions/0012-preact-runtime.md). The end-to-end tests run this build.
- */
-const reactOnPreact = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
-]
-
-/**
  * lucide-react's files of the icons every first render carries: the layout, the forms, the
  * sign-in card and the no-access notice. The install and update banners' icons (download,
  * refresh-cw) load later, but a banner shown should not fetch every icon with them.
@@ -57,7 +45,6 @@ const FIRST_RENDER_SHARED =
 export default defineConfig({
   root,
   publicDir: path.join(root, 'public'),
-  resolve: { alias: reactOnPreact },
   build: {
     outDir,
     emptyOutDir: true,

@@ -1,4 +1,3 @@
-import '../lib/preact-runtime'
 import '../styles.css'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'

@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 
-const FIRST_RENDER_BUDGET_KB = 100
-const READY_TO_SEND_BUDGET_KB = 125
+const FIRST_RENDER_BUDGET_KB = 150
+const READY_TO_SEND_BUDGET_KB = 160
 const root = path.resolve(import.meta.dirname, '../..')
 const dist = path.join(root, 'dist/client')
 const manifestPath = path.join(dist, '.vite/manifest.json')
