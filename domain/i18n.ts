@@ -6,6 +6,24 @@ export const DEFAULT_LANGUAGE: Language = 'en'
 /** Each language named in itself, as the selector shows it. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español' }
 
+/**
+ * The cookie that carries a language chosen in the app, so the server can send its pages in it
+ * before any JavaScript runs. Without it, the server goes by Accept-Language.
+ */
+export const LANGUAGE_COOKIE = 'harmonize-language'
+
+/** The language of a page request: the choice made in the app, else Accept-Language. */
+export function pageLanguage(
+  cookieHeader: string | undefined,
+  acceptLanguage: string | undefined,
+): Language {
+  const chosen = cookieHeader
+    ?.split(';')
+    .map((part) => part.trim().split('='))
+    .find(([name]) => name === LANGUAGE_COOKIE)?.[1]
+  return isLanguage(chosen) ? chosen : pickLanguage(acceptLanguage)
+}
+
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)
 }

@@ -75,3 +75,49 @@ export function matchAppRoute(pathname: string): AppRoute | undefined {
   const clean = pathname.split(/[?#]/)[0] ?? '/'
   return MATCHERS.find(({ regexp }) => regexp.test(clean))?.route
 }
+
+/** The prerendered page (client/app/prerender.tsx) of paths outside the route table. */
+export const NOT_FOUND_PAGE = 'not-found'
+
+/**
+ * The page the build renders to HTML for a route, by file name, with the URL it renders: a
+ * visitor's page in full, a member's page as its shell (the header and a skeleton, all a page
+ * shows before it knows who is signed in). None for `/` (a redirect), for a visitor's page that
+ * reads its path (the invitation code of /signup/:code), or for paths below a route's own.
+ */
+function prerenderedPageOf(route: AppRoute): { name: string; url: string } | undefined {
+  if (route.path === '/') return undefined
+  const hasParams = route.path.includes('/:')
+  if (hasParams && route.access !== 'protected') return undefined
+  const name = route.path
+    .replace(/\/\*$/, '')
+    .split('/')
+    .filter((segment) => segment && !segment.startsWith(':'))
+    .join('-')
+  const url = route.path.replace(/\/\*$/, '').replace(/:[^/]+/g, 'page')
+  return { name, url }
+}
+
+/** Every prerendered page, by name, with the URL it is rendered for. */
+export const PRERENDERED_PAGES: ReadonlyMap<string, string> = new Map([
+  ...APP_ROUTES.flatMap((route) => {
+    const page = prerenderedPageOf(route)
+    return page ? [[page.name, page.url] as const] : []
+  }),
+  [NOT_FOUND_PAGE, '/not-found'],
+])
+
+/**
+ * The prerendered page the server may send for a browser path, so that the first render in the
+ * browser is the same tree and hydrates. A visitor's page may read the query (the e-mail and
+ * code links), so with one it is rendered in the browser only; a member's shell never reads it.
+ */
+export function prerenderedPageFor(pathname: string, search: string): string | undefined {
+  const route = matchAppRoute(pathname)
+  if (!route) return NOT_FOUND_PAGE
+  const page = prerenderedPageOf(route)
+  if (!page) return undefined
+  if (route.path.endsWith('/*') && pathname.replace(/\/$/, '') !== page.url) return undefined
+  if (route.access !== 'protected' && search) return undefined
+  return page.name
+}

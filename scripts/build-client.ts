@@ -13,6 +13,7 @@ export const CLIENT_INPUTS = [
   'package.json',
   'scripts/build-client.ts',
   'scripts/precompress.ts',
+  'scripts/prerender-pages.ts',
 ]
 
 /** True when dist/client is missing or was built from other sources or packages. */
@@ -32,5 +33,18 @@ export function buildClient(args: string[] = ['--logLevel', 'warn']) {
     env: { ...process.env, NODE_ENV: 'production' },
   })
   if (result.status !== 0) throw new Error('The client build failed (see the output above).')
+  // The same code built for Node, which renders the pages to HTML (scripts/prerender-pages.ts).
+  const ssr = spawnSync(
+    process.execPath,
+    [vite, 'build', '--ssr', 'app/prerender.tsx', '--outDir', '../dist/prerender', ...args],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+  )
+  if (ssr.status !== 0) throw new Error('The prerendering build failed (see the output above).')
+  const pages = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prerender-pages.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
+  if (pages.status !== 0) throw new Error('Prerendering the pages failed (see the output above).')
   writeStamp(stampFile, hash)
 }

@@ -1,15 +1,12 @@
 import '../styles.css'
-import { QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { I18nextProvider } from 'react-i18next'
+import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
 import { afterFirstPage } from '../lib/after-first-page'
-import { HeaderSlotProvider } from '../lib/header-slot'
-import { currentLanguage, i18n, i18nReady } from '../lib/i18n'
+import { currentLanguage, i18nReady } from '../lib/i18n'
 import { whenOnline } from '../lib/network-status'
-import { NotificationsProvider } from '../lib/notifications'
-import { queryClient } from '../lib/query-client'
+import { isPrerendered } from '../lib/prerendered'
+import { App } from './app'
 import { AppRoutes, preloadRoute } from './routes'
 
 const container = document.getElementById('root')
@@ -19,28 +16,26 @@ if (!container) throw new Error('index.html has no #root element')
 preloadRoute(window.location.pathname, currentLanguage())
 
 // The first render waits for the chosen language's texts (one small chunk), so no key is ever
-// shown; if that chunk cannot arrive, the app still starts rather than stay blank.
+// shown; if that chunk cannot arrive, the app still starts rather than stay blank. A page the
+// server sent as HTML (client/app/prerender.tsx) is hydrated: it stays on screen, and usable,
+// while its code arrives.
 void i18nReady
   .catch(() => {})
   .then(() => {
-    createRoot(container).render(
+    const app = (
       <StrictMode>
-        <I18nextProvider i18n={i18n}>
-          <QueryClientProvider client={queryClient}>
-            <NotificationsProvider>
-              <HeaderSlotProvider>
-                {/* Without transitions a navigation shows the next page's spinner at once (spec:
-                    a blue spinner while a route loads). With them React keeps the old page on
-                    screen, still usable, under the new URL until the next page's code arrives. */}
-                <BrowserRouter useTransitions={false}>
-                  <AppRoutes />
-                </BrowserRouter>
-              </HeaderSlotProvider>
-            </NotificationsProvider>
-          </QueryClientProvider>
-        </I18nextProvider>
-      </StrictMode>,
+        <App>
+          {/* Without transitions a navigation shows the next page's spinner at once (spec: a
+              blue spinner while a route loads). With them React keeps the old page on screen,
+              still usable, under the new URL until the next page's code arrives. */}
+          <BrowserRouter useTransitions={false}>
+            <AppRoutes />
+          </BrowserRouter>
+        </App>
+      </StrictMode>
     )
+    if (isPrerendered(window.location, currentLanguage())) hydrateRoot(container, app)
+    else createRoot(container).render(app)
   })
 
 // The service worker precaches the app shell so it opens offline after one visit. It starts

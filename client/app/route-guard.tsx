@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { LOGIN_PATH, type RouteAccess, SIGNED_IN_LANDING_PATH } from '../../domain/routes'
-import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
+import { PageSkeleton } from '../components/ui/page-skeleton'
 import { useSession } from '../lib/session'
 
 /**
@@ -13,7 +13,9 @@ export function RouteGuard({ access, children }: { access: RouteAccess; children
   const { user, isLoading } = useSession()
   const location = useLocation()
   if (access === 'open') return children
-  if (isLoading) return <FullScreenSpinner />
+  // A visitor's page shows at once, as the build prerendered it; a member who opens it is sent on
+  // once the session says so. A member's page waits for the session under its header.
+  if (isLoading) return access === 'public' ? children : <PageSkeleton />
   if (access === 'protected' && !user) {
     const from = `${location.pathname}${location.search}${location.hash}`
     return <Navigate to={LOGIN_PATH} replace state={{ from }} />

@@ -1,8 +1,17 @@
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../domain/i18n'
+import {
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  LANGUAGE_COOKIE,
+  LANGUAGES,
+  type Language,
+} from '../../domain/i18n'
+import { prerenderedLanguage } from './prerendered'
 
 const STORAGE_KEY = 'harmonize.language'
+/** The build's prerendering (client/app/prerender.tsx) has no document and no saved choice. */
+const inBrowser = typeof document !== 'undefined'
 
 // Each catalogue is its own chunk: the first render waits for the chosen one only, and the
 // other comes when the person switches (docs/strings.md).
@@ -11,14 +20,19 @@ const CATALOGUES: Record<Language, () => Promise<{ default: Record<string, unkno
   es: () => import('../locales/es.json'),
 }
 
-/** The saved choice, else the browser's first supported language, else English. */
+/**
+ * The saved choice, else the language the server chose for the page it sent as HTML (from the
+ * same browser's Accept-Language), else the browser's first supported language, else English.
+ */
 function initialLanguage(): Language {
-  try {
-    const saved = localStorage.getItem(STORAGE_KEY)
-    if (isLanguage(saved)) return saved
-  } catch {
-    // Storage can be unavailable (private mode, blocked cookies); fall through.
+  if (!inBrowser) return DEFAULT_LANGUAGE
+  const saved = savedLanguage()
+  if (saved) {
+    rememberForServer(saved)
+    return saved
   }
+  const served = prerenderedLanguage()
+  if (served) return served
   const preferred = navigator.languages?.map((tag) => tag.toLowerCase().split('-')[0])
   return preferred?.find(isLanguage) ?? DEFAULT_LANGUAGE
 }
@@ -42,11 +56,34 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 })
 
-document.documentElement.lang = language
+if (inBrowser) {
+  document.documentElement.lang = language
+  i18n.on('languageChanged', (changed) => {
+    document.documentElement.lang = changed
+  })
+}
 
-i18n.on('languageChanged', (changed) => {
-  document.documentElement.lang = changed
-})
+function savedLanguage(): Language | undefined {
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY)
+    if (isLanguage(saved)) return saved
+  } catch {
+    // Storage can be unavailable (private mode, blocked cookies); fall through.
+  }
+  return undefined
+}
+
+/**
+ * The choice goes to the server too, as a cookie: it picks the language of the page it sends
+ * before any JavaScript runs (server/plugins/client.ts).
+ */
+function rememberForServer(chosen: Language) {
+  const cookie = `${LANGUAGE_COOKIE}=${chosen}`
+  if (document.cookie.split('; ').includes(cookie)) return
+  const secure = window.location.protocol === 'https:' ? '; Secure' : ''
+  // biome-ignore lint/suspicious/noDocumentCookie: every browser has it (the Cookie Store API is not in all), and it is written before a reload can ask for the next page
+  document.cookie = `${cookie}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`
+}
 
 const loading = new Map<Language, Promise<void>>()
 
@@ -118,21 +155,20 @@ export async function setLanguage(next: Language): Promise<void> {
     loadCatalogue(next),
     ...[...featureCatalogues.keys()].map((loaders) => loadFeatureCatalogue(loaders, next)),
   ])
-  try {
-    localStorage.setItem(STORAGE_KEY, next)
-  } catch {
-    // The choice still applies for this visit.
+  if (inBrowser) {
+    try {
+      localStorage.setItem(STORAGE_KEY, next)
+    } catch {
+      // The choice still applies for this visit.
+    }
+    rememberForServer(next)
   }
   await i18n.changeLanguage(next)
 }
 
 /** Whether the person picked a language on this device (not just the browser's default). */
 export function hasChosenLanguage(): boolean {
-  try {
-    return isLanguage(localStorage.getItem(STORAGE_KEY))
-  } catch {
-    return false
-  }
+  return savedLanguage() !== undefined
 }
 
 export function currentLanguage(): Language {

@@ -11,9 +11,16 @@ function subscribe(listener: () => void) {
   }
 }
 
-/** Whether the browser has a network, kept current by its online and offline events. */
+/**
+ * Whether the browser has a network, kept current by its online and offline events. HTML
+ * rendered ahead of time assumes one; hydration then corrects it.
+ */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine)
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  )
 }
 
 /**

@@ -27,6 +27,10 @@ const listeners = new Set<() => void>()
 
 export const getPwaState = (): PwaState => state
 
+/** Nothing to offer in HTML rendered ahead of time, nor in the first render that hydrates it. */
+const NOTHING_TO_OFFER: PwaState = { ...state }
+export const getServerPwaState = (): PwaState => NOTHING_TO_OFFER
+
 export function setPwaState(patch: Partial<PwaState>): void {
   state = { ...state, ...patch }
   for (const listener of listeners) listener()
@@ -38,15 +42,18 @@ export function subscribePwaState(listener: () => void): () => void {
   return () => listeners.delete(listener)
 }
 
-// The event fires once per page load, possibly before any lazy code has arrived, so it is
-// caught here. Keeping it (preventDefault) replaces the browser's own mini-infobar with our
-// banner, which calls prompt() when the person asks for it.
-window.addEventListener('beforeinstallprompt', (event) => {
-  event.preventDefault()
-  setPwaState({ installPrompt: event as InstallPromptEvent })
-})
-// Also listened for from the start: an install from the browser's own menu, before the
-// registration's code has arrived, must still hide our banner.
-window.addEventListener('appinstalled', () =>
-  setPwaState({ installPrompt: null, installFromSafari: false }),
-)
+// Not in the build's prerendering, which has no window.
+if (typeof window !== 'undefined') {
+  // The event fires once per page load, possibly before any lazy code has arrived, so it is
+  // caught here. Keeping it (preventDefault) replaces the browser's own mini-infobar with our
+  // banner, which calls prompt() when the person asks for it.
+  window.addEventListener('beforeinstallprompt', (event) => {
+    event.preventDefault()
+    setPwaState({ installPrompt: event as InstallPromptEvent })
+  })
+  // Also listened for from the start: an install from the browser's own menu, before the
+  // registration's code has arrived, must still hide our banner.
+  window.addEventListener('appinstalled', () =>
+    setPwaState({ installPrompt: null, installFromSafari: false }),
+  )
+}

@@ -10,5 +10,9 @@ function subscribe(listener: () => void) {
 
 /** Whether the system asks for reduced motion, following changes while the page is open. */
 export function usePrefersReducedMotion(): boolean {
-  return useSyncExternalStore(subscribe, () => matchMedia(QUERY).matches)
+  return useSyncExternalStore(
+    subscribe,
+    () => matchMedia(QUERY).matches,
+    () => false,
+  )
 }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
+import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { packageRoot } from '../../db/package-root'
-import { matchAppRoute } from '../../domain/routes'
+import { pageLanguage } from '../../domain/i18n'
+import { matchAppRoute, prerenderedPageFor } from '../../domain/routes'
 import { sendError } from '../errors'
 import { requestLanguage, translate } from '../i18n'
 
@@ -12,9 +14,10 @@ export const defaultClientDir = path.join(packageRoot, 'dist/client')
 const API_PREFIXES = ['/api/', '/api', '/healthz', '/readyz', '/dev/']
 
 /**
- * Serves the built PWA: hashed assets cached for a year, everything else revalidated, and
- * index.html for every app route (HTTP 404 for paths outside the route table, so crawlers and
- * monitors see the truth while the browser still shows the app's own 404 page).
+ * Serves the built PWA: hashed assets cached for a year, everything else revalidated, and for
+ * every page its prerendered HTML in the visitor's language (scripts/prerender-pages.ts), else
+ * index.html, which the app renders in the browser. Paths outside the route table answer HTTP
+ * 404, so crawlers and monitors see the truth while the browser still shows the app's 404 page.
  */
 export const clientPlugin = fp<{ clientDir?: string }>(
   async (app, { clientDir = defaultClientDir }) => {
@@ -62,8 +65,22 @@ export const clientPlugin = fp<{ clientDir?: string }>(
         )
       }
       reply.header('cache-control', 'no-cache')
-      return reply.code(matchAppRoute(pathname) ? 200 : 404).sendFile('index.html')
+      reply.header('vary', 'Cookie, Accept-Language')
+      return reply
+        .code(matchAppRoute(pathname) ? 200 : 404)
+        .sendFile(pageFile(clientDir, pathname, request))
     })
   },
   { name: 'client' },
 )
+
+/** The prerendered page for this request, in its language, else index.html. */
+function pageFile(clientDir: string, pathname: string, request: FastifyRequest): string {
+  const search = request.url.slice(pathname.length).split('#')[0] ?? ''
+  const name = prerenderedPageFor(pathname, search.length > 1 ? search : '')
+  if (!name) return 'index.html'
+  const language = pageLanguage(request.headers.cookie, request.headers['accept-language'])
+  const file = `pages/${language}/${name}.html`
+  // A build from before prerendering, or one still being written, has index.html only.
+  return existsSync(path.join(clientDir, file)) ? file : 'index.html'
+}

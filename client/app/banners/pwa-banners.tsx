@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense, useSyncExternalStore } from 'react'
-import { getPwaState, subscribePwaState } from '../../lib/pwa-state'
+import { getPwaState, getServerPwaState, subscribePwaState } from '../../lib/pwa-state'
 
 // The banners' code loads only once there is something to offer, so it costs no page its first
 // render. A chunk that cannot arrive (offline before it was cached) shows no banner rather than
@@ -17,6 +17,7 @@ export function PwaBanners() {
   const { installPrompt, installFromSafari, update } = useSyncExternalStore(
     subscribePwaState,
     getPwaState,
+    getServerPwaState,
   )
   if (!installPrompt && !installFromSafari && !update) return null
   return (

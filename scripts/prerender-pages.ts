@@ -1,0 +1,55 @@
+// The last step of the client build: every page of domain/routes.ts's PRERENDERED_PAGES as HTML,
+// in each language, into dist/client/pages/LANGUAGE/NAME.html. It runs the server-side build of
+// client/app/prerender.tsx (dist/prerender) with React's own static rendering; the server sends
+// these files for page requests (server/plugins/client.ts) and the browser hydrates them.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { LANGUAGES, type Language } from '../domain/i18n'
+import { PRERENDERED_PAGES } from '../domain/routes'
+import { precompressDir } from './precompress'
+
+const root = path.resolve(import.meta.dirname, '..')
+const clientDir = path.join(root, 'dist/client')
+export const PAGES_DIR = 'pages'
+
+type RenderPage = (url: string, language: Language) => Promise<string>
+
+/** index.html with the page inside its root, marked with the page's name, and its language. */
+export function fillTemplate(template: string, name: string, language: Language, body: string) {
+  const html = /<html lang="[a-z-]+">/
+  const emptyRoot = '<div id="root"></div>'
+  if (!html.test(template) || !template.includes(emptyRoot)) {
+    throw new Error('index.html no longer has <html lang="…"> and an empty <div id="root">.')
+  }
+  return template
+    .replace(html, `<html lang="${language}">`)
+    .replace(emptyRoot, `<div id="root" data-page="${name}">${body}</div>`)
+}
+
+export async function prerenderPages(): Promise<number> {
+  const entry = path.join(root, 'dist/prerender/prerender.js')
+  const { renderPage } = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage }
+  const template = readFileSync(path.join(clientDir, 'index.html'), 'utf8')
+  const out = path.join(clientDir, PAGES_DIR)
+  rmSync(out, { recursive: true, force: true })
+  let count = 0
+  for (const language of LANGUAGES) {
+    mkdirSync(path.join(out, language), { recursive: true })
+    for (const [name, url] of PRERENDERED_PAGES) {
+      const body = await renderPage(url, language)
+      writeFileSync(
+        path.join(out, language, `${name}.html`),
+        fillTemplate(template, name, language, body),
+      )
+      count += 1
+    }
+  }
+  precompressDir(out)
+  return count
+}
+
+if (import.meta.main) {
+  const count = await prerenderPages()
+  process.stdout.write(`${count} pages prerendered\n`)
+}
