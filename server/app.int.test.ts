@@ -421,6 +421,97 @@ describe('serving the client', () => {
     expect(response.body).toBe('<!doctype html><title>t</title>')
   })
 
+  describe('prerendered pages', () => {
+    beforeAll(() => {
+      for (const language of ['en', 'es']) {
+        mkdirSync(path.join(clientDir, 'pages', language), { recursive: true })
+        for (const name of ['login', 'home', 'not-found']) {
+          writeFileSync(
+            path.join(clientDir, 'pages', language, `${name}.html`),
+            `${name} ${language}`,
+          )
+        }
+      }
+    })
+    afterAll(() => rmSync(path.join(clientDir, 'pages'), { recursive: true, force: true }))
+
+    it('sends a page in the language the browser asks for, and says it varies so', async () => {
+      const english = await app.inject({ method: 'GET', url: '/login' })
+      const spanish = await app.inject({
+        method: 'GET',
+        url: '/login',
+        headers: { 'accept-language': 'es-MX,es;q=0.9,en;q=0.5' },
+      })
+
+      expect(english.body).toBe('login en')
+      expect(spanish.body).toBe('login es')
+      expect(spanish.headers.vary).toContain('Accept-Language')
+      expect(spanish.headers.vary).toContain('Cookie')
+      expect(spanish.headers['cache-control']).toBe('no-cache')
+    })
+
+    it('sends the language chosen in the app over the browser’s', async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/login',
+        headers: { 'accept-language': 'en', cookie: 'theme=dark; harmonize-language=es' },
+      })
+
+      expect(response.body).toBe('login es')
+    })
+
+    it('sends a member’s page as its shell, whatever its query', async () => {
+      const response = await app.inject({ method: 'GET', url: '/home?panel=3' })
+
+      expect(response.statusCode).toBe(200)
+      expect(response.body).toBe('home en')
+    })
+
+    it('leaves a visitor’s page with a query to the browser, which reads the query', async () => {
+      const response = await app.inject({ method: 'GET', url: '/login?email=a%40b.co' })
+
+      expect(response.body).toBe('<!doctype html><title>t</title>')
+    })
+
+    it('sends the prerendered 404 page with its status', async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/no-such-page',
+        headers: { 'accept-language': 'es' },
+      })
+
+      expect(response.statusCode).toBe(404)
+      expect(response.body).toBe('not-found es')
+    })
+
+    it('falls back to index.html for a page the build did not render', async () => {
+      const response = await app.inject({ method: 'GET', url: '/upgrade-plan' })
+
+      expect(response.statusCode).toBe(200)
+      expect(response.body).toBe('<!doctype html><title>t</title>')
+    })
+
+    it('answers a sign-in form sent before the page’s code ran by opening the page again', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'email=a%40b.co&password=secret-words',
+      })
+
+      expect(response.statusCode).toBe(303)
+      expect(response.headers.location).toBe('/login')
+      expect(response.body).not.toContain('secret')
+    })
+
+    it('still answers a POST to an unknown API path with the JSON 404', async () => {
+      const response = await app.inject({ method: 'POST', url: '/api/nope', payload: {} })
+
+      expect(response.statusCode).toBe(404)
+      expect(response.headers['content-type']).toContain('application/json')
+    })
+  })
+
   it('lets browsers keep hashed assets for a year', async () => {
     const response = await app.inject({ method: 'GET', url: '/assets/app-123.js' })
 

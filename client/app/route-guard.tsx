@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { LOGIN_PATH, type RouteAccess, SIGNED_IN_LANDING_PATH } from '../../domain/routes'
 import { PageSkeleton } from '../components/ui/page-skeleton'
+import { useHydrated } from '../lib/prerendered'
 import { useSession } from '../lib/session'
 
 /**
@@ -12,10 +13,11 @@ import { useSession } from '../lib/session'
 export function RouteGuard({ access, children }: { access: RouteAccess; children: ReactNode }) {
   const { user, isLoading } = useSession()
   const location = useLocation()
+  const hydrated = useHydrated()
   if (access === 'open') return children
   // A visitor's page shows at once, as the build prerendered it; a member who opens it is sent on
   // once the session says so. A member's page waits for the session under its header.
-  if (isLoading) return access === 'public' ? children : <PageSkeleton />
+  if (isLoading || !hydrated) return access === 'public' ? children : <PageSkeleton />
   if (access === 'protected' && !user) {
     const from = `${location.pathname}${location.search}${location.hash}`
     return <Navigate to={LOGIN_PATH} replace state={{ from }} />

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react'
 import { isLanguage, type Language } from '../../domain/i18n'
 import { prerenderedPageFor } from '../../domain/routes'
 
@@ -24,5 +25,20 @@ export function isPrerendered(location: Location, language: Language): boolean {
     page !== undefined &&
     page === prerenderedPageFor(location.pathname, location.search) &&
     document.documentElement.lang === language
+  )
+}
+
+const noSubscription = () => () => {}
+
+/**
+ * False while React hydrates a prerendered page (and in the prerendering itself), true in every
+ * render after it. What the browser may already know at hydration (the session's answer came
+ * before the page's code) must wait for the next render, or the tree would differ from the HTML.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
   )
 }

@@ -51,11 +51,16 @@ export const clientPlugin = fp<{ clientDir?: string }>(
 
     app.setNotFoundHandler((request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/'
-      const isPage =
+      const pagePath =
         hasClient &&
-        (request.method === 'GET' || request.method === 'HEAD') &&
         !API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(prefix)) &&
         !path.posix.extname(pathname)
+      // A sign-in form sent before its page's code had run (client/features/auth/components/
+      // auth-form.tsx): nothing is read from it; the page opens again, by GET.
+      if (pagePath && request.method === 'POST' && matchAppRoute(pathname)) {
+        return reply.redirect(pathname, 303)
+      }
+      const isPage = pagePath && (request.method === 'GET' || request.method === 'HEAD')
       if (!isPage) {
         return sendError(
           request,

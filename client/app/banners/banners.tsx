@@ -41,7 +41,6 @@ export function Banners() {
   const { installPrompt, installFromSafari, update } = useSyncExternalStore(
     subscribePwaState,
     getPwaState,
-    getServerPwaState,
   )
   const [build] = useState(runningBuild)
   const [closed, setClosed] = useState(() => ({

@@ -26,7 +26,9 @@ export function AuthForm({
   children: ReactNode
 }) {
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+    // POST: sent before the page's code has run (the server's HTML, hydrated later), the browser
+    // would otherwise put the password in the address; the server answers with the page again.
+    <form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
       {children}
       {humanCheck && <HumanCheck key={humanCheck.key} onChange={humanCheck.onChange} />}
       <Button type="submit" loading={pending} disabled={submitDisabled} className="w-full">
