@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useHydrated } from '../lib/prerendered'
 
 const CHALLENGE_URL = '/api/captcha/challenge'
 
@@ -70,6 +71,7 @@ function solve(challenge: Challenge, signal: AbortSignal): Promise<Solution> {
  * unticked, failed), so a form keeps its submit button disabled until `onChange` last gave one.
  */
 export function HumanCheck({ onChange }: { onChange: (payload: string | null) => void }) {
+  const hydrated = useHydrated()
   const { t } = useTranslation()
   const [state, setState] = useState<State>('unverified')
   const onChangeRef = useRef(onChange)
@@ -142,6 +144,8 @@ export function HumanCheck({ onChange }: { onChange: (payload: string | null) =>
         <span className="relative flex size-[22px] shrink-0 items-center justify-center">
           <input
             type="checkbox"
+            // Ticked before the page's code has run, the box would look checked with no check run.
+            disabled={!hydrated}
             checked={state === 'verified'}
             aria-busy={state === 'verifying'}
             onChange={handleChange}

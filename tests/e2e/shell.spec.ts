@@ -75,21 +75,32 @@ test.describe('app shell for a visitor', () => {
     ).toBeVisible()
   })
 
-  test('a route shows the full-screen blue spinner while its code loads', async ({ page }) => {
-    // Hold the page chunk back so the loading state can be seen.
+  test('a page the server sent as HTML shows at once while its code loads; any other route shows the full-screen blue spinner', async ({
+    page,
+  }) => {
+    // Hold the pages' chunks back so the loading state can be seen.
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => {
       release = resolve
     })
-    const signInPage = builtChunkPath({ name: 'auth' })
+    const pages = [
+      builtChunkPath({ name: 'auth' }),
+      builtChunkPath({ src: 'features/auth/routes/signup-page.tsx' }),
+    ]
     await page.route(
-      (url) => url.pathname === signInPage,
+      (url) => pages.includes(url.pathname),
       async (route) => {
         await held
         await route.continue()
       },
     )
     await page.goto('/login')
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByLabel('Email')).toBeEditable()
+    await expect(page.getByTestId('route-spinner')).toHaveCount(0)
+
+    // An invitation's address is rendered in the browser only: the page reads its code.
+    await page.goto('/signup/HARMONY-2026')
     const spinner = page.getByTestId('route-spinner')
     await expect(spinner).toBeVisible()
     // The ring's colour, read back as RGB through a canvas (CSS may report it in lab()). Read
@@ -112,7 +123,7 @@ test.describe('app shell for a visitor', () => {
       .toBe(true)
     release()
     await expect(spinner).toBeHidden()
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Create an Account', level: 2 })).toBeVisible()
   })
 
   test('following a link shows the spinner, not the previous page, while the next page loads', async ({

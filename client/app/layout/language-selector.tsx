@@ -1,10 +1,11 @@
 import { Languages } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../../domain/i18n'
 import { saveAccountLanguage } from '../../features/account/public'
 import { currentLanguage, setLanguage } from '../../lib/i18n'
 import { useNotifications } from '../../lib/notifications'
+import { useHydrated } from '../../lib/prerendered'
 import { useSession } from '../../lib/session'
 
 /**
@@ -27,21 +28,15 @@ export function LanguageSelector() {
       .finally(() => setChoosing(null))
   }
 
-  // A language picked in the page the server sent, before its code had run, is applied once it
-  // has: the select kept the pick, but nothing heard it.
-  const selectRef = useRef<HTMLSelectElement>(null)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only the pick made before the first render counts
-  useEffect(() => {
-    const picked = selectRef.current?.value
-    if (picked && picked !== currentLanguage()) handleChange(picked)
-  }, [])
+  const hydrated = useHydrated()
 
   return (
     <label className="relative flex items-center gap-1.5 rounded-full px-2 py-1.5 sm:px-3 text-sm font-medium focus-within:bg-white/15 hover:bg-white/15">
       <Languages aria-hidden className="hidden size-5 sm:block" />
       <span className="sr-only">{t('header.chooseLanguage')}</span>
       <select
-        ref={selectRef}
+        // Picked before the page's code has run, a language would show with nothing switched.
+        disabled={!hydrated}
         value={choosing ?? currentLanguage()}
         aria-busy={choosing ? true : undefined}
         onChange={(event) => handleChange(event.target.value)}

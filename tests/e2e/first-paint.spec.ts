@@ -1,0 +1,112 @@
+import { completeHumanCheck, createUser } from './support/accounts'
+import { expect, test } from './support/test'
+
+// The server sends every page as HTML the build rendered (scripts/prerender-pages.ts), in the
+// visitor's language, and the app hydrates it (client/app/main.tsx). A hydration that did not
+// match the HTML fails any test here through the console guard (React reports it as an error).
+
+test.describe('before any JavaScript runs', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the sign-in form is there and readable, in English', async ({ page }) => {
+    await page.goto('/login')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+    await expect(page.getByTestId('header-title')).toHaveText('Sign In')
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByLabel('Email')).toBeVisible()
+    await expect(page.getByLabel('Password', { exact: true })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Sign Up Here' })).toHaveAttribute(
+      'href',
+      '/signup',
+    )
+  })
+
+  test.describe('in Spanish, as the browser asks', () => {
+    test.use({ locale: 'es-ES' })
+
+    test('the sign-in and sign-up pages', async ({ page }) => {
+      await page.goto('/login')
+      await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+      await expect(page.getByTestId('header-title')).toHaveText('Iniciar sesión')
+      await expect(page.getByRole('heading', { name: 'Te damos la bienvenida' })).toBeVisible()
+      await expect(page.getByLabel('Correo electrónico')).toBeVisible()
+
+      await page.goto('/signup')
+      await expect(page.getByRole('heading', { name: 'Crear una cuenta', level: 2 })).toBeVisible()
+    })
+  })
+
+  test('a member’s page paints its header and a skeleton', async ({ page }) => {
+    await page.goto('/home')
+    await expect(page.getByTestId('header-title')).toHaveText('Home')
+    await expect(page.getByTestId('page-skeleton')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeDisabled()
+  })
+
+  test.describe('an unknown address', () => {
+    test.use({ allowedConsoleErrors: /status of 404/ })
+
+    test('says so, with the 404 status', async ({ page }) => {
+      const response = await page.goto('/no-such-page')
+      expect(response?.status()).toBe(404)
+      await expect(page.getByText('The page you are looking for does not exist')).toBeVisible()
+    })
+  })
+})
+
+test('the browser takes over the page it was sent: what was typed stays, and the form works', async ({
+  page,
+  request,
+}) => {
+  const user = await createUser(request)
+  // Hold the app's code back, as a slow network would, to type before it runs.
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto('/login', { waitUntil: 'commit' })
+  const heading = page.getByRole('heading', { name: 'Welcome back' })
+  await expect(heading).toBeVisible()
+  const box = page.getByTestId('human-check').getByRole('checkbox', { name: 'I am human' })
+  await expect(box).toBeDisabled()
+  await page.getByLabel('Email').fill(user.email)
+  await heading.evaluate((element) => element.setAttribute('data-sent-by-server', ''))
+
+  release()
+  await expect(box).toBeEnabled()
+  // Hydrated, not rendered afresh: the server's elements are the ones on screen.
+  await expect(page.locator('h2[data-sent-by-server]')).toHaveText('Welcome back')
+  await expect(page.getByLabel('Email')).toHaveValue(user.email)
+  await page.getByLabel('Password', { exact: true }).fill(user.password)
+  await completeHumanCheck(page)
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+  await expect(page).toHaveURL(/\/user-details$/)
+})
+
+test('a language chosen in the app is the language of the pages the server sends next', async ({
+  page,
+}) => {
+  await page.goto('/login')
+  await page.getByLabel('Choose language').selectOption({ label: 'Español' })
+  await expect(page.getByTestId('header-title')).toHaveText('Iniciar sesión')
+
+  // The browser still asks for English; the choice wins.
+  const html = await (await page.request.get('/signup')).text()
+  expect(html).toContain('<html lang="es">')
+  expect(html).toContain('Crear una cuenta')
+
+  await page.reload()
+  await expect(page.getByRole('heading', { name: 'Te damos la bienvenida' })).toBeVisible()
+})
+
+test('a member opening a page gets its shell first, then the page', async ({ page, member }) => {
+  await page.goto('/my-account')
+  await expect(page.getByTestId('header-title')).toHaveText('My Account')
+  await expect(page.getByTestId('account-email')).toHaveText(member.email)
+  await expect(page.getByTestId('page-skeleton')).toHaveCount(0)
+})
