@@ -30,17 +30,21 @@ const FIRST_RENDER_ICONS = new Set([
   'x',
 ])
 
-/** What every first render needs (forms, queries, the shared texts and schemas). */
+/**
+ * What every first render needs: forms and queries, and the shared texts. Not the schemas or
+ * zod: they load with the first request or validation (client/lib/api-client.ts SchemaSource,
+ * client/lib/lazy-resolver.ts).
+ */
 const APP_CORE =
-  /node_modules[\\/](react-hook-form|@hookform|zod|@tanstack)[\\/]|[\\/]client[\\/](lib[\\/](messages|form-mutation|session|api-client|offline-cache)|components[\\/]ui[\\/](text-field|button|password-field|form-alert))|[\\/]domain[\\/](messages|text|api|auth|i18n)\./
+  /node_modules[\\/](react-hook-form|@tanstack)[\\/]|[\\/]client[\\/](lib[\\/](messages|form-mutation|session|api-client|offline-cache)|components[\\/]ui[\\/](text-field|button|password-field|form-alert))|[\\/]domain[\\/](messages|i18n)\./
 
 /**
  * Modules the first render of every page loads that the bundler otherwise cut into small chunks
- * of their own (the router, access, account, the route table): each was another request. The
- * download icon is not in every first render, but on its own it was a 0.2 KB request for /home.
+ * of their own (the router, the route table): each was another request. The download icon is
+ * not in every first render, but on its own it was a 0.2 KB request for /home.
  */
 const FIRST_RENDER_SHARED =
-  /node_modules[\\/]react-router[\\/]|[\\/]client[\\/](features[\\/](access[\\/]|account[\\/]api\.)|lib[\\/](query-keys|header-slot)\.)|[\\/]domain[\\/](account|access|access-codes|avatar|routes)\.|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](arrow-left|download|lock)\.mjs$/
+  /node_modules[\\/]react-router[\\/]|[\\/]client[\\/]lib[\\/](query-keys|header-slot)\.|[\\/]domain[\\/]routes\.|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](arrow-left|download|lock)\.mjs$/
 
 export default defineConfig(({ isSsrBuild }) => ({
   root,
@@ -89,7 +93,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                   // The sign-in page with what it shares with the other account pages.
                   name: 'auth',
                   includeDependenciesRecursively: false,
-                  test: /[\\/]client[\\/](features[\\/]auth[\\/](api|use-human-check|components[\\/]auth-(card|form)|routes[\\/]login-page)|components[\\/]human-check)\./,
+                  test: /[\\/]client[\\/](features[\\/]auth[\\/](api|use-human-check|components[\\/]auth-(card|form))|components[\\/]human-check)\./,
                 },
                 {
                   // /home and /panel-info with the panel texts, the offline preparation and the

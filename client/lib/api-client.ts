@@ -65,24 +65,33 @@ export function requestEarly(path: string) {
 }
 
 /**
+ * A response's schema, or a function that loads it. Loaded, it arrives beside the answer, and the
+ * schemas' code (zod) stays out of a first render that only starts the request (the session's).
+ */
+export type SchemaSource<T extends z.ZodMiniType> = T | (() => Promise<T>)
+
+/**
  * Calls our own API and checks the answer against the shared schema, so a contract drift shows
  * up as an error here instead of as undefined fields somewhere in the UI.
  */
 export async function apiRequest<T extends z.ZodMiniType>(
   path: string,
-  schema: T,
+  schema: SchemaSource<T>,
   init: RequestInit = {},
 ): Promise<z.output<T>> {
   const headers = apiHeaders(init.headers)
   if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json')
   const started = init.method || init.body ? undefined : early.get(path)
   if (started) early.delete(path)
+  const loading = typeof schema === 'function' ? schema() : Promise.resolve(schema)
+  // A refusal is reported as such even when the schema could not load (offline, a new deploy).
+  loading.catch(() => {})
   const response = await (started ?? fetch(path, { credentials: 'same-origin', ...init, headers }))
   const body = response.headers.get('content-type')?.includes('application/json')
     ? await response.json()
     : undefined
   if (!response.ok) throw apiErrorFrom(response.status, response.statusText, body)
-  return schema.parse(body)
+  return (await loading).parse(body)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { type SessionUser, sessionResponseSchema } from '../../domain/auth'
+import type { SessionUser } from '../../domain/auth'
 import { apiRequest } from './api-client'
 import { withOfflineCopy } from './offline-cache'
 
@@ -15,7 +15,11 @@ export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
   // Offline, the last known signed-in state (up to 7 days old) keeps the app usable.
   queryFn: () =>
-    withOfflineCopy('session', () => apiRequest('/api/session', sessionResponseSchema)),
+    withOfflineCopy('session', () =>
+      apiRequest('/api/session', () =>
+        import('../../domain/auth').then((auth) => auth.sessionResponseSchema),
+      ),
+    ),
   retry: false,
   networkMode: 'always',
 })

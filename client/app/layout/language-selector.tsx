@@ -2,7 +2,6 @@ import { Languages } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../../domain/i18n'
-import { saveAccountLanguage } from '../../features/account/public'
 import { currentLanguage, setLanguage } from '../../lib/i18n'
 import { useNotifications } from '../../lib/notifications'
 import { useHydrated } from '../../lib/prerendered'
@@ -22,7 +21,12 @@ export function LanguageSelector() {
   const handleChange = (value: string) => {
     if (!isLanguage(value)) return
     setChoosing(value)
-    if (user) void saveAccountLanguage(value)
+    // The account's endpoints load only when a member switches: every page's header has this.
+    if (user) {
+      void import('../../features/account/public')
+        .then(({ saveAccountLanguage }) => saveAccountLanguage(value))
+        .catch(() => {})
+    }
     setLanguage(value)
       .catch(() => notify('error', t('common.networkError')))
       .finally(() => setChoosing(null))

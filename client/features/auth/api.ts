@@ -1,53 +1,24 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { languageRequestSchema } from '../../../domain/account'
-import { okResponseSchema } from '../../../domain/api'
-import {
-  confirmSignUpRequestSchema,
-  emailWithHumanCheckSchema,
-  resetPasswordRequestSchema,
-  sessionResponseSchema,
-  signInRequestSchema,
-  signUpRequestSchema,
-} from '../../../domain/auth'
 import type { MessageKey } from '../../../domain/messages'
-import { ApiError, apiRequest, endpoint } from '../../lib/api-client'
+import { ApiError } from '../../lib/api-client'
 import { currentLanguage, hasChosenLanguage, setLanguage } from '../../lib/i18n'
 import { sessionQueryKey } from '../../lib/session'
+import type * as Endpoints from './endpoints'
 
-// The account endpoints a visitor uses, typed by their shared schemas, and one mutation per form.
+// One mutation per form of the account pages a visitor uses. The endpoints and their schemas
+// (zod) load with the first request: the sign-in page paints and hydrates without them.
+const endpoints = () => import('./endpoints')
 
-const signUp = endpoint('POST', '/api/account/sign-up', signUpRequestSchema, okResponseSchema)
-const confirmSignUp = endpoint(
-  'POST',
-  '/api/account/confirm',
-  confirmSignUpRequestSchema,
-  okResponseSchema,
-)
-const resendCode = endpoint(
-  'POST',
-  '/api/account/resend-code',
-  emailWithHumanCheckSchema,
-  okResponseSchema,
-)
-const forgotPassword = endpoint(
-  'POST',
-  '/api/account/forgot-password',
-  emailWithHumanCheckSchema,
-  okResponseSchema,
-)
-const resetPassword = endpoint(
-  'POST',
-  '/api/account/reset-password',
-  resetPasswordRequestSchema,
-  okResponseSchema,
-)
-const signIn = endpoint('POST', '/api/account/sign-in', signInRequestSchema, sessionResponseSchema)
-const saveLanguage = endpoint(
-  'PUT',
-  '/api/account/language',
-  languageRequestSchema,
-  okResponseSchema,
-)
+type Body<K extends keyof typeof Endpoints> = Parameters<(typeof Endpoints)[K]>[0]
+
+const signUp = async (body: Body<'signUp'>) => (await endpoints()).signUp(body)
+const confirmSignUp = async (body: Body<'confirmSignUp'>) => (await endpoints()).confirmSignUp(body)
+const resendCode = async (body: Body<'resendCode'>) => (await endpoints()).resendCode(body)
+const forgotPassword = async (body: Body<'forgotPassword'>) =>
+  (await endpoints()).forgotPassword(body)
+const resetPassword = async (body: Body<'resetPassword'>) => (await endpoints()).resetPassword(body)
+const signIn = async (body: Body<'signIn'>) => (await endpoints()).signIn(body)
+const saveLanguage = async (body: Body<'saveLanguage'>) => (await endpoints()).saveLanguage(body)
 
 /** Sign-up; the account's e-mails follow the language the person is using now. */
 export const useSignUp = () =>
@@ -90,5 +61,4 @@ export function isUnconfirmedAccount(error: unknown): error is ApiError {
 }
 
 /** Ends the session on the server (the route takes no body). */
-export const signOut = () =>
-  apiRequest('/api/account/sign-out', okResponseSchema, { method: 'POST', body: '{}' })
+export const signOut = async () => (await endpoints()).signOut()

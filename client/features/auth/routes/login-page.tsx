@@ -1,21 +1,23 @@
-import { zodResolver } from '@hookform/resolvers/zod'
+import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { z } from 'zod/mini'
-import { signInRequestSchema } from '../../../../domain/auth'
 import { LOGIN_PATH, SIGNED_IN_LANDING_PATH } from '../../../../domain/routes'
 import { PasswordField } from '../../../components/ui/password-field'
 import { useFormMutation } from '../../../lib/form-mutation'
+import { lazyResolver } from '../../../lib/lazy-resolver'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { isUnconfirmedAccount, useSignIn } from '../api'
 import { AuthCard } from '../components/auth-card'
 import { AuthForm, EmailField } from '../components/auth-form'
+import type { signInFormResolver } from '../form-validation'
 import { useHumanCheck } from '../use-human-check'
 
-// The human check is a widget, not an input: its payload joins the values when they are sent.
-const formSchema = z.omit(signInRequestSchema, { humanCheck: true })
+// The form is on screen before its validation's code arrives: it loads once the page is shown.
+const resolver = lazyResolver<typeof signInFormResolver>(() =>
+  import('../form-validation').then((module) => module.signInFormResolver),
+)
 
 export function LoginPage() {
   const { t } = useTranslation()
@@ -24,8 +26,9 @@ export function LoginPage() {
   const navigate = useNavigate()
   const state = useLocation().state as { email?: string; from?: string } | null
   const humanCheck = useHumanCheck()
+  useEffect(resolver.preload, [])
   const form = useForm({
-    resolver: zodResolver(formSchema),
+    resolver,
     defaultValues: { email: state?.email ?? '', password: '', rememberMe: false },
   })
   const { errors } = form.formState

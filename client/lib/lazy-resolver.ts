@@ -1,0 +1,25 @@
+import type { Resolver } from 'react-hook-form'
+
+// biome-ignore lint/suspicious/noExplicitAny: a resolver of any form, whatever its values and context
+type AnyResolver = Resolver<any, any, any>
+
+/**
+ * A form's validation that loads its code (the schemas and zod) when it is first needed, or
+ * when `preload` is called once the page is on screen, instead of with the page's first render.
+ */
+export function lazyResolver<R extends AnyResolver>(
+  load: () => Promise<R>,
+): R & { preload: () => void } {
+  let loading: Promise<R> | undefined
+  const start = () => {
+    loading ??= load().catch((error: unknown) => {
+      // Offline before the chunk was cached: the next validation tries again.
+      loading = undefined
+      throw error
+    })
+    return loading
+  }
+  const resolver: AnyResolver = async (values, context, options) =>
+    (await start())(values, context, options)
+  return Object.assign(resolver as R, { preload: () => void start().catch(() => {}) })
+}
