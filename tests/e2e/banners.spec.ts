@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { shownAsTimePasses } from './support/clock'
 import { startDeployedCopy } from './support/deployed-copy'
 import { expect, test } from './support/test'
 
@@ -94,6 +95,9 @@ for (const text of LANGUAGES) {
         const banner = page.getByTestId('update-banner')
         await expect(banner).toBeHidden()
         await page.clock.runFor(60_000)
+        // The banners' code loads once there is an update to offer, after those 60 s, and React
+        // shows it only as more page time passes.
+        await shownAsTimePasses(banner)
         await expect(banner).toContainText(text.update)
         expect(copy.updateChecks()).toBe(3)
         await page.screenshot({ path: test.info().outputPath('update-banner.png') })
@@ -215,6 +219,7 @@ test('a closed update banner stays closed for that version, and a newer one show
     const banner = page.getByTestId('update-banner')
     // Checks: the registration's, the reload's.
     await deployAndWait('next', 2)
+    await shownAsTimePasses(banner)
     await banner.getByRole('button', { name: 'Close the update notice' }).click()
     await expect(banner).toBeHidden()
 

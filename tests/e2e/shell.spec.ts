@@ -1,6 +1,7 @@
 import type { Locator } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { builtChunkPath } from './support/build-manifest'
+import { shownAsTimePasses } from './support/clock'
 import { expect, test } from './support/test'
 
 /** A colour as the browser paints it, read back as RGB through a canvas (CSS may say lab()). */
@@ -240,7 +241,7 @@ test.describe('offline', () => {
     await page.clock.install()
     await page.clock.pauseAt(Date.now() + 1000)
     await page.goto('/login')
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await shownAsTimePasses(page.getByRole('heading', { name: 'Welcome back' }))
     await context.setOffline(true)
     // Past the longest the worker's start waits for the page (client/lib/after-first-page.ts).
     await page.clock.runFor(20_000)
@@ -273,7 +274,7 @@ test.describe('offline', () => {
     await page.clock.install()
     await page.clock.pauseAt(Date.now() + 1000)
     await page.goto('/login')
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await shownAsTimePasses(page.getByRole('heading', { name: 'Welcome back' }))
     await page.clock.runFor(20_000)
     await asked
 

@@ -12,7 +12,7 @@ import { BASE_URL } from './base-url'
 export interface DeployedCopy {
   /** Where the copy answers, e.g. http://localhost:41234 */
   url: string
-  /** Fetches of the service worker script by the browser's update checks. */
+  /** The browser's fetches of the service worker script (registration, update checks), answered. */
   updateChecks(): number
   /**
    * Deploys a new build: index.html gets `data-build` on its root element, and the service
@@ -38,7 +38,10 @@ export async function startDeployedCopy(): Promise<DeployedCopy> {
 
   let updateChecks = 0
   const app = Fastify()
-  app.addHook('onRequest', async (request) => {
+  // Counted when the answer has gone rather than when the request came: this server runs in the
+  // test's own process, and on a busy machine a test that saw the count go up could deploy the
+  // next build while the file for that check was still being read.
+  app.addHook('onResponse', async (request) => {
     // Browsers mark the script fetches of registration and update checks this way.
     if (request.url.startsWith('/sw.js') && request.headers['service-worker'] === 'script') {
       updateChecks += 1
