@@ -73,7 +73,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                   // would also make the chunk and app-core import each other, so keep the list.
                   name: 'icons',
                   priority: 1,
-                  // Each icon is a pure call of lucide's factory; the factory and Preact stay
+                  // Each icon is a pure call of lucide's factory; the factory and React stay
                   // where they were instead of moving in here with them.
                   includeDependenciesRecursively: false,
                   test: (id) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pickLanguage } from './i18n'
+import { pageLanguage, pickLanguage } from './i18n'
 
 describe('pickLanguage', () => {
   it('answers in English when the browser says nothing', () => {
@@ -38,5 +38,18 @@ describe('pickLanguage', () => {
     expect(pickLanguage('fr')).toBe('en')
     expect(pickLanguage('de-DE, ja;q=0.8')).toBe('en')
     expect(pickLanguage('*')).toBe('en')
+  })
+})
+
+describe('pageLanguage', () => {
+  it('takes the language chosen in the app over the browser’s', () => {
+    expect(pageLanguage('a=1; harmonize-language=es', 'en-US,en;q=0.9')).toBe('es')
+    expect(pageLanguage('harmonize-language=en', 'es')).toBe('en')
+  })
+
+  it('goes by Accept-Language without a choice, or with one it does not know', () => {
+    expect(pageLanguage(undefined, 'es-MX')).toBe('es')
+    expect(pageLanguage('harmonize-language=fr', 'es')).toBe('es')
+    expect(pageLanguage('other-harmonize-language=es', undefined)).toBe('en')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchAppRoute } from './routes'
+import { matchAppRoute, NOT_FOUND_PAGE, PRERENDERED_PAGES, prerenderedPageFor } from './routes'
 
 describe('matchAppRoute', () => {
   it.each([
@@ -41,5 +41,33 @@ describe('matchAppRoute', () => {
     '/api/countries',
   ])('has no page for %s', (pathname) => {
     expect(matchAppRoute(pathname)).toBeUndefined()
+  })
+})
+
+describe('prerenderedPageFor', () => {
+  it('names the page the build renders for a path, and each page’s URL is that path', () => {
+    expect(prerenderedPageFor('/login', '')).toBe('login')
+    expect(prerenderedPageFor('/panel-info/07', '')).toBe('panel-info')
+    expect(prerenderedPageFor('/my-account', '')).toBe('my-account')
+    for (const [name, url] of PRERENDERED_PAGES) {
+      if (name !== NOT_FOUND_PAGE) expect(prerenderedPageFor(url, ''), url).toBe(name)
+    }
+  })
+
+  it('leaves to the browser a visitor’s page that reads its address or its query', () => {
+    expect(prerenderedPageFor('/signup/SPRING-2026', '')).toBeUndefined()
+    expect(prerenderedPageFor('/reset-password', '?email=a%40b.co&code=123456')).toBeUndefined()
+    expect(prerenderedPageFor('/', '')).toBeUndefined()
+  })
+
+  it('sends a member’s shell whatever the query, but not for paths below its own', () => {
+    expect(prerenderedPageFor('/home', '?panel=3')).toBe('home')
+    expect(prerenderedPageFor('/my-account/billing-history', '')).toBeUndefined()
+  })
+
+  it('sends the 404 page for a path outside the route table', () => {
+    expect(prerenderedPageFor('/no-such-page', '')).toBe(NOT_FOUND_PAGE)
+    expect(PRERENDERED_PAGES.get(NOT_FOUND_PAGE)).toBe('/not-found')
+    expect(matchAppRoute('/not-found')).toBeUndefined()
   })
 })

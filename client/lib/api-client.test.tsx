@@ -43,3 +43,25 @@ describe('a request started early', () => {
     expect(askedFor(fetches, '/api/panels')).toBe(2)
   })
 })
+
+describe('a schema loaded beside its request', () => {
+  it('checks the answer once both have arrived, the request not waiting for the schema', async () => {
+    const fetches = vi.spyOn(window, 'fetch')
+    let loadSchema: (schema: typeof panelListResponseSchema) => void = () => {}
+    const schema = new Promise<typeof panelListResponseSchema>((resolve) => {
+      loadSchema = resolve
+    })
+    const answer = apiRequest('/api/panels', () => schema)
+    await vi.waitFor(() => expect(askedFor(fetches, '/api/panels')).toBe(1))
+
+    loadSchema(panelListResponseSchema)
+    expect((await answer).panels).toHaveLength(16)
+  })
+
+  it('still reports the server’s refusal when the schema could not load', async () => {
+    const refusal = apiRequest('/api/access', () =>
+      Promise.reject(new Error('offline: the chunk did not arrive')),
+    )
+    await expect(refusal).rejects.toMatchObject({ name: 'ApiError', status: 401 })
+  })
+})
