@@ -66,7 +66,7 @@ function solve(challenge: Challenge, signal: AbortSignal): Promise<Solution> {
 /**
  * The human check: a box to tick, then a self-hosted ALTCHA proof of work in the background.
  * Our own box rather than ALTCHA's widget, which weighed 30 KB gzipped on /login; the search
- * itself runs in ALTCHA's worker (docs/decisions/0012-preact-runtime.md). Reports the payload
+ * itself runs in ALTCHA's worker (docs/decisions/0012 and 0024). Reports the payload
  * to send with the form once the check passes, and null whenever it stops being valid (expired,
  * unticked, failed), so a form keeps its submit button disabled until `onChange` last gave one.
  */

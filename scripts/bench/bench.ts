@@ -225,6 +225,8 @@ async function lighthouseRuns(
       { label: '/login (visitor)', url: `${server.publicUrl}/login` },
       { label: '/home', url: `${server.publicUrl}/home`, cookieHeader },
       { label: '/panel-info/01', url: `${server.publicUrl}/panel-info/01`, cookieHeader },
+      { label: '/my-account', url: `${server.publicUrl}/my-account`, cookieHeader },
+      { label: '/aura-user-record', url: `${server.publicUrl}/aura-user-record`, cookieHeader },
     ],
     PLAN.lighthouseRuns,
     (label, run, failure) =>

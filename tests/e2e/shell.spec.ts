@@ -85,7 +85,7 @@ test.describe('app shell for a visitor', () => {
       release = resolve
     })
     const pages = [
-      builtChunkPath({ name: 'auth' }),
+      builtChunkPath({ src: 'features/auth/routes/login-page.tsx' }),
       builtChunkPath({ src: 'features/auth/routes/signup-page.tsx' }),
     ]
     await page.route(
@@ -242,6 +242,8 @@ test.describe('offline', () => {
     await page.clock.pauseAt(Date.now() + 1000)
     await page.goto('/login')
     await shownAsTimePasses(page.getByRole('heading', { name: 'Welcome back' }))
+    // The heading is the server's HTML: the page's code has run once its box can be ticked.
+    await expect(page.getByRole('checkbox', { name: 'I am human' })).toBeEnabled()
     await context.setOffline(true)
     // Past the longest the worker's start waits for the page (client/lib/after-first-page.ts).
     await page.clock.runFor(20_000)

@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react'
+import { useHydrated } from '../../lib/prerendered'
 
 interface ButtonProps extends ComponentProps<'button'> {
   variant?: 'primary' | 'secondary' | 'ghost'
@@ -23,9 +24,15 @@ export function Button({
   type = 'button',
   ...rest
 }: ButtonProps) {
+  // In the server's HTML, before the page's code runs, a submit button would send the form the
+  // browser's way (client/features/auth/components/auth-form.tsx): until then it sends nothing,
+  // and says it is not ready, without the grey of a disabled button flashing on every page.
+  const hydrated = useHydrated()
+  const waiting = type === 'submit' && !hydrated
   return (
     <button
-      type={type}
+      type={waiting ? 'button' : type}
+      aria-disabled={waiting || undefined}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
       className={`inline-flex items-center justify-center gap-2 rounded-lg px-5 py-2.5 font-medium transition-colors disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`}
