@@ -65,6 +65,15 @@ describe('prerenderedPageFor', () => {
     expect(prerenderedPageFor('/my-account/billing-history', '')).toBeUndefined()
   })
 
+  it('reads a path as the client’s router does: case matters, encoding and trailing slashes do not', () => {
+    expect(prerenderedPageFor('/Login', '')).toBe(NOT_FOUND_PAGE)
+    expect(prerenderedPageFor('/log%69n', '')).toBe('login')
+    expect(prerenderedPageFor('/home//', '')).toBe('home')
+    expect(prerenderedPageFor('/my-account//', '')).toBe('my-account')
+    expect(prerenderedPageFor('/%E0%A4%A', '')).toBe(NOT_FOUND_PAGE)
+    expect(matchAppRoute('/panel-info/a%2Fb')?.path).toBe('/panel-info/:id')
+  })
+
   it('sends the 404 page for a path outside the route table', () => {
     expect(prerenderedPageFor('/no-such-page', '')).toBe(NOT_FOUND_PAGE)
     expect(PRERENDERED_PAGES.get(NOT_FOUND_PAGE)).toBe('/not-found')

@@ -65,15 +65,32 @@ function patternToRegExp(pattern: string): RegExp {
     )
     .join('/')
   const tail = pattern.endsWith('/*') ? '(?:/.*)?' : ''
-  return new RegExp(`^${body}${tail}/?$`)
+  // Trailing slashes are ignored, as the client's router ignores them.
+  return new RegExp(`^${body}${tail}/*$`)
 }
 
 const MATCHERS = APP_ROUTES.map((route) => ({ route, regexp: patternToRegExp(route.path) }))
 
 /** The route a browser path belongs to, or undefined for the not-found page. */
 export function matchAppRoute(pathname: string): AppRoute | undefined {
-  const clean = pathname.split(/[?#]/)[0] ?? '/'
+  const clean = decodeSegments(pathname.split(/[?#]/)[0] ?? '/')
   return MATCHERS.find(({ regexp }) => regexp.test(clean))?.route
+}
+
+/**
+ * The path as the client's router reads it: each segment percent-decoded (an encoded slash stays
+ * encoded), or the path as it is when it does not decode. The server and the browser must agree
+ * on which page a path is, or the browser could not hydrate the server's HTML of it.
+ */
+function decodeSegments(pathname: string): string {
+  try {
+    return pathname
+      .split('/')
+      .map((segment) => decodeURIComponent(segment).replaceAll('/', '%2F'))
+      .join('/')
+  } catch {
+    return pathname
+  }
 }
 
 /** The prerendered page (client/app/prerender.tsx) of paths outside the route table. */
@@ -117,7 +134,9 @@ export function prerenderedPageFor(pathname: string, search: string): string | u
   if (!route) return NOT_FOUND_PAGE
   const page = prerenderedPageOf(route)
   if (!page) return undefined
-  if (route.path.endsWith('/*') && pathname.replace(/\/$/, '') !== page.url) return undefined
+  if (route.path.endsWith('/*') && decodeSegments(pathname).replace(/\/+$/, '') !== page.url) {
+    return undefined
+  }
   if (route.access !== 'protected' && search) return undefined
   return page.name
 }

@@ -22,9 +22,10 @@ export function fillTemplate(template: string, name: string, language: Language,
   if (!html.test(template) || !template.includes(emptyRoot)) {
     throw new Error('index.html no longer has <html lang="…"> and an empty <div id="root">.')
   }
+  // Replacer functions: the page's text is inserted as it is, `$&` and its kin included.
   return template
-    .replace(html, `<html lang="${language}">`)
-    .replace(emptyRoot, `<div id="root" data-page="${name}">${body}</div>`)
+    .replace(html, () => `<html lang="${language}">`)
+    .replace(emptyRoot, () => `<div id="root" data-page="${name}">${body}</div>`)
 }
 
 export async function prerenderPages(): Promise<number> {

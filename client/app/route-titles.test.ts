@@ -37,7 +37,9 @@ describe('header titles (spec core §2 Header)', () => {
     }
   })
 
-  it('are blank on an unknown path', () => {
-    expect(titleKeyOf('/no-such-page')).toBeNull()
+  it('name the 404 page on an unknown path, in both languages', () => {
+    expect(titleKeyOf('/no-such-page')).toBe('notFound')
+    expect((en.titles as Record<string, string>).notFound).toBe('404 Not Found')
+    expect((es.titles as Record<string, string>).notFound).toBe('404 No encontrado')
   })
 })

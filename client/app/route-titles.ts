@@ -54,12 +54,15 @@ const MY_ACCOUNT_TITLES: Record<string, string> = {
   'modify-billing-info': 'modifyBillingInfo',
 }
 
-/** The title key of a browser path; null for a blank title (and the 404 page). */
+/**
+ * The title key of a browser path; null for a blank title. A path outside the route table is
+ * titled as the 404 page it shows, so the server's HTML of that page has its heading too.
+ */
 export function titleKeyOf(pathname: string): string | null {
   const route = matchAppRoute(pathname)
-  if (!route) return null
+  if (!route) return 'notFound'
   if (route.path === '/my-account/*') {
-    const sub = pathname.replace(/^\/my-account\/?/, '').replace(/\/$/, '')
+    const sub = pathname.replace(/^\/my-account\/?/, '').replace(/\/+$/, '')
     return MY_ACCOUNT_TITLES[sub] ?? ROUTE_TITLES[route.path]
   }
   return ROUTE_TITLES[route.path as AppPath]

@@ -173,7 +173,7 @@ function MyAccountArea() {
     <Routes>
       <Route index element={<MyAccount />} />
       {Object.entries(MY_ACCOUNT_PAGES).map(([path, Sub]) => (
-        <Route key={path} path={path} element={<Sub />} />
+        <Route key={path} path={path} caseSensitive element={<Sub />} />
       ))}
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
@@ -293,6 +293,9 @@ export function AppRoutes() {
             <Route
               key={path}
               path={path}
+              // As the server matches (domain/routes.ts): /Login is not /login but a 404, in
+              // the server's HTML and in the browser alike.
+              caseSensitive
               element={
                 <RouteGuard access={access}>
                   <Suspense fallback={<FullScreenSpinner />}>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useHydrated } from '../lib/prerendered'
+import { useFirstPageShown } from '../lib/after-first-page'
 
 const CHALLENGE_URL = '/api/captcha/challenge'
 
@@ -71,7 +71,7 @@ function solve(challenge: Challenge, signal: AbortSignal): Promise<Solution> {
  * unticked, failed), so a form keeps its submit button disabled until `onChange` last gave one.
  */
 export function HumanCheck({ onChange }: { onChange: (payload: string | null) => void }) {
-  const hydrated = useHydrated()
+  const ready = useFirstPageShown()
   const { t } = useTranslation()
   const [state, setState] = useState<State>('unverified')
   const onChangeRef = useRef(onChange)
@@ -145,7 +145,7 @@ export function HumanCheck({ onChange }: { onChange: (payload: string | null) =>
           <input
             type="checkbox"
             // Ticked before the page's code has run, the box would look checked with no check run.
-            disabled={!hydrated}
+            disabled={!ready}
             checked={state === 'verified'}
             aria-busy={state === 'verifying'}
             onChange={handleChange}

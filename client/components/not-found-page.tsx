@@ -2,15 +2,14 @@ import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { HOME_PATH } from '../../domain/routes'
-import { firstPageShown } from '../lib/after-first-page'
+import { firstPageShown, useFirstPageShown } from '../lib/after-first-page'
 import { useHeaderSlot } from '../lib/header-slot'
-import { useHydrated } from '../lib/prerendered'
 
 /** '404 Not Found' with Go Home (spec core §2), for unknown paths and unknown records alike. */
 export function NotFoundPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const hydrated = useHydrated()
+  const ready = useFirstPageShown()
   // The header's h1 carries the title; without it, an unknown path had an empty h1.
   useHeaderSlot({ title: t('notFound.title') })
   // Built into the entry, not a lazy page, so it says itself that a page is on screen.
@@ -25,7 +24,7 @@ export function NotFoundPage() {
       <button
         type="button"
         // The server's HTML of this page shows before its code runs; a click then would do nothing.
-        disabled={!hydrated}
+        disabled={!ready}
         onClick={() => navigate(HOME_PATH)}
         className="rounded-lg bg-brand-600 px-6 py-2.5 font-medium text-white shadow hover:bg-brand-700"
       >

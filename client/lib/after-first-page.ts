@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react'
 import { queryClient } from './query-client'
 
 /**
@@ -32,6 +33,7 @@ export function afterFirstPage(work: () => void): void {
 export function firstPageShown(): void {
   if (state !== 'waiting') return
   state = 'settling'
+  for (const listener of shownListeners) listener()
   let released = false
   const release = () => {
     if (released) return
@@ -66,4 +68,25 @@ function whenIdle(work: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 2_000 })
   // Safari before 18 has no idle callbacks.
   else setTimeout(work, 200)
+}
+
+const shownListeners = new Set<() => void>()
+
+function subscribeShown(listener: () => void) {
+  shownListeners.add(listener)
+  return () => shownListeners.delete(listener)
+}
+
+/**
+ * Whether the first page is on screen as the app's own: false in the server's HTML and until the
+ * page's code has run (hydrated, its lazy part too). A control that needs the app (the menu, the
+ * language, a form's submit, the human check) waits for it: acted on earlier, the HTML would
+ * change under React, or the action would be lost.
+ */
+export function useFirstPageShown(): boolean {
+  return useSyncExternalStore(
+    subscribeShown,
+    () => state !== 'waiting',
+    () => false,
+  )
 }

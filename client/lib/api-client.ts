@@ -91,7 +91,14 @@ export async function apiRequest<T extends z.ZodMiniType>(
     ? await response.json()
     : undefined
   if (!response.ok) throw apiErrorFrom(response.status, response.statusText, body)
-  return (await loading).parse(body)
+  const schemaOf = await loading.catch((cause: unknown) => {
+    // Not a network failure (client/lib/offline-cache.ts): the server answered, and an old copy
+    // of the answer must not stand in for it.
+    throw new Error(`The answer of ${path} could not be checked: its schema did not load.`, {
+      cause,
+    })
+  })
+  return schemaOf.parse(body)
 }
 
 /**

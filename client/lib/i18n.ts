@@ -21,8 +21,9 @@ const CATALOGUES: Record<Language, () => Promise<{ default: Record<string, unkno
 }
 
 /**
- * The saved choice, else the language the server chose for the page it sent as HTML (from the
- * same browser's Accept-Language), else the browser's first supported language, else English.
+ * The saved choice, else the language of the page the server sent as HTML (the browser's
+ * Accept-Language, when no choice reached it as a cookie), else the browser's first supported
+ * language, else English.
  */
 function initialLanguage(): Language {
   if (!inBrowser) return DEFAULT_LANGUAGE
@@ -79,7 +80,7 @@ function savedLanguage(): Language | undefined {
  */
 function rememberForServer(chosen: Language) {
   const cookie = `${LANGUAGE_COOKIE}=${chosen}`
-  if (document.cookie.split('; ').includes(cookie)) return
+  // Written on every start, not only when missing, so it never lapses for someone who comes back.
   const secure = window.location.protocol === 'https:' ? '; Secure' : ''
   // biome-ignore lint/suspicious/noDocumentCookie: every browser has it (the Cookie Store API is not in all), and it is written before a reload can ask for the next page
   document.cookie = `${cookie}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`

@@ -2,15 +2,23 @@ import { useSyncExternalStore } from 'react'
 import { isLanguage, type Language } from '../../domain/i18n'
 import { prerenderedPageFor } from '../../domain/routes'
 
-/** Which prerendered page the server sent (scripts/prerender-pages.ts marks its root). */
-function sentPage(): string | undefined {
-  return document.getElementById('root')?.dataset.page
+/**
+ * The page the server sent as HTML (scripts/prerender-pages.ts marks its root) and its language,
+ * read when this module loads: before client/lib/i18n.ts, which imports it, sets the document's
+ * language to the one the app starts in.
+ */
+const sent = readSentPage()
+
+function readSentPage(): { page: string; language: Language } | undefined {
+  if (typeof document === 'undefined') return undefined
+  const page = document.getElementById('root')?.dataset.page
+  const language = document.documentElement.lang
+  return page && isLanguage(language) ? { page, language } : undefined
 }
 
 /** The language of the page the server sent as HTML, when it sent one. */
 export function prerenderedLanguage(): Language | undefined {
-  const language = document.documentElement.lang
-  return sentPage() && isLanguage(language) ? language : undefined
+  return sent?.language
 }
 
 /**
@@ -20,11 +28,10 @@ export function prerenderedLanguage(): Language | undefined {
  * build did not render are rendered afresh instead.
  */
 export function isPrerendered(location: Location, language: Language): boolean {
-  const page = sentPage()
   return (
-    page !== undefined &&
-    page === prerenderedPageFor(location.pathname, location.search) &&
-    document.documentElement.lang === language
+    sent !== undefined &&
+    sent.page === prerenderedPageFor(location.pathname, location.search) &&
+    sent.language === language
   )
 }
 

@@ -55,10 +55,12 @@ export const clientPlugin = fp<{ clientDir?: string }>(
         hasClient &&
         !API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(prefix)) &&
         !path.posix.extname(pathname)
-      // A sign-in form sent before its page's code had run (client/features/auth/components/
-      // auth-form.tsx): nothing is read from it; the page opens again, by GET.
+      // A form of the server's HTML sent the browser's way before the page's code ran (a
+      // single-field form submits on Enter; client/features/auth/components/auth-form.tsx):
+      // nothing is read from it, and the page opens again by GET. One leading slash, so the
+      // address can never name another host.
       if (pagePath && request.method === 'POST' && matchAppRoute(pathname)) {
-        return reply.redirect(pathname, 303)
+        return reply.redirect(`/${pathname.replace(/^\/+/, '')}`, 303)
       }
       const isPage = pagePath && (request.method === 'GET' || request.method === 'HEAD')
       if (!isPage) {

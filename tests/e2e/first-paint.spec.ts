@@ -1,4 +1,5 @@
 import { completeHumanCheck, createUser } from './support/accounts'
+import { builtChunkPath } from './support/build-manifest'
 import { expect, test } from './support/test'
 
 // The server sends every page as HTML the build rendered (scripts/prerender-pages.ts), in the
@@ -65,15 +66,21 @@ test('the browser takes over the page it was sent: what was typed stays, and the
   const held = new Promise<void>((resolve) => {
     release = resolve
   })
-  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-    await held
-    await route.continue()
-  })
+  const loginPage = builtChunkPath({ src: 'features/auth/routes/login-page.tsx' })
+  await page.route(
+    (url) => /^\/assets\/index-[\w-]+\.js$/.test(url.pathname) || url.pathname === loginPage,
+    async (route) => {
+      await held
+      await route.continue()
+    },
+  )
   await page.goto('/login', { waitUntil: 'commit' })
   const heading = page.getByRole('heading', { name: 'Welcome back' })
   await expect(heading).toBeVisible()
   const box = page.getByTestId('human-check').getByRole('checkbox', { name: 'I am human' })
   await expect(box).toBeDisabled()
+  // A language picked now would change texts the page's code has not taken over yet.
+  await expect(page.getByLabel('Choose language')).toBeDisabled()
   await page.getByLabel('Email').fill(user.email)
   await heading.evaluate((element) => element.setAttribute('data-sent-by-server', ''))
 
@@ -105,8 +112,50 @@ test('a language chosen in the app is the language of the pages the server sends
 })
 
 test('a member opening a page gets its shell first, then the page', async ({ page, member }) => {
+  // Who is signed in is held back, as a slow network would: the shell is all there is to show.
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route('**/api/session', async (route) => {
+    await held
+    await route.continue()
+  })
   await page.goto('/my-account')
   await expect(page.getByTestId('header-title')).toHaveText('My Account')
+  await expect(page.getByTestId('page-skeleton')).toBeVisible()
+
+  release()
   await expect(page.getByTestId('account-email')).toHaveText(member.email)
   await expect(page.getByTestId('page-skeleton')).toHaveCount(0)
+})
+
+test('a language chosen on this device before the server knew it shows at once, rendered afresh', async ({
+  page,
+}) => {
+  // Chosen before the cookie existed (an earlier version): the server sends English.
+  await page.addInitScript(() => localStorage.setItem('harmonize.language', 'es'))
+  const html = await (await page.request.get('/login')).text()
+  expect(html).toContain('<html lang="en">')
+
+  await page.goto('/login')
+  await expect(page.getByRole('heading', { name: 'Te damos la bienvenida' })).toBeVisible()
+  await expect(page.getByTestId('header-title')).toHaveText('Iniciar sesión')
+  // From now on the server knows.
+  const next = await (await page.request.get('/signup')).text()
+  expect(next).toContain('<html lang="es">')
+})
+
+test.describe('paths the server and the browser read alike', () => {
+  test.use({ allowedConsoleErrors: /status of 404/ })
+
+  test('another case is not the page, an encoded one is', async ({ page }) => {
+    const upper = await page.goto('/Login')
+    expect(upper?.status()).toBe(404)
+    await expect(page.getByTestId('header-title')).toHaveText('404 Not Found')
+
+    const encoded = await page.goto('/log%69n')
+    expect(encoded?.status()).toBe(200)
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+  })
 })

@@ -2,9 +2,9 @@ import { LoaderCircle, Menu } from 'lucide-react'
 import type { Ref } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
+import { useFirstPageShown } from '../../lib/after-first-page'
 import { useHeaderContent } from '../../lib/header-slot'
 import { usePaymentInProgress } from '../../lib/payment-progress'
-import { useHydrated } from '../../lib/prerendered'
 import { titleKeyOf } from '../route-titles'
 import { LanguageSelector } from './language-selector'
 
@@ -28,7 +28,7 @@ export function Header({
   const title = page.title ?? routeTitle
   const TitleTag = title ? 'h1' : 'div'
   const paying = usePaymentInProgress()
-  const hydrated = useHydrated()
+  const ready = useFirstPageShown()
   return (
     // A phone has room for a short title only: a long one ('Harmonizing Screen' beside the
     // timer, a panel's name with 'Panel') wraps onto a second line in a smaller size instead
@@ -38,7 +38,7 @@ export function Header({
         ref={menuButtonRef}
         type="button"
         // The server's HTML of every page shows before its code runs; a click then would do nothing.
-        disabled={!hydrated}
+        disabled={!ready}
         onClick={onOpenMenu}
         aria-label={t('header.openMenu')}
         aria-haspopup="dialog"

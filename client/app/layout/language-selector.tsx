@@ -2,9 +2,9 @@ import { Languages } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../../domain/i18n'
+import { useFirstPageShown } from '../../lib/after-first-page'
 import { currentLanguage, setLanguage } from '../../lib/i18n'
 import { useNotifications } from '../../lib/notifications'
-import { useHydrated } from '../../lib/prerendered'
 import { useSession } from '../../lib/session'
 
 /**
@@ -32,7 +32,7 @@ export function LanguageSelector() {
       .finally(() => setChoosing(null))
   }
 
-  const hydrated = useHydrated()
+  const ready = useFirstPageShown()
 
   return (
     <label className="relative flex items-center gap-1.5 rounded-full px-2 py-1.5 sm:px-3 text-sm font-medium focus-within:bg-white/15 hover:bg-white/15">
@@ -40,7 +40,7 @@ export function LanguageSelector() {
       <span className="sr-only">{t('header.chooseLanguage')}</span>
       <select
         // Picked before the page's code has run, a language would show with nothing switched.
-        disabled={!hydrated}
+        disabled={!ready}
         value={choosing ?? currentLanguage()}
         aria-busy={choosing ? true : undefined}
         onChange={(event) => handleChange(event.target.value)}

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react'
-import { useHydrated } from '../../lib/prerendered'
+import { useFirstPageShown } from '../../lib/after-first-page'
 
 interface ButtonProps extends ComponentProps<'button'> {
   variant?: 'primary' | 'secondary' | 'ghost'
@@ -27,8 +27,8 @@ export function Button({
   // In the server's HTML, before the page's code runs, a submit button would send the form the
   // browser's way (client/features/auth/components/auth-form.tsx): until then it sends nothing,
   // and says it is not ready, without the grey of a disabled button flashing on every page.
-  const hydrated = useHydrated()
-  const waiting = type === 'submit' && !hydrated
+  const ready = useFirstPageShown()
+  const waiting = type === 'submit' && !ready
   return (
     <button
       type={waiting ? 'button' : type}

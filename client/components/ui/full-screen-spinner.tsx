@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 
-/** Shown while a route's code or the session loads: the whole screen, a blue ring. */
+/** Shown while a route's code loads: the whole screen, a blue ring. */
 export function FullScreenSpinner() {
   const { t } = useTranslation()
   return (

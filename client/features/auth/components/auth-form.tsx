@@ -26,8 +26,9 @@ export function AuthForm({
   children: ReactNode
 }) {
   return (
-    // POST: sent before the page's code has run (the server's HTML, hydrated later), the browser
-    // would otherwise put the password in the address; the server answers with the page again.
+    // POST: should the browser send it before the page's code runs (Enter in a form of one
+    // field; the submit button waits for the code), nothing typed goes into the address, and
+    // the server answers with the page again.
     <form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
       {children}
       {humanCheck && <HumanCheck key={humanCheck.key} onChange={humanCheck.onChange} />}

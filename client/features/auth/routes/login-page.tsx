@@ -60,8 +60,12 @@ export function LoginPage() {
   return (
     <AuthCard title={t('auth.login.heading')} intro={t('auth.login.intro')}>
       <AuthForm
-        onSubmit={handleSignIn}
-        pending={pending}
+        onSubmit={(event) =>
+          // The validation's code could not arrive (offline, a new version deployed meanwhile).
+          handleSignIn(event).catch(() => showMessage(t('common.networkError')))
+        }
+        // From the click: the validation's code may still be arriving (lazyResolver).
+        pending={pending || form.formState.isSubmitting}
         submitLabel={t('auth.login.submit')}
         humanCheck={humanCheck}
       >
