@@ -277,6 +277,8 @@ test.describe('offline', () => {
     await page.clock.pauseAt(Date.now() + 1000)
     await page.goto('/login')
     await shownAsTimePasses(page.getByRole('heading', { name: 'Welcome back' }))
+    // The heading is the server's HTML: the page's code has run once its box can be ticked.
+    await expect(page.getByRole('checkbox', { name: 'I am human' })).toBeEnabled()
     await page.clock.runFor(20_000)
     await asked
 
