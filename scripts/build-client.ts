@@ -12,6 +12,7 @@ export const CLIENT_INPUTS = [
   'vite.config.ts',
   'package.json',
   'scripts/build-client.ts',
+  'scripts/chunk-groups.ts',
   'scripts/precompress.ts',
   'scripts/prerender-pages.ts',
 ]

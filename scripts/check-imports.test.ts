@@ -41,6 +41,15 @@ describe('the import boundaries', () => {
       expect(brokenRule(file, 'server/features/auth/public.ts')).toMatch(/never imports a feature/)
   })
 
+  it('refuse client/lib and client/components importing a feature, even its public module', () => {
+    for (const file of ['client/lib/plan-query.ts', 'client/components/ui/dialog.tsx'])
+      expect(brokenRule(file, 'client/features/access/public.ts')).toMatch(
+        /never imports a feature/,
+      )
+    expect(brokenRule('client/lib/plan-query.ts', 'client/lib/query-keys.ts')).toBeNull()
+    expect(brokenRule('client/app/routes.tsx', 'client/features/access/public.ts')).toBeNull()
+  })
+
   it('refuse the sandbox to anything outside server/payments/ but tests', () => {
     const sandbox = 'server/payments/sandbox/gateway.ts'
     expect(brokenRule('server/features/billing/clock.ts', sandbox)).toMatch(/only server\/payments/)

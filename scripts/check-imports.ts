@@ -63,6 +63,7 @@ function featureOf(file: string) {
 
 /** Folders below the features: what they import must not depend on any feature. */
 const SERVICES = ['server/plugins/', 'server/payments/', 'server/storage/', 'server/mail/']
+const SHARED_CLIENT = ['client/lib/', 'client/components/']
 
 /** The rule `file` breaks by importing `target` (both relative to the root), or null. */
 export function brokenRule(file: string, target: string): string | null {
@@ -87,6 +88,14 @@ export function brokenRule(file: string, target: string): string | null {
     target.startsWith('server/features/')
   ) {
     return 'a plugin or service (payments, storage, mail) never imports a feature'
+  }
+  if (
+    SHARED_CLIENT.some((folder) => file.startsWith(folder)) &&
+    !isTest(file) &&
+    target.startsWith('client/features/')
+  ) {
+    // Shared code is below every feature; its chunks are too (scripts/chunk-groups.ts).
+    return 'shared client code (client/lib, client/components) never imports a feature'
   }
   if (
     target.startsWith('server/payments/sandbox/') &&

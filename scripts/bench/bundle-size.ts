@@ -130,9 +130,9 @@ const cssKb = [...Object.values(manifest)]
 console.log(`  ${cssKb.toFixed(1).padStart(7)} KB  CSS, not counted`)
 
 /**
- * Chunks that import each other statically: vite.config.ts's groups leave dependencies where
- * they are, so a module moved into the wrong group can make two chunks each wait for the other,
- * and which runs first is then nobody's choice (docs/decisions/0017).
+ * Chunks that import each other statically: scripts/chunk-groups.ts places every module itself,
+ * without pulling its dependencies along, so a rule that places one wrongly can make two chunks
+ * each wait for the other, and which runs first is then nobody's choice (docs/decisions/0017).
  */
 function staticCycles(): string[] {
   const found: string[] = []

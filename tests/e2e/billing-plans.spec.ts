@@ -134,8 +134,9 @@ test("/home does not download billing's screens for a member whose payments are 
   await expect.poll(() => requested.includes('/api/billing/plan')).toBe(true)
   await page.waitForLoadState('networkidle')
   await expect(page.getByTestId('payment-failed-banner')).toHaveCount(0)
-  // The chunk of billing's public module (the banner, dialogs, cards, plans) never came.
-  const billing = builtChunkPath({ src: 'features/billing/public.ts' })
+  // The chunk of billing's public module (the banner, dialogs, cards, plans), which /home loads
+  // with import() only for a failed payment, never came.
+  const billing = builtChunkPath({ lazyFrom: 'features/panels/routes/home-page.tsx' })
   expect(requested.filter((url) => url.endsWith('.js')).length).toBeGreaterThan(0)
   expect(requested).not.toContain(billing)
 })

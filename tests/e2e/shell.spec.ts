@@ -260,7 +260,7 @@ test.describe('offline', () => {
     page,
     context,
   }) => {
-    const chunk = builtChunkPath({ name: 'pwa' })
+    const chunk = builtChunkPath({ name: 'pwa-register' })
     let release = () => {}
     const held = new Promise<void>((resolve) => {
       release = resolve
@@ -450,7 +450,7 @@ test.describe('a first visit to /home', () => {
           pwaAskedAt: entry?.startTime,
         }
       },
-      builtChunkPath({ name: 'pwa' }),
+      builtChunkPath({ name: 'pwa-register' }),
     )
     expect(gridShownAt).toBeDefined()
     expect(pwaAskedAt).toBeDefined()

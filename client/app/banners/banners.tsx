@@ -1,4 +1,6 @@
-import { Download, RefreshCw, X } from 'lucide-react'
+import Download from 'lucide-react/icons/download'
+import RefreshCw from 'lucide-react/icons/refresh-cw'
+import X from 'lucide-react/icons/x'
 import { type ReactNode, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { getPwaState, setPwaState, subscribePwaState } from '../../lib/pwa-state'

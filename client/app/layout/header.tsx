@@ -1,4 +1,5 @@
-import { LoaderCircle, Menu } from 'lucide-react'
+import LoaderCircle from 'lucide-react/icons/loader-circle'
+import Menu from 'lucide-react/icons/menu'
 import type { Ref } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'

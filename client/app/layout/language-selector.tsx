@@ -1,4 +1,4 @@
-import { Languages } from 'lucide-react'
+import Languages from 'lucide-react/icons/languages'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../../domain/i18n'

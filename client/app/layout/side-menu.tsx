@@ -1,26 +1,24 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import {
-  AudioWaveform,
-  BookOpen,
-  CircleDot,
-  Droplets,
-  FileText,
-  House,
-  Info,
-  KeyRound,
-  LifeBuoy,
-  LogIn,
-  LogOut,
-  type LucideIcon,
-  MailCheck,
-  ShieldAlert,
-  Sparkles,
-  UserCog,
-  UserPlus,
-  UserRound,
-  Users,
-  X,
-} from 'lucide-react'
+import type { LucideIcon } from 'lucide-react'
+import AudioWaveform from 'lucide-react/icons/audio-waveform'
+import BookOpen from 'lucide-react/icons/book-open'
+import CircleDot from 'lucide-react/icons/circle-dot'
+import Droplets from 'lucide-react/icons/droplets'
+import FileText from 'lucide-react/icons/file-text'
+import House from 'lucide-react/icons/house'
+import Info from 'lucide-react/icons/info'
+import KeyRound from 'lucide-react/icons/key-round'
+import LifeBuoy from 'lucide-react/icons/life-buoy'
+import LogIn from 'lucide-react/icons/log-in'
+import LogOut from 'lucide-react/icons/log-out'
+import MailCheck from 'lucide-react/icons/mail-check'
+import ShieldAlert from 'lucide-react/icons/shield-exclamation-point'
+import Sparkles from 'lucide-react/icons/sparkles'
+import UserCog from 'lucide-react/icons/user-cog'
+import UserPlus from 'lucide-react/icons/user-plus'
+import UserRound from 'lucide-react/icons/user-round'
+import Users from 'lucide-react/icons/users'
+import X from 'lucide-react/icons/x'
 import type { RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router'

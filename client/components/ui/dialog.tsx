@@ -1,5 +1,5 @@
 import * as RadixDialog from '@radix-ui/react-dialog'
-import { X } from 'lucide-react'
+import X from 'lucide-react/icons/x'
 import { type ReactNode, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 

@@ -1,4 +1,4 @@
-import { Lock } from 'lucide-react'
+import Lock from 'lucide-react/icons/lock'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useMessageText } from '../../../lib/messages'

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { CheckCircle2, Ticket } from 'lucide-react'
+import CheckCircle2 from 'lucide-react/icons/circle-check'
+import Ticket from 'lucide-react/icons/ticket'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { redeemCodeRequestSchema } from '../../../../domain/access-codes'

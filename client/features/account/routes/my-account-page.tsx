@@ -1,4 +1,6 @@
-import { KeyRound, Mail, Pencil } from 'lucide-react'
+import KeyRound from 'lucide-react/icons/key-round'
+import Mail from 'lucide-react/icons/mail'
+import Pencil from 'lucide-react/icons/pencil'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'

@@ -1,4 +1,4 @@
-import { ArrowLeft } from 'lucide-react'
+import ArrowLeft from 'lucide-react/icons/arrow-left'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'

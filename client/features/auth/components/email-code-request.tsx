@@ -1,15 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import type { UseMutationResult } from '@tanstack/react-query'
+import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod/mini'
-import { emailWithHumanCheckSchema } from '../../../../domain/auth'
+import type { z } from 'zod/mini'
+import type { emailWithHumanCheckSchema } from '../../../../domain/auth'
 import { useFormMutation } from '../../../lib/form-mutation'
+import { lazyResolver } from '../../../lib/lazy-resolver'
 import { useMessageText } from '../../../lib/messages'
+import type { emailCodeFormResolver } from '../form-validation'
 import { useHumanCheck } from '../use-human-check'
 import { AuthForm, EmailField } from './auth-form'
 
-const formSchema = z.omit(emailWithHumanCheckSchema, { humanCheck: true })
+// As on the sign-in page, the validation (the schemas and zod) loads once the form is shown: this
+// form is shared with the sign-in page's card, which must not bring zod to its first render.
+const resolver = lazyResolver<typeof emailCodeFormResolver>(() =>
+  import('../form-validation').then((module) => module.emailCodeFormResolver),
+)
 
 /**
  * E-mail plus human check, then 'Send Code': the shared form of "send a new confirmation code"
@@ -25,7 +31,8 @@ export function EmailCodeRequest({
   const { t } = useTranslation()
   const text = useMessageText()
   const humanCheck = useHumanCheck()
-  const form = useForm({ resolver: zodResolver(formSchema), defaultValues: { email: '' } })
+  useEffect(resolver.preload, [])
+  const form = useForm({ resolver, defaultValues: { email: '' } })
   const { errors } = form.formState
   const { submit, pending, showMessage } = useFormMutation(form, mutation)
 

@@ -1,4 +1,4 @@
-import { ShieldCheck } from 'lucide-react'
+import ShieldCheck from 'lucide-react/icons/shield-check'
 import { useCallback, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'

@@ -1,4 +1,4 @@
-import { Pencil } from 'lucide-react'
+import Pencil from 'lucide-react/icons/pencil'
 import { useTranslation } from 'react-i18next'
 import { SectionCard } from '../../../components/ui/section-card'
 import { useBillingAccount } from '../api'

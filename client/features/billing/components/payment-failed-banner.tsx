@@ -1,4 +1,5 @@
-import { ShieldCheck, TriangleAlert } from 'lucide-react'
+import ShieldCheck from 'lucide-react/icons/shield-check'
+import TriangleAlert from 'lucide-react/icons/triangle-exclamation-point'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'

@@ -1,4 +1,5 @@
-import { History, LoaderCircle } from 'lucide-react'
+import LoaderCircle from 'lucide-react/icons/loader-circle'
+import History from 'lucide-react/icons/rotate-ccw-clock'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'

@@ -1,4 +1,4 @@
-import { FlaskConical } from 'lucide-react'
+import FlaskConical from 'lucide-react/icons/flask-conical'
 import { useTranslation } from 'react-i18next'
 
 /** Wherever money is shown in the sandbox (PRODUCT.md principle 3). */

@@ -1,4 +1,5 @@
-import { CreditCard, Plus } from 'lucide-react'
+import CreditCard from 'lucide-react/icons/credit-card'
+import Plus from 'lucide-react/icons/plus'
 import { useTranslation } from 'react-i18next'
 import type { SavedCard } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'

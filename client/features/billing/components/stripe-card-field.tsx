@@ -1,5 +1,5 @@
 import type { StripeCardElement, StripeElementLocale } from '@stripe/stripe-js'
-import { LoaderCircle } from 'lucide-react'
+import LoaderCircle from 'lucide-react/icons/loader-circle'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'

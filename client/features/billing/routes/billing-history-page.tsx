@@ -1,4 +1,6 @@
-import { ArrowLeft, FileDown, Info } from 'lucide-react'
+import ArrowLeft from 'lucide-react/icons/arrow-left'
+import FileDown from 'lucide-react/icons/file-down'
+import Info from 'lucide-react/icons/info'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'

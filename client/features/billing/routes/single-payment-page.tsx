@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { CircleCheck, LoaderCircle } from 'lucide-react'
+import CircleCheck from 'lucide-react/icons/circle-check'
+import LoaderCircle from 'lucide-react/icons/loader-circle'
 import { lazy, Suspense, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'

@@ -1,4 +1,4 @@
-import { CircleCheck } from 'lucide-react'
+import CircleCheck from 'lucide-react/icons/circle-check'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'

@@ -1,15 +1,13 @@
-import {
-  CircleHelp,
-  Crown,
-  Droplet,
-  Eye,
-  Heart,
-  type LucideIcon,
-  MessageCircle,
-  Mountain,
-  Sparkles,
-  Sun,
-} from 'lucide-react'
+import type { LucideIcon } from 'lucide-react'
+import CircleHelp from 'lucide-react/icons/circle-question-mark'
+import Crown from 'lucide-react/icons/crown'
+import Droplet from 'lucide-react/icons/droplet'
+import Eye from 'lucide-react/icons/eye'
+import Heart from 'lucide-react/icons/heart'
+import MessageCircle from 'lucide-react/icons/message-circle'
+import Mountain from 'lucide-react/icons/mountain'
+import Sparkles from 'lucide-react/icons/sparkles'
+import Sun from 'lucide-react/icons/sun'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'

@@ -1,4 +1,5 @@
-import { CircleHelp, Sparkles } from 'lucide-react'
+import CircleHelp from 'lucide-react/icons/circle-question-mark'
+import Sparkles from 'lucide-react/icons/sparkles'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'

@@ -1,4 +1,4 @@
-import { Waves } from 'lucide-react'
+import Waves from 'lucide-react/icons/waves-horizontal'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Button } from '../../../components/ui/button'

@@ -1,5 +1,6 @@
 import * as Popover from '@radix-ui/react-popover'
-import { Headphones, Volume2 } from 'lucide-react'
+import Headphones from 'lucide-react/icons/headphones'
+import Volume2 from 'lucide-react/icons/volume-2'
 import { type RefObject, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '../../../components/ui/button'

@@ -1,4 +1,4 @@
-import { FileDown } from 'lucide-react'
+import FileDown from 'lucide-react/icons/file-down'
 import { useTranslation } from 'react-i18next'
 import { type InfoGuide, infoGuidePath } from '../../../../domain/info'
 import { currentLanguage } from '../../../lib/i18n'

@@ -1,4 +1,5 @@
-import { Pause, Play } from 'lucide-react'
+import Pause from 'lucide-react/icons/pause'
+import Play from 'lucide-react/icons/play'
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 

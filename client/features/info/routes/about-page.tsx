@@ -1,4 +1,5 @@
-import { FileText, ShieldAlert } from 'lucide-react'
+import FileText from 'lucide-react/icons/file-text'
+import ShieldAlert from 'lucide-react/icons/shield-exclamation-point'
 import { useTranslation } from 'react-i18next'
 import { InfoArticle, InfoLink, Prose } from '../components/info-article'
 

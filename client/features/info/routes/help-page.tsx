@@ -1,13 +1,11 @@
-import {
-  BookOpen,
-  ChevronDown,
-  FileText,
-  LifeBuoy,
-  type LucideIcon,
-  Scale,
-  ShieldAlert,
-  UserCog,
-} from 'lucide-react'
+import type { LucideIcon } from 'lucide-react'
+import BookOpen from 'lucide-react/icons/book-open'
+import ChevronDown from 'lucide-react/icons/chevron-down'
+import FileText from 'lucide-react/icons/file-text'
+import LifeBuoy from 'lucide-react/icons/life-buoy'
+import Scale from 'lucide-react/icons/scale'
+import ShieldAlert from 'lucide-react/icons/shield-exclamation-point'
+import UserCog from 'lucide-react/icons/user-cog'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { GuideLinks } from '../components/guide-links'

@@ -1,4 +1,4 @@
-import { CircleHelp } from 'lucide-react'
+import CircleHelp from 'lucide-react/icons/circle-question-mark'
 import { useTranslation } from 'react-i18next'
 import { GuideLinks } from '../components/guide-links'
 import { InfoArticle, InfoLink, InfoSection, Prose } from '../components/info-article'

@@ -1,4 +1,4 @@
-import { Droplets } from 'lucide-react'
+import Droplets from 'lucide-react/icons/droplets'
 import { useTranslation } from 'react-i18next'
 import { InfoArticle, Prose } from '../components/info-article'
 

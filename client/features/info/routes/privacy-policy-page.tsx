@@ -1,4 +1,5 @@
-import { ArrowLeft, Scale } from 'lucide-react'
+import ArrowLeft from 'lucide-react/icons/arrow-left'
+import Scale from 'lucide-react/icons/scale'
 import { useTranslation } from 'react-i18next'
 import { ContactLine } from '../components/contact-line'
 import { InfoArticle, InfoLink, InfoSection, Prose } from '../components/info-article'

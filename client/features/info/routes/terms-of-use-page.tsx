@@ -1,4 +1,4 @@
-import { FileText } from 'lucide-react'
+import FileText from 'lucide-react/icons/file-text'
 import { useTranslation } from 'react-i18next'
 import { ContactLine } from '../components/contact-line'
 import { InfoArticle, InfoLink, InfoSection, Prose } from '../components/info-article'

@@ -1,4 +1,6 @@
-import { CheckCircle2, CircleDashed, History } from 'lucide-react'
+import CheckCircle2 from 'lucide-react/icons/circle-check'
+import CircleDashed from 'lucide-react/icons/circle-dashed'
+import History from 'lucide-react/icons/rotate-ccw-clock'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useRecentSessions } from '../../../lib/recent-sessions'

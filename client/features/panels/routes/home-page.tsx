@@ -12,7 +12,7 @@ import { PanelIcon } from '../components/panel-icon'
 import { RecentSessions } from '../components/recent-sessions'
 
 // Shown only after a failed payment, and its module brings billing's shared screens (dialogs,
-// cards, plans: 8 chunks, 21 KB gzipped) with it. Loaded only when the plan says a payment
+// cards, plans: 4 chunks, 20 KB gzipped) with it. Loaded only when the plan says a payment
 // failed (usePaymentFailed), so a member whose payments are fine never downloads it; the plan
 // query and its schemas cost /home about 2.3 KB instead.
 // If that code cannot arrive (a flaky network before it was cached), the page goes on without

@@ -1,4 +1,6 @@
-import { ChevronDown, ChevronUp, Play } from 'lucide-react'
+import ChevronDown from 'lucide-react/icons/chevron-down'
+import ChevronUp from 'lucide-react/icons/chevron-up'
+import Play from 'lucide-react/icons/play'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'

@@ -1,4 +1,4 @@
-import { MailCheck } from 'lucide-react'
+import MailCheck from 'lucide-react/icons/mail-check'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Button } from '../../../components/ui/button'

@@ -1,12 +1,10 @@
-import {
-  ChevronRight,
-  Clock,
-  KeyRound,
-  type LucideIcon,
-  Mail,
-  ShieldCheck,
-  UserRound,
-} from 'lucide-react'
+import type { LucideIcon } from 'lucide-react'
+import ChevronRight from 'lucide-react/icons/chevron-right'
+import Clock from 'lucide-react/icons/clock'
+import KeyRound from 'lucide-react/icons/key-round'
+import Mail from 'lucide-react/icons/mail'
+import ShieldCheck from 'lucide-react/icons/shield-check'
+import UserRound from 'lucide-react/icons/user-round'
 import { type ReactNode, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
