@@ -21,7 +21,9 @@ beforeEach(() => signOut())
 
 async function openMenu() {
   const user = userEvent.setup()
-  const button = await screen.findByRole('button', { name: 'Open menu' })
+  const button = await screen.findByRole<HTMLButtonElement>('button', { name: 'Open menu' })
+  // The menu opens once the first page's code has run (useFirstPageShown).
+  await waitFor(() => expect(button.disabled).toBe(false))
   await user.click(button)
   const menu = await screen.findByTestId('side-menu')
   // The modal menu turns the page's pointer events off and its own back on a render later.

@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react'
 import { I18nextProvider } from 'react-i18next'
 import { MemoryRouter } from 'react-router'
 import { Header } from '../../app/layout/header'
+import { firstPageShown } from '../after-first-page'
 import { i18n } from '../i18n'
 import { NotificationsProvider } from '../notifications'
 import { sessionQueryKey } from '../session'
@@ -24,6 +25,8 @@ export function visitorQueryClient(): QueryClient {
  * has shown since, so a key shown for a moment cannot go unseen.
  */
 export function renderVisitorHeader(path: string) {
+  // Alone, the header is the page: its controls wait for a page on screen (useFirstPageShown).
+  firstPageShown()
   render(
     <QueryClientProvider client={visitorQueryClient()}>
       <I18nextProvider i18n={i18n}>
