@@ -140,6 +140,9 @@ test.describe('app shell for a visitor', () => {
     })
     await page.goto('/login')
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    // Followed in the server's HTML, before the app runs, a link is a plain page load: wait for
+    // the page's code, the box being usable says it has run.
+    await expect(page.getByRole('checkbox', { name: 'I am human' })).toBeEnabled()
     await page.getByRole('link', { name: 'Forgot your password?' }).click()
     await expect(page).toHaveURL(/\/forgot-password$/)
     // The old form must not stay usable under the new address: typing into it would be lost.
