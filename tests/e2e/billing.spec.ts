@@ -73,6 +73,10 @@ test('a member buys ONE PAYMENT with a test card, and the panels open for harmon
   await expect(page.getByTestId('price-plans')).toContainText('ONE PAYMENT$149.00')
   await expect(page.getByTestId('price-plans')).toContainText('FOUR PAYMENTS$39.00 × 4 months')
   await expect(page.getByTestId('price-plans')).toContainText('SUBSCRIPTION$15.00 a month')
+  // Each link says what it does out of context (Lighthouse's SEO audit refused a bare 'Start').
+  await expect(
+    page.getByTestId('price-plans').getByRole('link', { name: 'Start this plan' }),
+  ).toHaveCount(2)
   await page.getByTestId('price-plans').getByRole('link', { name: 'Pay now' }).click()
   await expect(page.getByTestId('header-title')).toHaveText('My Subscription')
   await page.getByRole('radio', { name: /ONE PAYMENT/ }).check()
