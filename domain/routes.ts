@@ -115,12 +115,14 @@ function prerenderedPageOf(route: AppRoute): { name: string; url: string } | und
   return { name, url }
 }
 
+/** Each route's prerendered page, worked out once rather than on every page request. */
+const PAGE_OF_ROUTE: ReadonlyMap<AppRoute, { name: string; url: string } | undefined> = new Map(
+  APP_ROUTES.map((route) => [route, prerenderedPageOf(route)]),
+)
+
 /** Every prerendered page, by name, with the URL it is rendered for. */
 export const PRERENDERED_PAGES: ReadonlyMap<string, string> = new Map([
-  ...APP_ROUTES.flatMap((route) => {
-    const page = prerenderedPageOf(route)
-    return page ? [[page.name, page.url] as const] : []
-  }),
+  ...[...PAGE_OF_ROUTE.values()].flatMap((page) => (page ? [[page.name, page.url] as const] : [])),
   [NOT_FOUND_PAGE, '/not-found'],
 ])
 
@@ -132,7 +134,7 @@ export const PRERENDERED_PAGES: ReadonlyMap<string, string> = new Map([
 export function prerenderedPageFor(pathname: string, search: string): string | undefined {
   const route = matchAppRoute(pathname)
   if (!route) return NOT_FOUND_PAGE
-  const page = prerenderedPageOf(route)
+  const page = PAGE_OF_ROUTE.get(route)
   if (!page) return undefined
   if (route.path.endsWith('/*') && decodeSegments(pathname).replace(/\/+$/, '') !== page.url) {
     return undefined

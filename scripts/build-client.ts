@@ -22,30 +22,37 @@ export function clientNeedsBuild(): boolean {
   return isStale(stampFile, inputsHash(root, CLIENT_INPUTS))
 }
 
-/** Builds the PWA with Vite in a child process; throws when the build fails. */
+/**
+ * Runs one step of the build in a child Node; throws, naming the step, when it fails. The
+ * server's NODE_ENV (test, development) must not leak into the bundle: with anything but
+ * production, React ships its development build and the service worker is left out.
+ */
+function step(what: string, args: string[]) {
+  const result = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
+  if (result.status !== 0) throw new Error(`${what} failed (see the output above).`)
+}
+
+/**
+ * Builds the PWA with Vite, then the same code for Node, which renders every page to HTML
+ * (scripts/prerender-pages.ts); throws when a step fails.
+ */
 export function buildClient(args: string[] = ['--logLevel', 'warn']) {
   const hash = inputsHash(root, CLIENT_INPUTS)
   const vite = path.join(root, 'node_modules/vite/bin/vite.js')
-  const result = spawnSync(process.execPath, [vite, 'build', ...args], {
-    cwd: root,
-    stdio: 'inherit',
-    // The server's NODE_ENV (test, development) must not leak into the bundle: with anything
-    // but production, React ships its development build and the service worker is left out.
-    env: { ...process.env, NODE_ENV: 'production' },
-  })
-  if (result.status !== 0) throw new Error('The client build failed (see the output above).')
-  // The same code built for Node, which renders the pages to HTML (scripts/prerender-pages.ts).
-  const ssr = spawnSync(
-    process.execPath,
-    [vite, 'build', '--ssr', 'app/prerender.tsx', '--outDir', '../dist/prerender', ...args],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
-  )
-  if (ssr.status !== 0) throw new Error('The prerendering build failed (see the output above).')
-  const pages = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prerender-pages.ts'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  })
-  if (pages.status !== 0) throw new Error('Prerendering the pages failed (see the output above).')
+  step('The client build', [vite, 'build', ...args])
+  step('The prerendering build', [
+    vite,
+    'build',
+    '--ssr',
+    'app/prerender.tsx',
+    '--outDir',
+    '../dist/prerender',
+    ...args,
+  ])
+  step('Prerendering the pages', ['--import', 'tsx', 'scripts/prerender-pages.ts'])
   writeStamp(stampFile, hash)
 }

@@ -83,7 +83,8 @@ export const clientPlugin = fp<{ clientDir?: string }>(
 
 /** The prerendered page for this request, in its language, else index.html. */
 function pageFile(clientDir: string, pathname: string, request: FastifyRequest): string {
-  const search = request.url.slice(pathname.length).split('#')[0] ?? ''
+  // The query as the browser's location.search has it: nothing for a bare '?'.
+  const search = request.url.slice(pathname.length)
   const name = prerenderedPageFor(pathname, search.length > 1 ? search : '')
   if (!name) return 'index.html'
   const language = pageLanguage(request.headers.cookie, request.headers['accept-language'])
