@@ -21,6 +21,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     // The bundle budget script reads the manifest to find what the first render of /login needs.
     manifest: true,
     sourcemap: false,
+    // One stylesheet, as there always was; split per chunk, every lazy page's preload asked for
+    // the entry's stylesheet again, which the prerendered pages carry inline and never link.
+    cssCodeSplit: false,
     target: 'es2022',
     rolldownOptions: isSsrBuild
       ? {}

@@ -28,10 +28,37 @@ export function fillTemplate(template: string, name: string, language: Language,
     .replace(emptyRoot, () => `<div id="root" data-page="${name}">${body}</div>`)
 }
 
+/**
+ * index.html made ready for pages whose HTML is there before any code: the stylesheet inside
+ * the page and the app's code asked for after it.
+ * - A linked stylesheet is one more round trip before anything paints; inside the page it costs
+ *   about 9 KB compressed per page and nothing waits for it.
+ * - The app's code is not needed for the page to paint, only to use it, so it is fetched at low
+ *   priority. At the default high priority Lighthouse's simulation of a phone counted its 105 KB
+ *   as blocking the first paint, and put that paint at 1.6 s instead of 0.7 s (ADR 0024).
+ */
+export function forPrerenderedPages(template: string, readAsset: (file: string) => string) {
+  const stylesheet = /<link rel="stylesheet"[^>]* href="\/(assets\/[^"]+\.css)">/
+  const entry = /<script type="module" /
+  const linked = stylesheet.exec(template)?.[1]
+  if (!linked || !entry.test(template) || stylesheet.test(template.replace(stylesheet, ''))) {
+    throw new Error('index.html no longer links one stylesheet and loads one module script.')
+  }
+  // `</style` inside the CSS would end the element early; Tailwind's output never has it.
+  const css = readAsset(linked)
+  if (/<\/style/i.test(css)) throw new Error(`${linked} holds "</style": it cannot go inline.`)
+  return template
+    .replace(stylesheet, () => `<style>${css}</style>`)
+    .replace(entry, () => '<script type="module" fetchpriority="low" ')
+}
+
 export async function prerenderPages(): Promise<number> {
   const entry = path.join(root, 'dist/prerender/prerender.js')
   const { renderPage } = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage }
-  const template = readFileSync(path.join(clientDir, 'index.html'), 'utf8')
+  const template = forPrerenderedPages(
+    readFileSync(path.join(clientDir, 'index.html'), 'utf8'),
+    (file) => readFileSync(path.join(clientDir, file), 'utf8'),
+  )
   const out = path.join(clientDir, PAGES_DIR)
   rmSync(out, { recursive: true, force: true })
   let count = 0

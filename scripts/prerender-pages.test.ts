@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { fillTemplate, forPrerenderedPages } from './prerender-pages'
+
+const built = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Harmonize</title>
+    <script type="module" crossorigin src="/assets/index-abc.js"></script>
+    <link rel="stylesheet" crossorigin href="/assets/style-def.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`
+
+const css = '.calm{color:#1d4f91}'
+
+describe('pages prerendered at build time', () => {
+  it('carry their styles inside and ask for the code at low priority', () => {
+    const read: string[] = []
+    const template = forPrerenderedPages(built, (file) => {
+      read.push(file)
+      return css
+    })
+    expect(read).toEqual(['assets/style-def.css'])
+    expect(template).toContain(`<style>${css}</style>`)
+    expect(template).not.toContain('stylesheet')
+    expect(template).toContain(
+      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc.js">',
+    )
+  })
+
+  it('put the page in the root with its name and language, text as it is', () => {
+    const page = fillTemplate(built, 'login', 'es', '<p>$& 100 $</p>')
+    expect(page).toContain('<html lang="es">')
+    expect(page).toContain('<div id="root" data-page="login"><p>$& 100 $</p></div>')
+  })
+
+  it('refuse a template the build no longer makes', () => {
+    const withoutCss = built.replace(/<link rel="stylesheet"[^>]*>/, '')
+    expect(() => forPrerenderedPages(withoutCss, () => css)).toThrow(/one stylesheet/)
+    const twoSheets = built.replace(
+      '</head>',
+      '<link rel="stylesheet" href="/assets/b.css"></head>',
+    )
+    expect(() => forPrerenderedPages(twoSheets, () => css)).toThrow(/one stylesheet/)
+    expect(() => forPrerenderedPages(built, () => 'a{}</style><script>')).toThrow(
+      /cannot go inline/,
+    )
+    expect(() => fillTemplate(built.replace('<div id="root"></div>', ''), 'x', 'en', '')).toThrow()
+  })
+})
