@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useDeferredValue } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { LOGIN_PATH, type RouteAccess, SIGNED_IN_LANDING_PATH } from '../../domain/routes'
 import { PageSkeleton } from '../components/ui/page-skeleton'
@@ -14,10 +14,13 @@ export function RouteGuard({ access, children }: { access: RouteAccess; children
   const { user, isLoading } = useSession()
   const location = useLocation()
   const hydrated = useHydrated()
+  // The page replaces the skeleton in a background render, in slices, rather than in the one
+  // long task of the session's answer (a query's update is never sliced).
+  const waiting = useDeferredValue(isLoading || !hydrated)
   if (access === 'open') return children
   // A visitor's page shows at once, as the build prerendered it; a member who opens it is sent on
   // once the session says so. A member's page waits for the session under its header.
-  if (isLoading || !hydrated) return access === 'public' ? children : <PageSkeleton />
+  if (waiting) return access === 'public' ? children : <PageSkeleton />
   if (access === 'protected' && !user) {
     const from = `${location.pathname}${location.search}${location.hash}`
     return <Navigate to={LOGIN_PATH} replace state={{ from }} />
