@@ -272,6 +272,11 @@ const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) =>
     const { panelQuery } = await import('../lib/panel-queries')
     await queryClient.prefetchQuery(panelQuery(id, language))
   },
+  // Asked for once the session says who is signed in; with the page's code, not after it, so
+  // the page shows its plan and prices at once rather than grow under the reader's eyes.
+  '/my-account/*': async (params) => {
+    if (!params['*']) await prefetchMyAccount()
+  },
   '/harmonizing-screen/:id': async ({ id }, language) => {
     if (id) requestEarly(`/api/panels/${id}`)
     requestEarly('/api/affirmations')
@@ -282,6 +287,22 @@ const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) =>
       prefetchAccess(),
     ])
   },
+}
+
+/** The data of /my-account itself (not its sub-pages): its plan, prices, cards and access. */
+async function prefetchMyAccount() {
+  const [session, { planQuery }, billing] = await Promise.all([
+    queryClient.fetchQuery(sessionQuery),
+    import('../lib/plan-query'),
+    import('../features/billing/public'),
+  ])
+  if (!session.user) return
+  await Promise.all([
+    queryClient.prefetchQuery(planQuery(queryClient)),
+    queryClient.prefetchQuery(billing.billingAccountQuery),
+    queryClient.prefetchQuery(billing.pricesQuery),
+    prefetchAccess(),
+  ])
 }
 
 async function prefetchAccess() {

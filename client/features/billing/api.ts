@@ -1,4 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
 import {
   addCardRequestSchema,
   type BillingAccount,
@@ -101,18 +107,20 @@ const saveBillingInfo = endpoint(
   billingAccountSchema,
 )
 
-export const useBillingAccount = () =>
-  useQuery({
-    queryKey: billingAccountQueryKey,
-    queryFn: () => apiRequest('/api/billing/account', billingAccountSchema),
-  })
+export const billingAccountQuery = queryOptions({
+  queryKey: billingAccountQueryKey,
+  queryFn: () => apiRequest('/api/billing/account', billingAccountSchema),
+})
 
-export const usePrices = () =>
-  useQuery({
-    queryKey: ['billing', 'prices'],
-    queryFn: () => apiRequest('/api/billing/prices', priceListResponseSchema),
-    staleTime: 5 * 60_000,
-  })
+export const pricesQuery = queryOptions({
+  queryKey: ['billing', 'prices'],
+  queryFn: () => apiRequest('/api/billing/prices', priceListResponseSchema),
+  staleTime: 5 * 60_000,
+})
+
+export const useBillingAccount = () => useQuery(billingAccountQuery)
+
+export const usePrices = () => useQuery(pricesQuery)
 
 /** Every change answers with the whole billing account; the cache takes it as it is. */
 function useAccountMutation<Variables>(call: (variables: Variables) => Promise<BillingAccount>) {

@@ -1,5 +1,7 @@
 // What other features may use of billing: My Account's plan, price plans, saved cards and
-// billing information, and the failed-payment banner (/home too).
+// billing information (and their queries, which the app asks for before the page's code is
+// here), and the failed-payment banner (/home too).
+export { billingAccountQuery, pricesQuery } from './api'
 export { BillingInfoSummary } from './components/billing-info-summary'
 export { PaymentFailedBanner } from './components/payment-failed-banner'
 export { PlanSummary } from './components/plan-summary'
