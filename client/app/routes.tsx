@@ -277,6 +277,7 @@ const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) =>
   '/my-account/*': async (params) => {
     if (!params['*']) await prefetchMyAccount()
   },
+  '/aura-user-record': prefetchClients,
   '/harmonizing-screen/:id': async ({ id }, language) => {
     if (id) requestEarly(`/api/panels/${id}`)
     requestEarly('/api/affirmations')
@@ -303,6 +304,16 @@ async function prefetchMyAccount() {
     queryClient.prefetchQuery(billing.pricesQuery),
     prefetchAccess(),
   ])
+}
+
+/** The first page of the practitioner's clients, and access (the list is for members). */
+async function prefetchClients() {
+  const [session, { clientPageQuery }] = await Promise.all([
+    queryClient.fetchQuery(sessionQuery),
+    import('../features/clients/api'),
+  ])
+  if (!session.user) return
+  await Promise.all([queryClient.prefetchQuery(clientPageQuery('', null)), prefetchAccess()])
 }
 
 async function prefetchAccess() {

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { okResponseSchema } from '../../../domain/api'
 import {
   type ClientForm,
@@ -21,8 +21,8 @@ export const clientsQueryKey = ['clients'] as const
  * (null: the first). Pages are separate queries: TanStack's infinite query would add its
  * observer to every first render, /login's included.
  */
-export function useClientPage(search: string, cursor: string | null) {
-  return useQuery({
+export const clientPageQuery = (search: string, cursor: string | null) =>
+  queryOptions({
     queryKey: [...clientsQueryKey, 'list', search, cursor],
     queryFn: () => {
       const query = new URLSearchParams()
@@ -31,10 +31,13 @@ export function useClientPage(search: string, cursor: string | null) {
       const suffix = query.size ? `?${query}` : ''
       return apiRequest(`/api/clients${suffix}`, clientListResponseSchema)
     },
-    // A list the person is looking at is read again when they come back to it.
-    staleTime: 0,
+    // A list the person comes back to is read again; one the app asked for while the page's
+    // code was on its way (client/app/routes.tsx) is not asked for twice.
+    staleTime: 5_000,
   })
-}
+
+export const useClientPage = (search: string, cursor: string | null) =>
+  useQuery(clientPageQuery(search, cursor))
 
 /** One saved client, for the form at /user-details#{id}. */
 export function useClient(id: string | null) {
