@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { completeHumanCheck, createUser } from './support/accounts'
 import { builtChunkPath } from './support/build-manifest'
 import { expect, test } from './support/test'
@@ -36,6 +37,24 @@ test.describe('before any JavaScript runs', () => {
       await page.goto('/signup')
       await expect(page.getByRole('heading', { name: 'Crear una cuenta', level: 2 })).toBeVisible()
     })
+  })
+
+  test('the page is styled from its HTML alone: no stylesheet is asked for', async ({ page }) => {
+    const stylesheets: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'stylesheet') stylesheets.push(request.url())
+    })
+    await page.goto('/login')
+    const header = page.locator('header')
+    await expect(header).toBeVisible()
+    // The header's blue and the page's layout come with the HTML (Tailwind's classes inside it).
+    const styled = await header.evaluate((element) => {
+      const style = getComputedStyle(element)
+      return { background: style.backgroundColor, position: style.position }
+    })
+    expect(styled.background).not.toBe('rgba(0, 0, 0, 0)')
+    expect(styled.position).toBe('sticky')
+    expect(stylesheets).toEqual([])
   })
 
   test('a member’s page paints its header and a skeleton', async ({ page }) => {
@@ -128,6 +147,71 @@ test('a member opening a page gets its shell first, then the page', async ({ pag
   release()
   await expect(page.getByTestId('account-email')).toHaveText(member.email)
   await expect(page.getByTestId('page-skeleton')).toHaveCount(0)
+})
+
+test.describe('a member’s page asks for its data beside its code, once', () => {
+  test.use({ memberOptions: { access: true } })
+
+  /** Holds the page's chunk back, as a slow network would, until `release`. */
+  async function holdPageCode(page: Page, src: string) {
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const chunk = builtChunkPath({ src })
+    await page.route(
+      (url) => url.pathname === chunk,
+      async (route) => {
+        await held
+        await route.continue()
+      },
+    )
+    return release
+  }
+
+  function countRequests(page: Page, paths: string[]) {
+    const counts = new Map(paths.map((path) => [path, 0]))
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url())
+      const count = counts.get(pathname)
+      if (count !== undefined) counts.set(pathname, count + 1)
+    })
+    return counts
+  }
+
+  test('My Account: its plan, prices, cards and access', async ({ page, member }) => {
+    const data = ['/api/billing/plan', '/api/billing/prices', '/api/billing/account']
+    const counts = countRequests(page, data)
+    const release = await holdPageCode(page, 'features/account/routes/my-account-page.tsx')
+    const asked = data.map((path) => page.waitForRequest((request) => request.url().endsWith(path)))
+    await page.goto('/my-account')
+    // The page's code has not arrived, and its data is on its way already.
+    await Promise.all(asked)
+    await expect(page.getByTestId('account-email')).toHaveCount(0)
+
+    release()
+    await expect(page.getByTestId('account-email')).toHaveText(member.email)
+    await expect(page.getByRole('heading', { name: 'Price plans' })).toBeVisible()
+    await expect(page.getByText('SUBSCRIPTION', { exact: true })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(Object.fromEntries(counts)).toEqual(Object.fromEntries(data.map((path) => [path, 1])))
+  })
+
+  test('the list of clients: its first page', async ({ page, member: _ }) => {
+    const counts = countRequests(page, ['/api/clients'])
+    const release = await holdPageCode(page, 'features/clients/routes/user-records-page.tsx')
+    const asked = page.waitForRequest(
+      (request) => new URL(request.url()).pathname === '/api/clients',
+    )
+    await page.goto('/aura-user-record')
+    await asked
+    await expect(page.getByText('No Records found')).toHaveCount(0)
+
+    release()
+    await expect(page.getByText('No Records found')).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(counts.get('/api/clients')).toBe(1)
+  })
 })
 
 test('a language chosen on this device before the server knew it shows at once, rendered afresh', async ({
