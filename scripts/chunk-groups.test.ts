@@ -75,6 +75,36 @@ describe('what a module is', () => {
 })
 
 describe('the chunk plan', () => {
+  it('puts a package the entry imports lazily in one chunk with all it reaches, shared or not', () => {
+    const dom = '/repo/node_modules/react-dom/client.js'
+    const domCore = '/repo/node_modules/react-dom/index.js'
+    const scheduler = '/repo/node_modules/scheduler/index.js'
+    const radix = '/repo/node_modules/@radix-ui/react-dialog/index.js'
+    const plan = planOf({
+      '/repo/client/app/main.tsx': {
+        imports: ['/repo/client/app/routes.tsx'],
+        lazy: [dom],
+      },
+      '/repo/client/app/routes.tsx': {
+        imports: ['/repo/node_modules/react/index.js'],
+        lazy: [HOME, INFO],
+      },
+      '/repo/node_modules/react/index.js': {},
+      [dom]: { imports: [domCore, scheduler, '/repo/node_modules/react/index.js'] },
+      [domCore]: { imports: ['/repo/node_modules/react/index.js'] },
+      [scheduler]: {},
+      [radix]: { imports: [domCore] },
+      [HOME]: { imports: [radix] },
+      [INFO]: { imports: [radix] },
+    })
+    expect(plan[dom]).toBe('react-dom')
+    expect(plan[domCore]).toBe('react-dom')
+    expect(plan[scheduler]).toBe('react-dom')
+    expect(plan['/repo/node_modules/react/index.js']).toBe('entry')
+    // Radix, shared by two pages of one feature, stays with that feature's code.
+    expect(plan[radix]).toBe('panels')
+  })
+
   it('puts what the entry imports with it, and leaves a page and what only it uses to itself', () => {
     const plan = app(
       { '/repo/client/features/auth/components/remember-me.tsx': {} },

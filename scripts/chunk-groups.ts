@@ -47,6 +47,8 @@ export function kindOf(id: string, root: string): { kind: Kind; feature?: string
  *
  * - `entry`: what the entry imports, directly or not: the shell and the framework every page
  *   runs on (React, the router, the query client, i18next). It becomes the entry's chunk.
+ * - A package the entry imports lazily (React's DOM renderer) is a chunk of its own with all the
+ *   package code it reaches, named after the package (`react-dom`).
  * - A module only loaded lazily (a page, a lazy part, a language's texts) is a chunk of its own
  *   with what nothing else uses; with the modules its packages load lazily too (the service
  *   worker's registration and workbox-window), named after it.
@@ -121,6 +123,23 @@ export function chunkPlan(
   for (const id of modules.keys()) {
     if (fromEntry(id)) plan.set(id, 'entry')
     else if (lazyOnly(id) || (reachedFrom.get(id)?.size ?? 0) < 2) plan.set(id, null)
+  }
+
+  // A package the entry module imports lazily (React's DOM renderer, imported apart so that it is
+  // evaluated in a task of its own: ADR 0026) is every page's next load: it comes whole, with all
+  // the package code it reaches, even what other chunks use too (react-dom's portals, which
+  // Radix's dialog imports). Split by users, that code went with Radix, and /login loaded it.
+  for (const bound of bounds) {
+    const module = at(bound)
+    if (kind(bound).kind !== 'package' || !module?.dynamicImporters.some(fromEntry)) {
+      continue
+    }
+    const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(bound)?.[1] ?? 'renderer'
+    for (const [member, from] of reachedFrom) {
+      if (from.has(bound) && plan.get(member) !== 'entry' && kind(member).kind === 'package') {
+        plan.set(member, name)
+      }
+    }
   }
 
   // A package's own import() (vite-plugin-pwa's registration loading workbox-window) is not a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fillTemplate, forPrerenderedPages } from './prerender-pages'
+import { fillTemplate, forPrerenderedPages, rendererFiles, rendererKey } from './prerender-pages'
 
 const built = `<!doctype html>
 <html lang="en">
@@ -16,18 +16,46 @@ const built = `<!doctype html>
 const css = '.calm{color:#1d4f91}'
 
 describe('pages prerendered at build time', () => {
-  it('carry their styles inside and ask for the code at low priority', () => {
+  it('carry their styles inside and ask for the code at low priority, the renderer beside it', () => {
     const read: string[] = []
-    const template = forPrerenderedPages(built, (file) => {
-      read.push(file)
-      return css
-    })
+    const template = forPrerenderedPages(
+      built,
+      (file) => {
+        read.push(file)
+        return css
+      },
+      ['assets/react-dom-xyz.js'],
+    )
     expect(read).toEqual(['assets/style-def.css'])
     expect(template).toContain(`<style>${css}</style>`)
     expect(template).not.toContain('stylesheet')
     expect(template).toContain(
-      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc.js">',
+      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc.js"></script>' +
+        '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/react-dom-xyz.js">',
     )
+  })
+
+  it('find the renderer the entry imports apart, without what the entry has already', () => {
+    const manifest = {
+      'index.html': {
+        file: 'assets/index-abc.js',
+        isEntry: true,
+        imports: ['_shared.js'],
+        dynamicImports: ['_react-dom-1.js', 'page.tsx'],
+      },
+      '_shared.js': { file: 'assets/shared-1.js' },
+      '_react-dom-1.js': {
+        file: 'assets/react-dom-1.js',
+        name: 'react-dom',
+        imports: ['index.html', '_shared.js', '_scheduler.js'],
+      },
+      '_scheduler.js': { file: 'assets/scheduler-1.js' },
+      'page.tsx': { file: 'assets/page-1.js', name: 'page' },
+    }
+    expect(rendererKey(manifest)).toBe('_react-dom-1.js')
+    expect(rendererFiles(manifest)).toEqual(['assets/react-dom-1.js', 'assets/scheduler-1.js'])
+    const { '_react-dom-1.js': _renderer, ...without } = manifest
+    expect(() => rendererKey(without)).toThrow(/react-dom/)
   })
 
   it('put the page in the root with its name and language, text as it is', () => {

@@ -15,12 +15,14 @@ export function RouteGuard({ access, children }: { access: RouteAccess; children
   const location = useLocation()
   const hydrated = useHydrated()
   // The page replaces the skeleton in a background render, in slices, rather than in the one
-  // long task of the session's answer (a query's update is never sliced).
-  const waiting = useDeferredValue(isLoading || !hydrated)
+  // long task of the session's answer (a query's update is never sliced). Only that way round:
+  // a session asked for again shows the skeleton at once, never a decision on no session.
+  const pending = isLoading || !hydrated
+  const wasPending = useDeferredValue(pending)
   if (access === 'open') return children
   // A visitor's page shows at once, as the build prerendered it; a member who opens it is sent on
   // once the session says so. A member's page waits for the session under its header.
-  if (waiting) return access === 'public' ? children : <PageSkeleton />
+  if (pending || wasPending) return access === 'public' ? children : <PageSkeleton />
   if (access === 'protected' && !user) {
     const from = `${location.pathname}${location.search}${location.hash}`
     return <Navigate to={LOGIN_PATH} replace state={{ from }} />

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, Suspense, useEffect } from 'react'
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react'
 import { matchPath, Navigate, Route, Routes } from 'react-router'
 import type { Language } from '../../domain/i18n'
 import {
@@ -43,8 +43,8 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   const start = () => {
     loading ??= load().then(
       (module) => {
-        // Set before React.lazy hears of the module: once the code is here, the lazy component
-        // is never mounted, so the page is never swapped for another type under its state.
+        // Set before React.lazy hears of the module, so a page mounted once the code is here
+        // renders it directly (RoutePage).
         entry.loaded = shownSignal(module[name])
         return { default: entry.loaded }
       },
@@ -61,11 +61,22 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   return entry
 }
 
-/** A page of the route table: rendered at once when its code is here, through React.lazy if not. */
+/**
+ * A page of the route table: rendered at once when its code is here, through React.lazy if not.
+ * The choice is kept for as long as this page is shown: a lazy page that resolved while React
+ * was paused can be committed as the lazy one, and switching it to the loaded one on a later
+ * render would remount it. Another page (the same element in the layout, a new route) chooses
+ * afresh.
+ */
 function RoutePage({ page }: { page: Page }) {
-  const { loaded: Loaded, Lazy } = page
-  if (Loaded) return <Loaded />
-  return Lazy ? <Lazy /> : null
+  const [chosen, setChosen] = useState(() => ({ page, Component: page.loaded ?? page.Lazy }))
+  let shown = chosen
+  if (chosen.page !== page) {
+    shown = { page, Component: page.loaded ?? page.Lazy }
+    setChosen(shown)
+  }
+  const { Component } = shown
+  return Component ? <Component /> : null
 }
 
 /** The page, telling client/lib/after-first-page.ts when it is first on screen. */
@@ -275,7 +286,11 @@ const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) =>
   // Asked for once the session says who is signed in; with the page's code, not after it, so
   // the page shows its plan and prices at once rather than grow under the reader's eyes.
   '/my-account/*': async (params) => {
-    if (!params['*']) await prefetchMyAccount()
+    // The area's own router picks the page, so its code is asked for here.
+    const sub = params['*']
+    if (sub) return MY_ACCOUNT_PAGES[sub]?.preload?.()
+    MyAccount.preload?.()
+    await prefetchMyAccount()
   },
   '/aura-user-record': prefetchClients,
   '/harmonizing-screen/:id': async ({ id }, language) => {
@@ -306,24 +321,26 @@ async function prefetchMyAccount() {
   ])
 }
 
-/** The first page of the practitioner's clients, and access (the list is for members). */
+/** The first page of the practitioner's clients, once access says the list is theirs to see. */
 async function prefetchClients() {
-  const [session, { clientPageQuery }] = await Promise.all([
-    queryClient.fetchQuery(sessionQuery),
+  const [hasAccess, { clientPageQuery }] = await Promise.all([
+    prefetchAccess(),
     import('../features/clients/api'),
   ])
-  if (!session.user) return
-  await Promise.all([queryClient.prefetchQuery(clientPageQuery('', null)), prefetchAccess()])
+  // Without access the server refuses the list (402, an error in the browser's console) and the
+  // page says why instead of asking.
+  if (hasAccess) await queryClient.prefetchQuery(clientPageQuery('', null))
 }
 
-async function prefetchAccess() {
+/** A member's access, from the session's answer or asked for when it lacks it; whether they have it. */
+async function prefetchAccess(): Promise<boolean> {
   const [session, { accessQuery, seedAccess }] = await Promise.all([
     queryClient.fetchQuery(sessionQuery),
     import('../features/access/public'),
   ])
-  // A member's access comes with the session's answer; asked for only when it did not.
-  if (!session.user || seedAccess(queryClient, session.access)) return
-  await queryClient.prefetchQuery(accessQuery)
+  if (!session.user) return false
+  if (!seedAccess(queryClient, session.access)) await queryClient.prefetchQuery(accessQuery)
+  return queryClient.getQueryData(accessQuery.queryKey)?.hasAccess === true
 }
 
 /**

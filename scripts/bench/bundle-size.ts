@@ -1,5 +1,5 @@
 // Prints the gzipped JavaScript /login needs, chunk by chunk, and fails above the budgets:
-// what its first render needs (the entry, the page and the language's texts), and what must
+// what its first render needs (the entry, React's renderer, the page and the language's texts), and what must
 // have arrived before the form can be sent (the human-check widget and its worker, which load
 // when the person starts using the form). Also fails when two chunks import each other.
 // Reads the Vite manifest of the last build.
@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { rendererKey } from '../prerender-pages'
 
 const FIRST_RENDER_BUDGET_KB = 150
 const READY_TO_SEND_BUDGET_KB = 160
@@ -93,7 +94,7 @@ function keysOf(keys: string[]): Set<string> {
   return seen
 }
 
-const firstRender = filesOf([entryKey, loginPageKey, CATALOGUE_MODULE])
+const firstRender = filesOf([entryKey, rendererKey(manifest), loginPageKey, CATALOGUE_MODULE])
 /**
  * What the page's own code loads once it is on screen (its form's validation, its endpoints):
  * the lazy imports of the page's chunks, not the entry's (every other page).

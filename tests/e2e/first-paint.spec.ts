@@ -149,47 +149,48 @@ test('a member opening a page gets its shell first, then the page', async ({ pag
   await expect(page.getByTestId('page-skeleton')).toHaveCount(0)
 })
 
-test.describe('a member’s page asks for its data beside its code, once', () => {
+/** Holds a page's chunk back, as a slow network would, until `release`; `asked` once requested. */
+async function holdPageCode(page: Page, src: string) {
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const chunk = builtChunkPath({ src })
+  const asked = page.waitForRequest((request) => new URL(request.url()).pathname === chunk)
+  await page.route(
+    (url) => url.pathname === chunk,
+    async (route) => {
+      await held
+      await route.continue()
+    },
+  )
+  return { release, asked }
+}
+
+function countRequests(page: Page, paths: string[]) {
+  const counts = new Map(paths.map((path) => [path, 0]))
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url())
+    const count = counts.get(pathname)
+    if (count !== undefined) counts.set(pathname, count + 1)
+  })
+  return counts
+}
+
+test.describe('a member’s page asks for its code and its data together, each once', () => {
   test.use({ memberOptions: { access: true } })
 
-  /** Holds the page's chunk back, as a slow network would, until `release`. */
-  async function holdPageCode(page: Page, src: string) {
-    let release: () => void = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const chunk = builtChunkPath({ src })
-    await page.route(
-      (url) => url.pathname === chunk,
-      async (route) => {
-        await held
-        await route.continue()
-      },
-    )
-    return release
-  }
-
-  function countRequests(page: Page, paths: string[]) {
-    const counts = new Map(paths.map((path) => [path, 0]))
-    page.on('request', (request) => {
-      const { pathname } = new URL(request.url())
-      const count = counts.get(pathname)
-      if (count !== undefined) counts.set(pathname, count + 1)
-    })
-    return counts
-  }
-
-  test('My Account: its plan, prices, cards and access', async ({ page, member }) => {
+  test('My Account: its plan, prices and cards', async ({ page, member }) => {
     const data = ['/api/billing/plan', '/api/billing/prices', '/api/billing/account']
     const counts = countRequests(page, data)
-    const release = await holdPageCode(page, 'features/account/routes/my-account-page.tsx')
+    const code = await holdPageCode(page, 'features/account/routes/my-account-page.tsx')
     const asked = data.map((path) => page.waitForRequest((request) => request.url().endsWith(path)))
     await page.goto('/my-account')
-    // The page's code has not arrived, and its data is on its way already.
-    await Promise.all(asked)
+    // The page's code is on its way (held here), and so is its data.
+    await Promise.all([code.asked, ...asked])
     await expect(page.getByTestId('account-email')).toHaveCount(0)
 
-    release()
+    code.release()
     await expect(page.getByTestId('account-email')).toHaveText(member.email)
     await expect(page.getByRole('heading', { name: 'Price plans' })).toBeVisible()
     await expect(page.getByText('SUBSCRIPTION', { exact: true })).toBeVisible()
@@ -199,19 +200,51 @@ test.describe('a member’s page asks for its data beside its code, once', () =>
 
   test('the list of clients: its first page', async ({ page, member: _ }) => {
     const counts = countRequests(page, ['/api/clients'])
-    const release = await holdPageCode(page, 'features/clients/routes/user-records-page.tsx')
+    const code = await holdPageCode(page, 'features/clients/routes/user-records-page.tsx')
     const asked = page.waitForRequest(
       (request) => new URL(request.url()).pathname === '/api/clients',
     )
     await page.goto('/aura-user-record')
-    await asked
+    await Promise.all([code.asked, asked])
     await expect(page.getByText('No Records found')).toHaveCount(0)
 
-    release()
+    code.release()
     await expect(page.getByText('No Records found')).toBeVisible()
     await page.waitForLoadState('networkidle')
     expect(counts.get('/api/clients')).toBe(1)
   })
+})
+
+test('a member without access is not asked for the list of clients the server would refuse', async ({
+  page,
+  member: _,
+}) => {
+  const counts = countRequests(page, ['/api/clients'])
+  await page.goto('/aura-user-record')
+  await expect(page.getByText('Sorry, no payment found yet.')).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  expect(counts.get('/api/clients')).toBe(0)
+})
+
+test('pages opened after the first ask for no stylesheet either: the app has one, in the HTML', async ({
+  page,
+}) => {
+  const stylesheets: string[] = []
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet') stylesheets.push(request.url())
+  })
+  await page.goto('/login')
+  await expect(
+    page.getByTestId('human-check').getByRole('checkbox', { name: 'I am human' }),
+  ).toBeEnabled()
+  await page.getByRole('link', { name: 'Sign Up Here' }).click()
+  await expect(page.getByRole('heading', { name: 'Create an account', level: 2 })).toBeVisible()
+  await page.goBack()
+  await page.getByRole('link', { name: 'Forgot your password?' }).click()
+  await expect(page).toHaveURL(/\/forgot-password$/)
+  await expect(page.getByTestId('header-title')).not.toHaveText('Sign In')
+  await page.waitForLoadState('networkidle')
+  expect(stylesheets).toEqual([])
 })
 
 test('a language chosen on this device before the server knew it shows at once, rendered afresh', async ({

@@ -31,8 +31,9 @@ export const clientPageQuery = (search: string, cursor: string | null) =>
       const suffix = query.size ? `?${query}` : ''
       return apiRequest(`/api/clients${suffix}`, clientListResponseSchema)
     },
-    // A list the person comes back to is read again; one the app asked for while the page's
-    // code was on its way (client/app/routes.tsx) is not asked for twice.
+    // A list the person comes back to after 5 s is read again (their changes here refresh it at
+    // once); one the app asked for while the page's code was on its way (client/app/routes.tsx)
+    // is not asked for twice.
     staleTime: 5_000,
   })
 
