@@ -8,9 +8,10 @@ import { createTestEnvironment, type TestEnvironment } from '../../../tests/supp
 // take to answer. Each endpoint is asked in pairs, one known and one unknown address back to
 // back in a random order, and the differences within pairs are put to a signed-rank test
 // (Wilcoxon), which needs no assumption about their shape. Pairing matters on a shared machine:
-// a busy spell, or the background work a request queues (more for a known address, run a random
-// moment later), slows both answers of a pair alike, where comparing the two groups as wholes
-// once read such a spell as a difference (CI, forgot-password, z = 3.36).
+// a busy spell slows both answers of a pair alike, where comparing the two groups as wholes once
+// read such a spell as a difference (CI, forgot-password, z = 3.36). The background work a
+// request queues (more for a known address) runs 0.5 to 2 s later, on whichever request is
+// being answered then, so it weighs on either kind alike.
 
 const SAMPLES = 40
 
