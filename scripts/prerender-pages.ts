@@ -68,7 +68,7 @@ export function rendererFiles(manifest: Record<string, ManifestChunk>): string[]
 
 /**
  * index.html made ready for pages whose HTML is there before any code: the stylesheet inside
- * the page, and the app's code asked for after it, the renderer beside the entry.
+ * the page, and the app's code fetched at low priority, the renderer beside the entry.
  * - A linked stylesheet is one more round trip before anything paints; inside the page it costs
  *   about 7.5 KB more of each page, compressed, and nothing waits for it.
  * - The app's code is not needed for the page to paint, only to use it, so it is fetched at low
