@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { completeHumanCheck, createUser } from './support/accounts'
 import { builtChunkPath } from './support/build-manifest'
+import { holdBack } from './support/hold-back'
 import { expect, test } from './support/test'
 
 // The server sends every page as HTML the build rendered (scripts/prerender-pages.ts), in the
@@ -149,23 +150,8 @@ test('a member opening a page gets its shell first, then the page', async ({ pag
   await expect(page.getByTestId('page-skeleton')).toHaveCount(0)
 })
 
-/** Holds a page's chunk back, as a slow network would, until `release`; `asked` once requested. */
-async function holdPageCode(page: Page, src: string) {
-  let release: () => void = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  const chunk = builtChunkPath({ src })
-  const asked = page.waitForRequest((request) => new URL(request.url()).pathname === chunk)
-  await page.route(
-    (url) => url.pathname === chunk,
-    async (route) => {
-      await held
-      await route.continue()
-    },
-  )
-  return { release, asked }
-}
+/** Holds a page's chunk back until `release`. */
+const holdPageCode = (page: Page, src: string) => holdBack(page, builtChunkPath({ src }))
 
 function countRequests(page: Page, paths: string[]) {
   const counts = new Map(paths.map((path) => [path, 0]))

@@ -2,6 +2,7 @@ import type { Locator } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { builtChunkPath } from './support/build-manifest'
 import { shownAsTimePasses } from './support/clock'
+import { holdBack } from './support/hold-back'
 import { expect, test } from './support/test'
 
 /** A colour as the browser paints it, read back as RGB through a canvas (CSS may say lab()). */
@@ -264,18 +265,7 @@ test.describe('offline', () => {
     context,
   }) => {
     const chunk = builtChunkPath({ name: 'pwa-register' })
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === chunk)
-    await page.route(
-      (url) => url.pathname === chunk,
-      async (route) => {
-        await held
-        await route.continue()
-      },
-    )
+    const { release, asked } = await holdBack(page, chunk)
     await page.clock.install()
     await page.clock.pauseAt(Date.now() + 1000)
     await page.goto('/login')
