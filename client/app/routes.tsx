@@ -30,23 +30,39 @@ interface Page {
 
 // Every page is its own chunk so the first render of /login carries only what it needs.
 
+type PageModule<K extends string> = Record<K, ComponentType>
+
+/**
+ * What each loader brought, once it has: pages whose code comes in one chunk through one loader
+ * (the information pages) are all ready when any of them is.
+ */
+const arrived = new WeakMap<() => Promise<PageModule<string>>, PageModule<string>>()
+
 /**
  * A page whose code loads apart. Once that code is here (main.tsx asks for the first page's at
- * start), the page renders at once instead of through React.lazy: a lazy component suspends on
- * its first render however early its code arrived, its boundary commits the spinner, and React
- * then holds the page back until 300 ms after that spinner showed (its throttle on revealing
- * content). On /home that was most of the wait for the panels (Lighthouse: 560 ms unthrottled).
+ * start; another page may have brought it), the page renders at once instead of through
+ * React.lazy: a lazy component suspends on its first render however early its code arrived, its
+ * boundary commits the spinner, and React then holds the page back until 300 ms after that
+ * spinner showed (its throttle on revealing content). On /home that was most of the wait for the
+ * panels (Lighthouse: 560 ms unthrottled).
  */
-const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Page => {
-  const entry: Page = {}
+const page = <K extends string>(load: () => Promise<PageModule<K>>, name: K): Page => {
+  let component: ComponentType | undefined
   let loading: Promise<{ default: ComponentType }> | undefined
+  const entry: Page = {
+    get loaded() {
+      const module = arrived.get(load) as PageModule<K> | undefined
+      if (!component && module) component = shownSignal(module[name])
+      return component
+    },
+  }
   const start = () => {
     loading ??= load().then(
       (module) => {
-        // Set before React.lazy hears of the module, so a page mounted once the code is here
-        // renders it directly (RoutePage).
-        entry.loaded = shownSignal(module[name])
-        return { default: entry.loaded }
+        // Recorded before React.lazy hears of the module, so a page mounted once the code is
+        // here renders it directly (RoutePage).
+        arrived.set(load, module)
+        return { default: entry.loaded ?? shownSignal(module[name]) }
       },
       (error: unknown) => {
         // Offline before the chunk was cached: the next try fetches it again.
@@ -157,22 +173,15 @@ const UserDetails = page(
   'UserDetailsPage',
 )
 
-const AuraScan = page(
-  () => withTexts(import('../features/clients/routes/scan-start-page'), clientTextsReady()),
-  'AuraScanPage',
-)
-const ChakraScan = page(
-  () => withTexts(import('../features/clients/routes/scan-start-page'), clientTextsReady()),
-  'ChakraScanPage',
-)
-const AuraScreen = page(
-  () => withTexts(import('../features/clients/routes/scan-screen-page'), clientTextsReady()),
-  'AuraScreenPage',
-)
-const ChakraScreen = page(
-  () => withTexts(import('../features/clients/routes/scan-screen-page'), clientTextsReady()),
-  'ChakraScreenPage',
-)
+// The aura and chakra pages of a scan share their module, and so their loader.
+const scanStartPages = () =>
+  withTexts(import('../features/clients/routes/scan-start-page'), clientTextsReady())
+const scanScreenPages = () =>
+  withTexts(import('../features/clients/routes/scan-screen-page'), clientTextsReady())
+const AuraScan = page(scanStartPages, 'AuraScanPage')
+const ChakraScan = page(scanStartPages, 'ChakraScanPage')
+const AuraScreen = page(scanScreenPages, 'AuraScreenPage')
+const ChakraScreen = page(scanScreenPages, 'ChakraScreenPage')
 
 const Support = page(
   () => withTexts(import('../features/support/routes/support-page'), supportTextsReady()),

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expectAccessible } from './support/axe'
+import { shownAsTimePasses } from './support/clock'
 import { expect, test } from './support/test'
 
 // The information pages (issue 12): each opens from the side menu (or, for Terms of Use and
@@ -194,6 +195,23 @@ for (const language of ['en', 'es'] as const) {
 }
 
 test.describe('for a member', () => {
+  test('an information page opened after another shows at once: they share their code', async ({
+    page,
+    member: _,
+  }) => {
+    const about = PAGES.en.find((info) => info.path === '/about')
+    const privacy = PAGES.en.find((info) => info.path === '/privacy-policy')
+    if (!about || !privacy) throw new Error('no about or privacy page')
+    // React reveals a page that had to wait for its code 300 ms after its spinner, on the page's
+    // clock; with that clock stopped, only a page shown at once can appear.
+    await page.clock.install()
+    await page.clock.pauseAt(Date.now() + 1000)
+    await page.goto(about.path)
+    await shownAsTimePasses(page.getByTestId(about.testId))
+    await page.getByRole('link', { name: 'View Privacy Policy & Terms of Service' }).click()
+    await expectInfoPage(page, privacy)
+  })
+
   test('the pages lead on: about to the policy, the policy back to support', async ({
     page,
     member: _,
