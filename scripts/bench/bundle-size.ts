@@ -97,11 +97,14 @@ function keysOf(keys: string[]): Set<string> {
 const firstRender = filesOf([entryKey, rendererKey(manifest), loginPageKey, CATALOGUE_MODULE])
 /**
  * What the page's own code loads once it is on screen (its form's validation, its endpoints):
- * the lazy imports of the page's chunks, not the entry's (every other page).
+ * the lazy imports of the page's chunks, not those of the entry or of the `common` chunk
+ * (scripts/chunk-groups.ts), which every page shares and whose lazy parts load when a page
+ * uses them (the dialog's code, when a page shows a dialog: /login has none).
  */
-const entryKeys = keysOf([entryKey])
+const sharedKeys = keysOf([entryKey])
+for (const key of Object.keys(manifest)) if (key.startsWith('_common-')) sharedKeys.add(key)
 const pageLazyKeys = [...keysOf([loginPageKey])]
-  .filter((key) => !entryKeys.has(key))
+  .filter((key) => !sharedKeys.has(key))
   .flatMap((key) => manifest[key]?.dynamicImports ?? [])
 const afterShown = new Set([
   ...withWorkerFiles(filesOf(pageLazyKeys)),

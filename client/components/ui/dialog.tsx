@@ -1,63 +1,26 @@
-import * as RadixDialog from '@radix-ui/react-dialog'
-import X from 'lucide-react/icons/x'
-import { type ReactNode, useRef } from 'react'
-import { useTranslation } from 'react-i18next'
+import { lazy, Suspense, useEffect, useState } from 'react'
+import { afterFirstPage } from '../../lib/after-first-page'
+import type { DialogProps } from './modal-dialog'
 
-/** A modal dialog; full-screen below 800 px wide (spec core §2, §9). */
-export function Dialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  children,
-}: {
-  open: boolean
-  onOpenChange: (open: boolean) => void
-  title: string
-  description?: string
-  children: ReactNode
-}) {
-  const { t } = useTranslation()
-  // Our dialogs open from plain buttons, not Radix Triggers, and Radix gives focus back only
-  // to a Trigger: without this, closing one left focus on the page instead of its button.
-  const opener = useRef<HTMLElement | null>(null)
+const loadModal = () => import('./modal-dialog')
+const ModalDialog = lazy(() => loadModal().then((module) => ({ default: module.ModalDialog })))
+
+/**
+ * A modal dialog; full-screen below 800 px wide (spec core §2, §9). Its code (Radix's dialog,
+ * focus trap and scroll lock: 14 KB compressed) is not part of the page: a page with dialogs
+ * asks for it once it is on screen, and a dialog renders nothing until it first opens. On My
+ * Account and the client list that code arrived and ran before their content could show.
+ */
+export function Dialog(props: DialogProps) {
+  const [needed, setNeeded] = useState(props.open)
+  if (props.open && !needed) setNeeded(true)
+  useEffect(() => {
+    afterFirstPage(() => void loadModal().catch(() => {}))
+  }, [])
+  if (!needed) return null
   return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-        <RadixDialog.Content
-          // Without a description Radix must be told so, or it warns about a missing one.
-          {...(description ? {} : { 'aria-describedby': undefined })}
-          className="fixed inset-0 z-50 flex flex-col overflow-y-auto bg-white p-6 shadow-2xl focus:outline-none min-[800px]:inset-auto min-[800px]:top-1/2 min-[800px]:left-1/2 min-[800px]:w-[480px] min-[800px]:-translate-x-1/2 min-[800px]:-translate-y-1/2 min-[800px]:rounded-2xl"
-          data-testid="dialog"
-          onOpenAutoFocus={() => {
-            opener.current =
-              document.activeElement instanceof HTMLElement ? document.activeElement : null
-          }}
-          onCloseAutoFocus={(event) => {
-            event.preventDefault()
-            opener.current?.focus()
-          }}
-        >
-          <div className="mb-4 flex items-center gap-2">
-            <RadixDialog.Title className="flex-1 text-xl font-semibold text-brand-900">
-              {title}
-            </RadixDialog.Title>
-            <RadixDialog.Close
-              aria-label={t('common.close')}
-              className="rounded-full p-1.5 text-slate-600 hover:bg-slate-100"
-            >
-              <X aria-hidden className="size-5" />
-            </RadixDialog.Close>
-          </div>
-          {description && (
-            <RadixDialog.Description className="mb-4 text-slate-600">
-              {description}
-            </RadixDialog.Description>
-          )}
-          {children}
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <Suspense fallback={null}>
+      <ModalDialog {...props} />
+    </Suspense>
   )
 }

@@ -42,6 +42,8 @@ describe('change password', () => {
     const user = userEvent.setup()
     await openMyAccount()
     await user.click(screen.getByRole('button', { name: 'Change password' }))
+    // The dialog's code comes when a dialog first opens (client/components/ui/dialog.tsx).
+    await screen.findByRole('dialog')
     const submit = within(dialog()).getByRole('button', { name: 'Change password' })
     expect((submit as HTMLButtonElement).disabled).toBe(true)
 
@@ -72,6 +74,7 @@ describe('change e-mail', () => {
     const user = userEvent.setup()
     await openMyAccount()
     await user.click(screen.getByRole('button', { name: 'Edit' }))
+    await screen.findByRole('dialog')
     const sendCode = within(dialog()).getByRole('button', { name: 'Send code' })
 
     await user.click(sendCode)
