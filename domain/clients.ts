@@ -1,11 +1,9 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import { z } from 'zod/mini'
-import { emailSchema } from './auth'
-import type { MessageKey } from './messages'
 import { multilineTextSchema, serialIdSchema, textSchema } from './text'
 
 // A practitioner's client records (spec scans §2 User details and User records, §3 Saved client
-// record, §5 client form messages). Error messages are keys of domain/messages.ts.
+// record). What the client form sends is in ./client-form.ts. Error messages are keys of
+// domain/messages.ts.
 
 /** How long the last stored photo is offered for the next client (spec §9: image cookie). */
 export const RECENT_PHOTO_DAYS = 7
@@ -13,87 +11,8 @@ export const RECENT_PHOTO_DAYS = 7
 export const CLIENT_PHOTO_MAX_SIDE_PX = 1024
 /** One page of the records list. */
 export const CLIENTS_PAGE_SIZE = 30
-
-const NAME_MAX = 100
-const AFFIRMATION_MAX = 500
-
-const requiredLine = (error: MessageKey, max: number) =>
-  z.pipe(
-    textSchema({ error }).check(z.trim()),
-    z.string().check(z.minLength(1, { error }), z.maxLength(max, { error: 'clients.tooLong' })),
-  )
-
-/**
- * A phone number as the person typed it, in international form (with its country code) or in
- * the national form of `country`; stored in E.164 (+34600123456).
- */
-export function normalisePhone(value: string, country?: string): string | null {
-  try {
-    const parsed = parsePhoneNumberFromString(
-      value,
-      country ? { defaultCountry: country as never } : undefined,
-    )
-    return parsed?.isValid() ? parsed.number : null
-  } catch {
-    // An unknown default country throws; the number cannot be read then.
-    return null
-  }
-}
-
-/** Year, month and day that exist, from 1900 up to today. */
-export function isBirthDate(value: string, today = new Date()): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
-  if (!match) return false
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(Date.UTC(year, month - 1, day))
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false
-  return year >= 1900 && value <= today.toISOString().slice(0, 10)
-}
-
-/** What the client form sends on Start (spec §5 messages, in their order). */
-export const clientFormSchema = z
-  .object({
-    firstName: requiredLine('clients.firstNameRequired', NAME_MAX),
-    lastName: requiredLine('clients.lastNameRequired', NAME_MAX),
-    email: z.pipe(
-      textSchema({ error: 'clients.emailRequired' }).check(
-        z.trim(),
-        z.minLength(1, { error: 'clients.emailRequired', abort: true }),
-      ),
-      emailSchema,
-    ),
-    phone: z.pipe(
-      textSchema({ error: 'clients.phoneRequired' }).check(
-        z.trim(),
-        z.minLength(1, { error: 'clients.phoneRequired' }),
-        z.maxLength(40, { error: 'clients.phoneInvalid' }),
-      ),
-      z.string(),
-    ),
-    /** Where a number typed without its country code is from (ISO 3166-1 alpha-2). */
-    phoneCountry: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
-    /** Optional (PRODUCT.md); YYYY-MM-DD. */
-    birthDate: z.nullable(
-      z.string().check(z.refine((value) => isBirthDate(value), { error: 'clients.birthDate' })),
-    ),
-    affirmation: requiredLine('clients.affirmationRequired', AFFIRMATION_MAX),
-    /** A photo this user stored (POST /api/clients/photos), by its running number. */
-    photoNumber: z.number({ error: 'clients.photoRequired' }).check(z.int(), z.positive()),
-    consent: z.literal(true, { error: 'clients.consentRequired' }),
-  })
-  .check(
-    z.refine((form) => normalisePhone(form.phone, form.phoneCountry) !== null, {
-      error: 'clients.phoneInvalid',
-      path: ['phone'],
-      // Only once the phone itself is there: an empty one already reads 'Phone Number is required'.
-      when: ({ value, issues }) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as { phone?: unknown }).phone === 'string' &&
-        !issues.some((issue) => issue.path?.[0] === 'phone'),
-    }),
-  )
-export type ClientForm = z.infer<typeof clientFormSchema>
+/** A client's first or last name, at most. */
+export const CLIENT_NAME_MAX = 100
 
 export const clientPhotoSchema = z.object({
   number: z.number(),
@@ -130,7 +49,7 @@ export const clientSummarySchema = z.object({
 export type ClientSummary = z.infer<typeof clientSummarySchema>
 
 export const clientListQuerySchema = z.object({
-  search: z.optional(textSchema().check(z.trim(), z.maxLength(NAME_MAX * 2 + 1))),
+  search: z.optional(textSchema().check(z.trim(), z.maxLength(CLIENT_NAME_MAX * 2 + 1))),
   /** From the previous page's `nextCursor`. */
   cursor: z.optional(z.string().check(z.maxLength(400))),
 })

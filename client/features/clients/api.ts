@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { okResponseSchema } from '../../../domain/api'
+import type { ClientForm } from '../../../domain/client-form'
 import {
-  type ClientForm,
   type ClientRecord,
   clientListResponseSchema,
   clientPhotoResponseSchema,

@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { CLIENTS_PAGE_SIZE, type ClientForm } from '../../../domain/clients'
+import type { ClientForm } from '../../../domain/client-form'
+import { CLIENTS_PAGE_SIZE } from '../../../domain/clients'
 import { IMAGE_MAX_BYTES } from '../../../domain/images'
 import { apiCallsTo } from '../../../tests/support/api-calls'
 import { buildUser } from '../../../tests/support/factories'

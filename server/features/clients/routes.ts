@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
+import { clientFormSchema } from '../../../domain/client-form'
 import {
-  clientFormSchema,
   clientListQuerySchema,
   clientListResponseSchema,
   clientParamsSchema,

@@ -2,14 +2,13 @@ import { and, asc, desc, eq, gt, gte, ilike, max, or, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../../../db/client'
 import { clientPhotos, clientRecords } from '../../../db/schema/clients'
+import { type ClientForm, normalisePhone } from '../../../domain/client-form'
 import {
   CLIENT_PHOTO_MAX_SIDE_PX,
   CLIENTS_PAGE_SIZE,
-  type ClientForm,
   type ClientList,
   type ClientPhoto,
   type ClientRecord,
-  normalisePhone,
   RECENT_PHOTO_DAYS,
 } from '../../../domain/clients'
 import { AppError } from '../../errors'

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import CalendarDays from 'lucide-react/icons/calendar-days'
 import ScanFace from 'lucide-react/icons/scan-face'
 import Sparkles from 'lucide-react/icons/sparkles'
@@ -8,7 +7,8 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import type { z } from 'zod/mini'
-import { type ClientPhoto, type ClientRecord, clientFormSchema } from '../../../../domain/clients'
+import type { clientFormSchema } from '../../../../domain/client-form'
+import type { ClientPhoto, ClientRecord } from '../../../../domain/clients'
 import type { Language } from '../../../../domain/i18n'
 import { Button } from '../../../components/ui/button'
 import { TextAreaField } from '../../../components/ui/text-area-field'
@@ -16,6 +16,7 @@ import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useHeaderSlot } from '../../../lib/header-slot'
 import { currentLanguage } from '../../../lib/i18n'
+import { lazyResolver } from '../../../lib/lazy-resolver'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { useClient, useRecentPhoto, useSaveClient } from '../api'
@@ -25,8 +26,14 @@ import { PhotoDialog } from '../components/photo-dialog'
 import { RequireAccess } from '../components/require-access'
 import { ScanHistory } from '../components/scan-history'
 import { writeScanContext } from '../current-client'
+import type { clientFormResolver } from '../form-validation'
 
 type ClientFormValues = z.input<typeof clientFormSchema>
+
+// The form is on screen before its validation's code arrives: it loads once the form is shown.
+const resolver = lazyResolver<typeof clientFormResolver>(() =>
+  import('../form-validation').then((module) => module.clientFormResolver),
+)
 
 /** The device's own country, for phone numbers typed without their country code. */
 function deviceCountry(): string | undefined {
@@ -141,8 +148,9 @@ function ClientFormCard({
   const { notify } = useNotifications()
   const [photo, setPhoto] = useState<ClientPhoto | null>(record?.photo ?? recentPhoto)
   const [dialogOpen, setDialogOpen] = useState(false)
+  useEffect(resolver.preload, [])
   const form = useForm<ClientFormValues, unknown, z.output<typeof clientFormSchema>>({
-    resolver: zodResolver(clientFormSchema),
+    resolver,
     defaultValues: initialValues(record, photo),
   })
   const { errors } = form.formState
