@@ -201,6 +201,61 @@ test.describe('a member’s page asks for its code and its data together, each o
   })
 })
 
+test.describe('code a page does not need to show waits until it is used', () => {
+  test.use({ memberOptions: { access: true } })
+
+  test('My Account shows without the dialogs’ code; a dialog opens once it arrives', async ({
+    page,
+    member,
+  }) => {
+    const dialogCode = await holdBack(
+      page,
+      builtChunkPath({ src: 'components/ui/modal-dialog.tsx' }),
+    )
+    await page.goto('/my-account')
+    await expect(page.getByTestId('account-email')).toHaveText(member.email)
+    await expect(page.getByRole('heading', { name: 'Price plans' })).toBeVisible()
+
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await dialogCode.asked
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    dialogCode.release()
+    const dialog = page.getByRole('dialog', { name: 'Change password' })
+    await expect(dialog).toBeVisible()
+    // Focus moved into it, as when its code was there from the start.
+    await expect(dialog.locator(':focus')).toHaveCount(1)
+  })
+
+  test('the client form shows before the code that reads phone numbers, and checks with it', async ({
+    page,
+    member: _,
+  }) => {
+    const validation = await holdBack(
+      page,
+      builtChunkPath({ src: 'features/clients/form-validation.ts' }),
+    )
+    await page.goto('/user-details')
+    await expect(page.getByRole('heading', { name: 'New client' })).toBeVisible()
+    await page.getByRole('button', { name: 'Start' }).click()
+    await validation.asked
+    await expect(page.getByText('First Name is required', { exact: true })).toHaveCount(0)
+    validation.release()
+    await expect(page.getByText('First Name is required', { exact: true })).toBeVisible()
+  })
+
+  test('the list of clients never asks for the client form’s validation', async ({
+    page,
+    member: _,
+  }) => {
+    const validation = builtChunkPath({ src: 'features/clients/form-validation.ts' })
+    const counts = countRequests(page, [validation])
+    await page.goto('/aura-user-record')
+    await expect(page.getByText('No Records found')).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(counts.get(validation)).toBe(0)
+  })
+})
+
 test('a member without access is not asked for the list of clients the server would refuse', async ({
   page,
   member: _,
