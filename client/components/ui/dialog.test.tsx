@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { I18nextProvider } from 'react-i18next'
 import { describe, expect, it } from 'vitest'
 import { i18n, i18nReady } from '../../lib/i18n'
+import { NotificationsProvider } from '../../lib/notifications'
 import { Dialog } from './dialog'
 
 function Opener() {
@@ -26,7 +27,9 @@ describe('Dialog', () => {
     const user = userEvent.setup()
     render(
       <I18nextProvider i18n={i18n}>
-        <Opener />
+        <NotificationsProvider>
+          <Opener />
+        </NotificationsProvider>
       </I18nextProvider>,
     )
     const button = screen.getByRole('button', { name: 'Change password' })
