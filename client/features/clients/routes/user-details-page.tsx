@@ -187,7 +187,10 @@ function ClientFormCard({
   return (
     <form
       noValidate
-      onSubmit={handleStart}
+      onSubmit={(event) =>
+        // The validation's code could not arrive (offline, a new version deployed meanwhile).
+        handleStart(event).catch(() => notify('error', t('common.networkError')))
+      }
       className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
     >
       <div className="grid gap-4 sm:grid-cols-2">
@@ -298,7 +301,8 @@ function ClientFormCard({
         </p>
       )}
 
-      <Button type="submit" loading={pending} className="self-end">
+      {/* From the click: the validation's code may still be arriving (lazyResolver). */}
+      <Button type="submit" loading={pending || form.formState.isSubmitting} className="self-end">
         {t('clients.details.start')}
       </Button>
     </form>
