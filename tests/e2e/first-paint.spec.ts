@@ -243,16 +243,62 @@ test.describe('code a page does not need to show waits until it is used', () => 
     await expect(page.getByText('First Name is required', { exact: true })).toBeVisible()
   })
 
-  test('the list of clients never asks for the client form’s validation', async ({
+  test('the list of clients loads no code that reads phone numbers', async ({
     page,
     member: _,
   }) => {
-    const validation = builtChunkPath({ src: 'features/clients/form-validation.ts' })
-    const counts = countRequests(page, [validation])
+    // libphonenumber's metadata names each country's calling codes under this key.
+    const phoneCode: string[] = []
+    page.on('response', async (response) => {
+      if (!response.url().endsWith('.js')) return
+      if ((await response.text()).includes('countryCallingCodes')) phoneCode.push(response.url())
+    })
     await page.goto('/aura-user-record')
     await expect(page.getByText('No Records found')).toBeVisible()
     await page.waitForLoadState('networkidle')
-    expect(counts.get(validation)).toBe(0)
+    expect(phoneCode).toEqual([])
+  })
+
+  test.describe('offline before the dialogs’ code was kept', () => {
+    test.use({ allowedConsoleErrors: /ERR_INTERNET_DISCONNECTED/ })
+
+    test('a dialog whose code cannot arrive says so and leaves the page as it was', async ({
+      page,
+      member,
+    }) => {
+      const dialogCode = builtChunkPath({ src: 'components/ui/modal-dialog.tsx' })
+      await page.route(
+        (url) => url.pathname === dialogCode,
+        (route) => route.abort('internetdisconnected'),
+      )
+      await page.goto('/my-account')
+      await expect(page.getByTestId('account-email')).toHaveText(member.email)
+      await page.getByRole('button', { name: 'Change password' }).click()
+      await expect(page.getByTestId('snackbar')).toHaveText(
+        'We could not reach Harmonize. Check your connection and try again.',
+      )
+      await expect(page.getByRole('dialog')).toHaveCount(0)
+      await expect(page.getByTestId('account-email')).toHaveText(member.email)
+    })
+
+    test('the client form says so when the code that checks it cannot arrive', async ({
+      page,
+      member: _,
+    }) => {
+      const validation = builtChunkPath({ src: 'features/clients/form-validation.ts' })
+      await page.route(
+        (url) => url.pathname === validation,
+        (route) => route.abort('internetdisconnected'),
+      )
+      await page.goto('/user-details')
+      await page.getByLabel('First Name').fill('Lucía')
+      await page.getByRole('button', { name: 'Start' }).click()
+      await expect(page.getByTestId('snackbar')).toHaveText(
+        'We could not reach Harmonize. Check your connection and try again.',
+      )
+      await expect(page.getByLabel('First Name')).toHaveValue('Lucía')
+      await expect(page.getByRole('button', { name: 'Start' })).toBeEnabled()
+    })
   })
 })
 
