@@ -295,11 +295,12 @@ const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) =>
   // Asked for once the session says who is signed in; with the page's code, not after it, so
   // the page shows its plan and prices at once rather than grow under the reader's eyes.
   '/my-account/*': async (params) => {
-    // The area's own router picks the page, so its code is asked for here.
+    // The area's own router picks the page, so its code is asked for here, in a task of its
+    // own as preloadRoute does.
     const sub = params['*']
-    if (sub) return MY_ACCOUNT_PAGES[sub]?.preload?.()
-    MyAccount.preload?.()
-    await prefetchMyAccount()
+    const code = sub ? MY_ACCOUNT_PAGES[sub] : MyAccount
+    setTimeout(() => code?.preload?.(), 0)
+    if (!sub) await prefetchMyAccount()
   },
   '/aura-user-record': prefetchClients,
   '/harmonizing-screen/:id': async ({ id }, language) => {
@@ -355,7 +356,11 @@ async function prefetchAccess(): Promise<boolean> {
 /**
  * Starts what the page at `pathname` will need, all at once: who is signed in, the page's code
  * and its first data. Before this, each waited for the one before it (the language's texts, the
- * session, the code, then the data).
+ * session, the code, then the data). The code is asked for in a task of its own: the browser
+ * starts each of its chunks' downloads (a `modulepreload` link apiece) in the task that asks,
+ * and with the entry's own evaluation that made one task of 35 to 50 ms here, about 150 ms on
+ * Lighthouse's slowed-down phone. The data is not: asked for later than the code, My Account
+ * showed before its plan and prices and grew under the reader (CLS 0.07).
  */
 export function preloadRoute(pathname: string, language: Language) {
   void queryClient.prefetchQuery(sessionQuery)
@@ -364,9 +369,9 @@ export function preloadRoute(pathname: string, language: Language) {
   const path = route.path as AppPath
   const { Page } = PAGES[path]
   if (!Page) return
-  Page.preload?.()
   const params = matchPath(path, pathname.split(/[?#]/)[0] ?? '/')?.params ?? {}
   void PAGE_DATA[path]?.(params, language).catch(() => {})
+  setTimeout(() => Page.preload?.(), 0)
 }
 
 /** Declarative routes: the data router's loaders and actions would cost 19 KB of first render. */
