@@ -15,8 +15,7 @@ export type Plan = (typeof PLANS)[number]
 /** What a price without an amount costs (spec core §3: 100 is the fallback). */
 export const FALLBACK_UNIT_AMOUNT = 100
 
-/** The pending payment flow asks again this often (spec core §9). */
-export const PAYMENT_POLL_MS = 2000
+export { PAYMENT_POLL_MS } from './constants'
 
 export const CURRENCIES = ['usd'] as const
 export type Currency = (typeof CURRENCIES)[number]
