@@ -261,22 +261,25 @@ test.describe('code a page does not need to show waits until it is used', () => 
 
   test.describe('offline before the dialogs’ code was kept', () => {
     test.use({ allowedConsoleErrors: /ERR_INTERNET_DISCONNECTED/ })
+    const offlineMessage = 'We could not reach Harmonize. Check your connection and try again.'
+    /** The built chunk of `src` never arrives, as when the network went before it was kept. */
+    const cutOff = (page: Page, src: string) => {
+      const chunk = builtChunkPath({ src })
+      return page.route(
+        (url) => url.pathname === chunk,
+        (route) => route.abort('internetdisconnected'),
+      )
+    }
 
     test('a dialog whose code cannot arrive says so and leaves the page as it was', async ({
       page,
       member,
     }) => {
-      const dialogCode = builtChunkPath({ src: 'components/ui/modal-dialog.tsx' })
-      await page.route(
-        (url) => url.pathname === dialogCode,
-        (route) => route.abort('internetdisconnected'),
-      )
+      await cutOff(page, 'components/ui/modal-dialog.tsx')
       await page.goto('/my-account')
       await expect(page.getByTestId('account-email')).toHaveText(member.email)
       await page.getByRole('button', { name: 'Change password' }).click()
-      await expect(page.getByTestId('snackbar')).toHaveText(
-        'We could not reach Harmonize. Check your connection and try again.',
-      )
+      await expect(page.getByTestId('snackbar')).toHaveText(offlineMessage)
       await expect(page.getByRole('dialog')).toHaveCount(0)
       await expect(page.getByTestId('account-email')).toHaveText(member.email)
     })
@@ -285,17 +288,11 @@ test.describe('code a page does not need to show waits until it is used', () => 
       page,
       member: _,
     }) => {
-      const validation = builtChunkPath({ src: 'features/clients/form-validation.ts' })
-      await page.route(
-        (url) => url.pathname === validation,
-        (route) => route.abort('internetdisconnected'),
-      )
+      await cutOff(page, 'features/clients/form-validation.ts')
       await page.goto('/user-details')
       await page.getByLabel('First Name').fill('Lucía')
       await page.getByRole('button', { name: 'Start' }).click()
-      await expect(page.getByTestId('snackbar')).toHaveText(
-        'We could not reach Harmonize. Check your connection and try again.',
-      )
+      await expect(page.getByTestId('snackbar')).toHaveText(offlineMessage)
       await expect(page.getByLabel('First Name')).toHaveValue('Lucía')
       await expect(page.getByRole('button', { name: 'Start' })).toBeEnabled()
     })
