@@ -194,3 +194,6 @@ export const calendarDate = (iso: string) => iso.slice(0, 10)
 export const invoiceParamsSchema = z.object({
   id: textSchema().check(z.regex(/^in_[A-Za-z0-9]{1,100}$/)),
 })
+
+/** The pending plan is asked about again this often, like a pending payment. */
+export { PAYMENT_POLL_MS as PLAN_POLL_MS } from './billing'

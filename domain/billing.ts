@@ -15,7 +15,8 @@ export type Plan = (typeof PLANS)[number]
 /** What a price without an amount costs (spec core §3: 100 is the fallback). */
 export const FALLBACK_UNIT_AMOUNT = 100
 
-export { PAYMENT_POLL_MS } from './constants'
+/** The pending payment flow asks again this often (spec core §9). */
+export const PAYMENT_POLL_MS = 2000
 
 export const CURRENCIES = ['usd'] as const
 export type Currency = (typeof CURRENCIES)[number]

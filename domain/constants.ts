@@ -4,8 +4,6 @@ export const SIDE_MENU_WIDTH_PX = 279
 export const HARMONIZE_DURATION_MS = 180_000
 export const AFFIRMATION_ROTATION_MS = 7000
 export const INGREDIENT_ROTATION_MS = 4000
-/** The pending payment flow asks again this often (spec core §9). */
-export const PAYMENT_POLL_MS = 2000
 
 /** m:ss, e.g. 180000 → "3:00"; never negative. */
 export function formatCountdown(remainingMs: number): string {
