@@ -14,6 +14,7 @@ import { infoTextsReady } from '../features/info/texts'
 import { supportTextsReady } from '../features/support/texts'
 import { firstPageShown } from '../lib/after-first-page'
 import { requestEarly } from '../lib/api-client'
+import { loadOnce } from '../lib/load-once'
 import { queryClient } from '../lib/query-client'
 import { sessionQuery } from '../lib/session'
 import { AppLayout } from './layout/app-layout'
@@ -48,7 +49,6 @@ const arrived = new WeakMap<() => Promise<PageModule<string>>, PageModule<string
  */
 const page = <K extends string>(load: () => Promise<PageModule<K>>, name: K): Page => {
   let component: ComponentType | undefined
-  let loading: Promise<{ default: ComponentType }> | undefined
   const entry: Page = {
     get loaded() {
       const module = arrived.get(load) as PageModule<K> | undefined
@@ -56,22 +56,14 @@ const page = <K extends string>(load: () => Promise<PageModule<K>>, name: K): Pa
       return component
     },
   }
-  const start = () => {
-    loading ??= load().then(
-      (module) => {
-        // Recorded before React.lazy hears of the module, so a page mounted once the code is
-        // here renders it directly (RoutePage).
-        arrived.set(load, module)
-        return { default: entry.loaded ?? shownSignal(module[name]) }
-      },
-      (error: unknown) => {
-        // Offline before the chunk was cached: the next try fetches it again.
-        loading = undefined
-        throw error
-      },
-    )
-    return loading
-  }
+  const start = loadOnce(() =>
+    load().then((module) => {
+      // Recorded before React.lazy hears of the module, so a page mounted once the code is
+      // here renders it directly (RoutePage).
+      arrived.set(load, module)
+      return { default: entry.loaded ?? shownSignal(module[name]) }
+    }),
+  )
   entry.Lazy = lazy(start)
   entry.preload = () => void start().catch(() => {})
   return entry

@@ -1,4 +1,5 @@
 import type { Resolver } from 'react-hook-form'
+import { loadOnce } from './load-once'
 
 // biome-ignore lint/suspicious/noExplicitAny: a resolver of any form, whatever its values and context
 type AnyResolver = Resolver<any, any, any>
@@ -10,15 +11,8 @@ type AnyResolver = Resolver<any, any, any>
 export function lazyResolver<R extends AnyResolver>(
   load: () => Promise<R>,
 ): R & { preload: () => void } {
-  let loading: Promise<R> | undefined
-  const start = () => {
-    loading ??= load().catch((error: unknown) => {
-      // Offline before the chunk was cached: the next validation tries again.
-      loading = undefined
-      throw error
-    })
-    return loading
-  }
+  // Offline before the chunk was cached, the next validation asks again.
+  const start = loadOnce(load)
   const resolver: AnyResolver = async (values, context, options) =>
     (await start())(values, context, options)
   return Object.assign(resolver as R, { preload: () => void start().catch(() => {}) })

@@ -1,29 +1,20 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { afterFirstPage } from '../../lib/after-first-page'
+import { loadOnce } from '../../lib/load-once'
 import { useNotifications } from '../../lib/notifications'
 import type { DialogProps } from './modal-dialog'
 
 type ModalModule = typeof import('./modal-dialog')
 
 let loaded: ModalModule | undefined
-let loading: Promise<ModalModule> | undefined
-
-function loadModal(): Promise<ModalModule> {
-  loading ??= import('./modal-dialog').then(
-    (module) => {
-      loaded = module
-      return module
-    },
-    (error: unknown) => {
-      // Offline before the chunk was cached, or a new version deployed meanwhile: the next
-      // dialog that opens asks again.
-      loading = undefined
-      throw error
-    },
-  )
-  return loading
-}
+// Should it fail, the next dialog that opens asks again.
+const loadModal = loadOnce(() =>
+  import('./modal-dialog').then((module) => {
+    loaded = module
+    return module
+  }),
+)
 
 /**
  * A modal dialog; full-screen below 800 px wide (spec core §2, §9). Its code (Radix's dialog,
