@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { matchAppRoute, NOT_FOUND_PAGE, PRERENDERED_PAGES, prerenderedPageFor } from './routes'
+import {
+  matchAppRoute,
+  NOT_FOUND_PAGE,
+  PRERENDERED_PAGES,
+  pageOfValue,
+  prerenderedPageFor,
+} from './routes'
 
 describe('matchAppRoute', () => {
   it.each([
@@ -47,11 +53,22 @@ describe('matchAppRoute', () => {
 describe('prerenderedPageFor', () => {
   it('names the page the build renders for a path, and each page’s URL is that path', () => {
     expect(prerenderedPageFor('/login', '')).toBe('login')
-    expect(prerenderedPageFor('/panel-info/07', '')).toBe('panel-info')
     expect(prerenderedPageFor('/my-account', '')).toBe('my-account')
     for (const [name, url] of PRERENDERED_PAGES) {
       if (name !== NOT_FOUND_PAGE) expect(prerenderedPageFor(url, ''), url).toBe(name)
     }
+  })
+
+  it('names a panel’s own page after the panel, and leaves any other value to the browser', () => {
+    expect(prerenderedPageFor('/panel-info/07', '')).toBe('panel-info-07')
+    expect(prerenderedPageFor('/panel-info/07/', '?from=home')).toBe('panel-info-07')
+    expect(pageOfValue('/panel-info/:id', '07')).toBe('panel-info-07')
+    expect(prerenderedPageFor('/panel-info/..%2Fhome', '')).toBeUndefined()
+    expect(prerenderedPageFor('/panel-info/SEVEN', '')).toBeUndefined()
+    // The build lists these itself (scripts/prerender-pages.ts), one per panel.
+    expect([...PRERENDERED_PAGES.keys()].filter((name) => name.startsWith('panel-info'))).toEqual(
+      [],
+    )
   })
 
   it('leaves to the browser a visitor’s page that reads its address or its query', () => {

@@ -1,3 +1,5 @@
+import type { PanelDetail, PanelSummary } from './panels'
+
 /**
  * The route table of the spec (public flows §2, core §2), shared by the client router and the
  * server (which answers unknown paths with HTTP 404). `public` routes are for visitors only
@@ -93,17 +95,48 @@ function decodeSegments(pathname: string): string {
   }
 }
 
+/** A query a prerendered page was rendered with (client/app/prerender.tsx), and its answer. */
+export interface PageQuery {
+  queryKey: readonly unknown[]
+  data: unknown
+}
+
+/** The id of the element a prerendered page's queries follow its root in, as JSON. */
+export const PAGE_QUERIES_ID = 'page-queries'
+
+/**
+ * What the build knows of a page's data and renders into it: the panels' texts are reference
+ * data, the same for everyone and fixed by the build that seeds them (db/seed).
+ */
+export interface PageContent {
+  panels?: PanelSummary[]
+  panel?: PanelDetail
+}
+
 /** The prerendered page (client/app/prerender.tsx) of paths outside the route table. */
 export const NOT_FOUND_PAGE = 'not-found'
+
+/**
+ * Routes the build renders once per value of their last segment, each page with that value's
+ * texts (a panel's are reference data, fixed by the build): /panel-info/07 is the page
+ * `panel-info-07`, and a value the build did not render is rendered in the browser.
+ */
+const PAGE_PER_VALUE: ReadonlySet<string> = new Set<AppPath>(['/panel-info/:id'])
+
+/** The name of the page the build renders for `value` of a route in PAGE_PER_VALUE. */
+export function pageOfValue(path: AppPath, value: string): string {
+  return `${path.split('/')[1]}-${value}`
+}
 
 /**
  * The page the build renders to HTML for a route, by file name, with the URL it renders: a
  * visitor's page in full, a member's page as its shell (the header and a skeleton, all a page
  * shows before it knows who is signed in). None for `/` (a redirect), for a visitor's page that
- * reads its path (the invitation code of /signup/:code), or for paths below a route's own.
+ * reads its path (the invitation code of /signup/:code), for paths below a route's own, or for a
+ * route rendered once per value (PAGE_PER_VALUE), whose pages the build lists itself.
  */
 function prerenderedPageOf(route: AppRoute): { name: string; url: string } | undefined {
-  if (route.path === '/') return undefined
+  if (route.path === '/' || PAGE_PER_VALUE.has(route.path)) return undefined
   const hasParams = route.path.includes('/:')
   if (hasParams && route.access !== 'protected') return undefined
   const name = route.path
@@ -134,6 +167,11 @@ export const PRERENDERED_PAGES: ReadonlyMap<string, string> = new Map([
 export function prerenderedPageFor(pathname: string, search: string): string | undefined {
   const route = matchAppRoute(pathname)
   if (!route) return NOT_FOUND_PAGE
+  if (PAGE_PER_VALUE.has(route.path)) {
+    const value = decodeSegments(pathname).replace(/\/+$/, '').split('/').pop() ?? ''
+    // A name the build could have written: anything else is no file of ours.
+    return /^[a-z0-9]+$/.test(value) ? pageOfValue(route.path as AppPath, value) : undefined
+  }
   const page = PAGE_OF_ROUTE.get(route)
   if (!page) return undefined
   if (route.path.endsWith('/*') && decodeSegments(pathname).replace(/\/+$/, '') !== page.url) {

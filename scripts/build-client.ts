@@ -9,6 +9,9 @@ const stampFile = path.join(root, clientStampFile)
 export const CLIENT_INPUTS = [
   'client',
   'domain',
+  // The panel pages are prerendered with the panels' texts, as the server presents them.
+  'db/seed/panels-content.ts',
+  'server/features/panels/presenter.ts',
   'vite.config.ts',
   'package.json',
   'scripts/build-client.ts',

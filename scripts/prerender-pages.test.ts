@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { fillTemplate, forPrerenderedPages, rendererFiles, rendererKey } from './prerender-pages'
+import { PANELS } from '../db/seed/panels-content'
+import { prerenderedPageFor } from '../domain/routes'
+import {
+  fillTemplate,
+  forPrerenderedPages,
+  pagesToRender,
+  rendererFiles,
+  rendererKey,
+} from './prerender-pages'
 
 const built = `<!doctype html>
 <html lang="en">
@@ -62,6 +70,35 @@ describe('pages prerendered at build time', () => {
     const page = fillTemplate(built, 'login', 'es', '<p>$& 100 $</p>')
     expect(page).toContain('<html lang="es">')
     expect(page).toContain('<div id="root" data-page="login"><p>$& 100 $</p></div>')
+  })
+
+  it('follow the root with the queries they were rendered with, where no text can end the script', () => {
+    const queries = [{ queryKey: ['panels', 'es'], data: [{ name: '</script><b>Calma</b>' }] }]
+    const page = fillTemplate(built, 'home', 'es', '<main>…</main>', queries)
+    expect(page).toContain(
+      '<div id="root" data-page="home"><main>…</main></div><script type="application/json" id="page-queries">',
+    )
+    const json = /<script type="application\/json" id="page-queries">(.*?)<\/script>/.exec(
+      page,
+    )?.[1]
+    expect(json).not.toContain('<')
+    expect(JSON.parse(json ?? '')).toEqual(queries)
+    expect(fillTemplate(built, 'login', 'en', '<form></form>')).not.toContain('page-queries')
+  })
+
+  it('render a page per panel with its texts, and /home with the panels’ cards', () => {
+    const pages = pagesToRender('es')
+    const byName = new Map(pages.map((page) => [page.name, page]))
+    for (const panel of PANELS) {
+      const page = byName.get(`panel-info-${panel.id}`)
+      expect(page?.url).toBe(`/panel-info/${panel.id}`)
+      expect(prerenderedPageFor(page?.url ?? '', '')).toBe(page?.name)
+      expect(page?.content?.panel).toMatchObject({ id: panel.id, info: panel.info.es })
+    }
+    expect(byName.get('home')?.content?.panels?.map((panel) => panel.name)).toEqual(
+      PANELS.map((panel) => panel.name.es),
+    )
+    expect(byName.get('login')?.content).toBeUndefined()
   })
 
   it('refuse a template the build no longer makes', () => {

@@ -5,27 +5,78 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { PANELS } from '../db/seed/panels-content'
 import { LANGUAGES, type Language } from '../domain/i18n'
-import { PRERENDERED_PAGES } from '../domain/routes'
+import {
+  PAGE_QUERIES_ID,
+  type PageContent,
+  type PageQuery,
+  PRERENDERED_PAGES,
+  pageOfValue,
+} from '../domain/routes'
+import { presentPanelDetail, presentPanelSummary } from '../server/features/panels/public'
 import { precompressDir } from './precompress'
 
 const root = path.resolve(import.meta.dirname, '..')
 const clientDir = path.join(root, 'dist/client')
 export const PAGES_DIR = 'pages'
 
-type RenderPage = (url: string, language: Language) => Promise<string>
+type RenderPage = (
+  url: string,
+  language: Language,
+  content?: PageContent,
+) => Promise<{ html: string; queries: PageQuery[] }>
 
-/** index.html with the page inside its root, marked with the page's name, and its language. */
-export function fillTemplate(template: string, name: string, language: Language, body: string) {
+/**
+ * Every page the build renders, by name, with its URL and what it shows of the reference data:
+ * the route table's pages, and a page per panel (domain/routes.ts, PAGE_PER_VALUE).
+ */
+export function pagesToRender(
+  language: Language,
+): { name: string; url: string; content?: PageContent }[] {
+  return [
+    ...[...PRERENDERED_PAGES].map(([name, url]) =>
+      name === 'home'
+        ? {
+            name,
+            url,
+            content: { panels: PANELS.map((panel) => presentPanelSummary(panel, language)) },
+          }
+        : { name, url },
+    ),
+    ...PANELS.map((panel) => ({
+      name: pageOfValue('/panel-info/:id', panel.id),
+      url: `/panel-info/${panel.id}`,
+      content: { panel: presentPanelDetail(panel, language) },
+    })),
+  ]
+}
+
+/**
+ * index.html with the page inside its root, marked with the page's name, and its language; the
+ * queries it was rendered with follow the root as JSON, for the browser's first render.
+ */
+export function fillTemplate(
+  template: string,
+  name: string,
+  language: Language,
+  body: string,
+  queries: PageQuery[] = [],
+) {
   const html = /<html lang="[a-z-]+">/
   const emptyRoot = '<div id="root"></div>'
   if (!html.test(template) || !template.includes(emptyRoot)) {
     throw new Error('index.html no longer has <html lang="…"> and an empty <div id="root">.')
   }
+  // Inside a script element `</script` would end it early: no `<` is left as it is in the JSON.
+  const data =
+    queries.length > 0
+      ? `<script type="application/json" id="${PAGE_QUERIES_ID}">${JSON.stringify(queries).replaceAll('<', '\\u003c')}</script>`
+      : ''
   // Replacer functions: the page's text is inserted as it is, `$&` and its kin included.
   return template
     .replace(html, () => `<html lang="${language}">`)
-    .replace(emptyRoot, () => `<div id="root" data-page="${name}">${body}</div>`)
+    .replace(emptyRoot, () => `<div id="root" data-page="${name}">${body}</div>${data}`)
 }
 
 /**
@@ -117,11 +168,11 @@ export async function prerenderPages(): Promise<number> {
   let count = 0
   for (const language of LANGUAGES) {
     mkdirSync(path.join(out, language), { recursive: true })
-    for (const [name, url] of PRERENDERED_PAGES) {
-      const body = await renderPage(url, language)
+    for (const { name, url, content } of pagesToRender(language)) {
+      const { html, queries } = await renderPage(url, language, content)
       writeFileSync(
         path.join(out, language, `${name}.html`),
-        fillTemplate(template, name, language, body),
+        fillTemplate(template, name, language, html, queries),
       )
       count += 1
     }

@@ -4,13 +4,18 @@ import { BrowserRouter } from 'react-router'
 import { afterFirstPage } from '../lib/after-first-page'
 import { currentLanguage, i18nReady } from '../lib/i18n'
 import { whenOnline } from '../lib/network-status'
-import { isPrerendered } from '../lib/prerendered'
+import { isPrerendered, takePageQueries } from '../lib/prerendered'
+import { queryClient } from '../lib/query-client'
 import { App } from './app'
 import { AppRoutes, preloadRoute } from './routes'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 const container: HTMLElement = root
+
+// A page sent as HTML brings the answers it was rendered with (a panel's texts): the first
+// render shows them, as the HTML does.
+if (isPrerendered(window.location, currentLanguage())) takePageQueries(queryClient)
 
 // The session, the page's code and its data start now, beside the language's texts.
 preloadRoute(window.location.pathname, currentLanguage())

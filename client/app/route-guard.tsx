@@ -8,9 +8,19 @@ import { useSession } from '../lib/session'
 /**
  * Applies the route table's access rule: visitors on a protected page go to /login (which sends
  * them back afterwards), signed-in users on a visitors-only page go to /user-details (or back to
- * the page that sent them to sign in).
+ * the page that sent them to sign in). A member's page that is `shownBeforeSession` (it shows
+ * only what anyone may read until it knows who is signed in) renders at once, as a visitor's
+ * does; any other waits for the session under its header.
  */
-export function RouteGuard({ access, children }: { access: RouteAccess; children: ReactNode }) {
+export function RouteGuard({
+  access,
+  shownBeforeSession = false,
+  children,
+}: {
+  access: RouteAccess
+  shownBeforeSession?: boolean
+  children: ReactNode
+}) {
   const { user, isLoading } = useSession()
   const location = useLocation()
   const hydrated = useHydrated()
@@ -21,8 +31,11 @@ export function RouteGuard({ access, children }: { access: RouteAccess; children
   const wasPending = useDeferredValue(pending)
   if (access === 'open') return children
   // A visitor's page shows at once, as the build prerendered it; a member who opens it is sent on
-  // once the session says so. A member's page waits for the session under its header.
-  if (pending || wasPending) return access === 'public' ? children : <PageSkeleton />
+  // once the session says so. So do a member's pages of reference data (the panels), which a
+  // visitor is sent away from then. Any other member's page waits under its header.
+  if (pending || wasPending) {
+    return access === 'public' || shownBeforeSession ? children : <PageSkeleton />
+  }
   if (access === 'protected' && !user) {
     const from = `${location.pathname}${location.search}${location.hash}`
     return <Navigate to={LOGIN_PATH} replace state={{ from }} />

@@ -366,6 +366,14 @@ export function preloadRoute(pathname: string, language: Language) {
   setTimeout(() => Page.preload?.(), 0)
 }
 
+/**
+ * Members' pages that show before the session has answered, from their HTML on: what they show
+ * until then is reference data anyone may read (the panels' texts), and the build renders them
+ * with it (scripts/prerender-pages.ts). Each of them must render nothing of the member's own
+ * before it knows who that is.
+ */
+const SHOWN_BEFORE_SESSION: ReadonlySet<AppPath> = new Set(['/home', '/panel-info/:id'])
+
 /** Declarative routes: the data router's loaders and actions would cost 19 KB of first render. */
 export function AppRoutes() {
   return (
@@ -381,7 +389,7 @@ export function AppRoutes() {
               // the server's HTML and in the browser alike.
               caseSensitive
               element={
-                <RouteGuard access={access}>
+                <RouteGuard access={access} shownBeforeSession={SHOWN_BEFORE_SESSION.has(path)}>
                   <Suspense fallback={<FullScreenSpinner />}>
                     {Page ? <RoutePage page={Page} /> : <Navigate to={redirect} replace />}
                   </Suspense>

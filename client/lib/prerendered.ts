@@ -1,6 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { useSyncExternalStore } from 'react'
 import { isLanguage, type Language } from '../../domain/i18n'
-import { prerenderedPageFor } from '../../domain/routes'
+import { PAGE_QUERIES_ID, type PageQuery, prerenderedPageFor } from '../../domain/routes'
 
 /**
  * The page the server sent as HTML (scripts/prerender-pages.ts marks its root) and its language,
@@ -33,6 +34,25 @@ export function isPrerendered(location: Location, language: Language): boolean {
     sent.page === prerenderedPageFor(location.pathname, location.search) &&
     sent.language === language
   )
+}
+
+/**
+ * Takes the answers the page the server sent was rendered with, so the first render shows what
+ * the HTML shows and hydrates. They are marked as old: the page still asks for them, as it would
+ * have, which keeps the offline copy and follows a server whose data changed since the build.
+ * Call it only for a page that is hydrated ({@link isPrerendered}).
+ */
+export function takePageQueries(queryClient: QueryClient) {
+  const text = document.getElementById(PAGE_QUERIES_ID)?.textContent
+  if (!text) return
+  let queries: PageQuery[]
+  try {
+    queries = JSON.parse(text) as PageQuery[]
+  } catch {
+    return
+  }
+  for (const { queryKey, data } of queries)
+    queryClient.setQueryData(queryKey, data, { updatedAt: 0 })
 }
 
 const noSubscription = () => () => {}

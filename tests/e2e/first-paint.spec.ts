@@ -38,6 +38,16 @@ test.describe('before any JavaScript runs', () => {
       await page.goto('/signup')
       await expect(page.getByRole('heading', { name: 'Crear una cuenta', level: 2 })).toBeVisible()
     })
+
+    test('the panels and a panel’s page', async ({ page }) => {
+      await page.goto('/home')
+      await expect(
+        page.getByTestId('panel-grid').getByRole('link', { name: /Sueño/ }),
+      ).toBeVisible()
+      await page.goto('/panel-info/03')
+      await expect(page.getByRole('heading', { name: 'Sueño' })).toBeVisible()
+      await expect(page.getByText('Tono Solfeggio: 174 Hz')).toBeVisible()
+    })
   })
 
   test('the page is styled from its HTML alone: no stylesheet is asked for', async ({ page }) => {
@@ -59,10 +69,31 @@ test.describe('before any JavaScript runs', () => {
   })
 
   test('a member’s page paints its header and a skeleton', async ({ page }) => {
-    await page.goto('/home')
-    await expect(page.getByTestId('header-title')).toHaveText('Home')
+    await page.goto('/my-account')
+    await expect(page.getByTestId('header-title')).toHaveText('My Account')
     await expect(page.getByTestId('page-skeleton')).toBeVisible()
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeDisabled()
+  })
+
+  test('the panels and each panel’s page are there, and their links lead on', async ({ page }) => {
+    await page.goto('/home')
+    await expect(page.getByTestId('header-title')).toHaveText('Home')
+    const cards = page.getByTestId('panel-grid').getByRole('link')
+    await expect(cards).toHaveCount(16)
+    await cards.filter({ hasText: 'Sleep' }).click()
+    await expect(page).toHaveURL(/\/panel-info\/03$/)
+    await expect(page.getByRole('heading', { name: 'Sleep' })).toBeVisible()
+    await expect(page.getByText('Solfeggio tone: 174 Hz')).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Start harmonizing' })).toHaveAttribute(
+      'href',
+      '/harmonizing-screen/03',
+    )
+  })
+
+  test('a panel the build does not know is left to the browser', async ({ page }) => {
+    await page.goto('/panel-info/99')
+    await expect(page.getByTestId('panel-grid')).toHaveCount(0)
+    await expect(page.locator('#root')).toBeEmpty()
   })
 
   test.describe('an unknown address', () => {
@@ -148,6 +179,62 @@ test('a member opening a page gets its shell first, then the page', async ({ pag
   release()
   await expect(page.getByTestId('account-email')).toHaveText(member.email)
   await expect(page.getByTestId('page-skeleton')).toHaveCount(0)
+})
+
+test.describe('the panels show before anything else has answered, and the app takes them over', () => {
+  /** Opens /home with who is signed in and the page's code both held back, then lets them go. */
+  async function openHomeHeldBack(page: Page) {
+    const session = await holdBack(page, '/api/session')
+    const code = await holdPageCode(page, 'features/panels/routes/home-page.tsx')
+    await page.goto('/home')
+    const sleep = page.getByTestId('panel-grid').getByRole('link', { name: /Sleep/ })
+    await expect(sleep).toBeVisible()
+    await Promise.all([session.asked, code.asked])
+    session.release()
+    code.release()
+    return sleep
+  }
+
+  test.describe('a member with access', () => {
+    test.use({ memberOptions: { access: true } })
+
+    test('the cards stay links, and open their panel in the app', async ({ page, member: _ }) => {
+      const sleep = await openHomeHeldBack(page)
+      // Rendered by the app: its menu is enabled once the page is hydrated.
+      await expect(page.getByRole('button', { name: 'Open menu' })).toBeEnabled()
+      await expect(page.getByTestId('panel-card-locked')).toHaveCount(0)
+      const documents: string[] = []
+      page.on('request', (request) => {
+        if (request.resourceType() === 'document') documents.push(request.url())
+      })
+      await sleep.click()
+      await expect(page.getByTestId('header-title')).toHaveText('Sleep Panel')
+      await expect(page.getByRole('heading', { name: 'Sleep', exact: true })).toBeVisible()
+      expect(documents, 'the app opened the panel, not the browser').toEqual([])
+    })
+  })
+
+  test('a member without access: the cards lock once the app knows', async ({
+    page,
+    member: _,
+  }) => {
+    await openHomeHeldBack(page)
+    await expect(page.getByTestId('panel-card-locked')).toHaveCount(16)
+    await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(0)
+    await expect(page.getByTestId('no-payment')).toHaveText('Sorry, no payment found yet.')
+  })
+
+  test('a visitor is sent to sign in, and nothing of a member’s is asked for', async ({ page }) => {
+    const asked: string[] = []
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url())
+      if (pathname.startsWith('/api/') && pathname !== '/api/session') asked.push(pathname)
+    })
+    await page.goto('/home')
+    await expect(page).toHaveURL(/\/login$/)
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    expect(asked.filter((path) => !path.startsWith('/api/panels'))).toEqual([])
+  })
 })
 
 /** Holds a page's chunk back until `release`. */

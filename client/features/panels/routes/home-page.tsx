@@ -7,7 +7,9 @@ import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
 import { useKeepForOffline } from '../../../lib/keep-for-offline'
 import { usePanels } from '../../../lib/panel-queries'
 import { planQuery } from '../../../lib/plan-query'
-import { NoAccessNotice, useAccess } from '../../access/public'
+import { useHydrated } from '../../../lib/prerendered'
+import { useSession } from '../../../lib/session'
+import { accessQuery, NoAccessNotice } from '../../access/public'
 import { PanelIcon } from '../components/panel-icon'
 import { RecentSessions } from '../components/recent-sessions'
 
@@ -31,21 +33,31 @@ const PaymentFailedBanner = lazy(
  * too (the header's 'payment in progress', access once the bank answers) and the banner, once
  * loaded, has its data at once.
  */
-function usePaymentFailed(): boolean {
-  return useQuery(planQuery(useQueryClient())).data?.paymentFailed === true
+function usePaymentFailed(signedIn: boolean): boolean {
+  const plan = useQuery({ ...planQuery(useQueryClient()), enabled: signedIn })
+  return plan.data?.paymentFailed === true
 }
 
-/** The panel grid. Without access the cards are greyed and cannot be opened. */
+/**
+ * The panel grid. Without access the cards are greyed and cannot be opened. The page shows
+ * before the session has answered (routes.tsx, SHOWN_BEFORE_SESSION), from the HTML the build
+ * rendered with the panels in it: until it knows the member's access the cards are links, as a
+ * member with access sees them, and nothing of the member's own is asked for or shown.
+ */
 export function HomePage() {
   const { t } = useTranslation()
   const panels = usePanels()
-  const access = useAccess()
-  const paymentFailed = usePaymentFailed()
+  const signedIn = useSession().user !== null
+  // While React hydrates, the page must be the HTML's, which knew no member: what the browser
+  // may already know of them waits for the next render.
+  const hydrated = useHydrated()
+  const access = useQuery({ ...accessQuery, enabled: signedIn })
+  const paymentFailed = usePaymentFailed(signedIn) && hydrated
   useKeepForOffline(access.data?.hasAccess)
   // The grid replaces the spinner in a background render, in slices: on the answer that
   // completes its data (a query's update, never sliced) it was one task of 20–25 ms here, four
   // times that on a slow phone. Only that way round: the spinner comes back at once.
-  const pending = panels.isPending || access.isPending
+  const pending = panels.isPending
   const wasPending = useDeferredValue(pending)
   if (pending || wasPending) return <FullScreenSpinner />
   if (panels.isError) {
@@ -58,7 +70,9 @@ export function HomePage() {
       </section>
     )
   }
-  const open = access.data?.hasAccess === true
+  const accessKnown = hydrated && !access.isPending
+  const open = accessKnown && access.data?.hasAccess === true
+  const locked = accessKnown && !open
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-6">
       <div className="mb-6 empty:hidden">
@@ -68,7 +82,7 @@ export function HomePage() {
           </Suspense>
         )}
       </div>
-      {!open && <NoAccessNotice className="mb-6" />}
+      {locked && <NoAccessNotice className="mb-6" />}
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="panel-grid">
         {panels.data.map((panel) => {
           const [deep, mid, light] = panel.palette
@@ -87,7 +101,7 @@ export function HomePage() {
           const frame = 'flex h-full flex-col items-center gap-2 rounded-2xl p-4 text-center ring-1'
           return (
             <li key={panel.id}>
-              {open ? (
+              {!locked ? (
                 <Link
                   to={`/panel-info/${panel.id}`}
                   className={`${frame} bg-white ring-slate-200 transition hover:-translate-y-0.5 hover:shadow-md`}
