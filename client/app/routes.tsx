@@ -267,6 +267,14 @@ const PAGES: Record<
 type Params = Record<string, string | undefined>
 
 /**
+ * Resolves in a task after the current one. Asking for a chunk costs the task that asks a
+ * `modulepreload` link for each of its imports: the code that reads a page's data is asked for
+ * after the entry's own evaluation, in a task of its own, as the page's code is (preloadRoute).
+ * Its requests are not: the session's, and the panels' texts, go out at once, ahead of the code.
+ */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+/**
  * The data a page asks for first, fetched before the page's code has arrived. The panel texts
  * are the same for everyone: they are asked for at once, beside the session and the code that
  * reads them. Access is asked for as soon as the session says someone is signed in (a visitor
@@ -275,12 +283,14 @@ type Params = Record<string, string | undefined>
 const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) => Promise<void>>> = {
   '/home': async (_params, language) => {
     requestEarly('/api/panels')
+    await nextTask()
     const { panelsQuery } = await import('../lib/panel-queries')
     await Promise.all([queryClient.prefetchQuery(panelsQuery(language)), prefetchAccess()])
   },
   '/panel-info/:id': async ({ id }, language) => {
     if (!id) return
     requestEarly(`/api/panels/${id}`)
+    await nextTask()
     const { panelQuery } = await import('../lib/panel-queries')
     await queryClient.prefetchQuery(panelQuery(id, language))
   },
@@ -292,12 +302,13 @@ const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) =>
     const sub = params['*']
     const code = sub ? MY_ACCOUNT_PAGES[sub] : MyAccount
     setTimeout(() => code?.preload?.(), 0)
-    if (!sub) await prefetchMyAccount()
+    if (!sub) await nextTask().then(prefetchMyAccount)
   },
-  '/aura-user-record': prefetchClients,
+  '/aura-user-record': () => nextTask().then(prefetchClients),
   '/harmonizing-screen/:id': async ({ id }, language) => {
     if (id) requestEarly(`/api/panels/${id}`)
     requestEarly('/api/affirmations')
+    await nextTask()
     const { panelQuery, affirmationsQuery } = await import('../lib/panel-queries')
     await Promise.all([
       id ? queryClient.prefetchQuery(panelQuery(id, language)) : undefined,
