@@ -202,7 +202,7 @@ async function pageBytes(
     }
     if (failed(subscriber)) throw new Error(`no subscriber: ${subscriber.message}`)
     for (const [label, visit] of [
-      ['/home, panels shown', homeVisit(subscriber.cookies)],
+      ['/home, the app running', homeVisit(subscriber.cookies)],
       ['/harmonizing-screen/01, Play ready', harmonizingVisit(subscriber.cookies)],
     ] as const) {
       const result = await measureOrRetry(browser, server.publicUrl, visit)
