@@ -130,10 +130,10 @@ export function pageOfValue(path: AppPath, value: string): string {
 
 /**
  * The page the build renders to HTML for a route, by file name, with the URL it renders: a
- * visitor's page in full, a member's page as its shell (the header and a skeleton, all a page
- * shows before it knows who is signed in). None for `/` (a redirect), for a visitor's page that
- * reads its path (the invitation code of /signup/:code), for paths below a route's own, or for a
- * route rendered once per value (PAGE_PER_VALUE), whose pages the build lists itself.
+ * visitor's page in full, a member's page as all it shows before it knows who is signed in (its
+ * header and a skeleton; /home its panels, ADR 0028). None for `/` (a redirect), for a visitor's
+ * page that reads its path (the invitation code of /signup/:code), for paths below a route's
+ * own, or for a route rendered once per value (PAGE_PER_VALUE), whose pages the build lists.
  */
 function prerenderedPageOf(route: AppRoute): { name: string; url: string } | undefined {
   if (route.path === '/' || PAGE_PER_VALUE.has(route.path)) return undefined
