@@ -12,6 +12,7 @@ export const CLIENT_INPUTS = [
   // The panel pages are prerendered with the panels' texts, as the server presents them.
   'db/seed/panels-content.ts',
   'server/features/panels/presenter.ts',
+  'server/features/panels/public.ts',
   'vite.config.ts',
   'package.json',
   'scripts/build-client.ts',

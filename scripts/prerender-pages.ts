@@ -1,5 +1,5 @@
-// The last step of the client build: every page of domain/routes.ts's PRERENDERED_PAGES as HTML,
-// in each language, into dist/client/pages/LANGUAGE/NAME.html. It runs the server-side build of
+// The last step of the client build: every page of domain/routes.ts's PRERENDERED_PAGES, and a
+// page per panel, as HTML, in each language, into dist/client/pages/LANGUAGE/NAME.html. It runs the server-side build of
 // client/app/prerender.tsx (dist/prerender) with React's own static rendering; the server sends
 // these files for page requests (server/plugins/client.ts) and the browser hydrates them.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

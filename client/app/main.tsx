@@ -13,10 +13,6 @@ const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 const container: HTMLElement = root
 
-// A page sent as HTML brings the answers it was rendered with (a panel's texts): the first
-// render shows them, as the HTML does.
-if (isPrerendered(window.location, currentLanguage())) takePageQueries(queryClient)
-
 // The session, the page's code and its data start now, beside the language's texts.
 preloadRoute(window.location.pathname, currentLanguage())
 
@@ -45,8 +41,14 @@ function startApp() {
       // browser in between: started as a plain update, a phone's main thread was blocked for
       // the whole of it (Lighthouse's total blocking time).
       startTransition(() => {
-        if (isPrerendered(window.location, currentLanguage())) hydrateRoot(container, app)
-        else createRoot(container).render(app)
+        if (isPrerendered(window.location, currentLanguage())) {
+          // With the answers the HTML was rendered with (a panel's texts): the first render
+          // must be the HTML's, whatever the network said meanwhile.
+          takePageQueries(queryClient)
+          hydrateRoot(container, app)
+        } else {
+          createRoot(container).render(app)
+        }
       })
     },
     (error: unknown) => {

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query'
+import { type QueryClient, replaceEqualDeep } from '@tanstack/react-query'
 import { useSyncExternalStore } from 'react'
 import { isLanguage, type Language } from '../../domain/i18n'
 import { PAGE_QUERIES_ID, type PageQuery, prerenderedPageFor } from '../../domain/routes'
@@ -37,10 +37,11 @@ export function isPrerendered(location: Location, language: Language): boolean {
 }
 
 /**
- * Takes the answers the page the server sent was rendered with, so the first render shows what
- * the HTML shows and hydrates. They are marked as old: the page still asks for them, as it would
- * have, which keeps the offline copy and follows a server whose data changed since the build.
- * Call it only for a page that is hydrated ({@link isPrerendered}).
+ * Puts in the cache the answers the page the server sent was rendered with, right before React
+ * hydrates it: the first render must show what the HTML shows. An answer already there that says
+ * the same stays as it is; any other (none yet, another, a failed refetch) gives way to the
+ * HTML's, marked as old, so the page asks again once it is shown: that keeps the offline copy and
+ * follows a server whose data changed since the build.
  */
 export function takePageQueries(queryClient: QueryClient) {
   const text = document.getElementById(PAGE_QUERIES_ID)?.textContent
@@ -51,8 +52,11 @@ export function takePageQueries(queryClient: QueryClient) {
   } catch {
     return
   }
-  for (const { queryKey, data } of queries)
+  for (const { queryKey, data } of queries) {
+    const held = queryClient.getQueryState(queryKey)
+    if (held?.status === 'success' && replaceEqualDeep(held.data, data) === held.data) continue
     queryClient.setQueryData(queryKey, data, { updatedAt: 0 })
+  }
 }
 
 const noSubscription = () => () => {}

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { expectPanelsOpen } from './support/access'
 import { createUser, ownClientAddress, signInAs } from './support/accounts'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/test'
@@ -61,7 +62,7 @@ test('en español y en un teléfono: la SUSCRIPCIÓN desde su página, y Mi susc
   await page.screenshot({ path: test.info().outputPath('subscribe-es.png'), fullPage: true })
   await page.getByRole('button', { name: 'Empezar ahora' }).click()
   await expect(page).toHaveURL(/\/home$/, { timeout: 30_000 })
-  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  await expectPanelsOpen(page)
 
   await page.goto('/my-account')
   const summary = page.getByTestId('plan-summary')
@@ -99,5 +100,5 @@ test('en español y en un teléfono: el banco pide confirmar el primer pago de l
   await page.screenshot({ path: test.info().outputPath('payment-check-es.png'), fullPage: true })
   await check.getByRole('button', { name: 'Confirmar' }).click()
   await expect(page).toHaveURL(/\/home$/, { timeout: 30_000 })
-  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  await expectPanelsOpen(page)
 })

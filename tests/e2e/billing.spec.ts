@@ -1,3 +1,4 @@
+import { expectPanelsOpen } from './support/access'
 import { createUser, ownClientAddress, signInAs } from './support/accounts'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/test'
@@ -92,7 +93,7 @@ test('a member buys ONE PAYMENT with a test card, and the panels open for harmon
 
   await expect(page).toHaveURL(/\/home$/)
   await expect(page.getByTestId('no-payment')).toHaveCount(0)
-  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  await expectPanelsOpen(page)
   await page.getByRole('link', { name: /Digestion/ }).click()
   await page.getByRole('link', { name: 'Start harmonizing' }).click()
   await expect(page).toHaveURL(/\/harmonizing-screen\/01$/)
@@ -157,5 +158,5 @@ test('a card whose bank checks each payment (3-D Secure): the member confirms th
   await paymentCheck.getByRole('button', { name: 'Confirm' }).click()
   await expect(page.getByTestId('payment-paid')).toContainText('Paid.', { timeout: 30_000 })
   await page.goto('/home')
-  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  await expectPanelsOpen(page)
 })

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { expectPanelsOpen } from './support/access'
 import { completeHumanCheck, createUser } from './support/accounts'
 import { builtChunkPath } from './support/build-manifest'
 import { holdBack } from './support/hold-back'
@@ -230,10 +231,38 @@ test.describe('the panels show before anything else has answered, and the app ta
       const { pathname } = new URL(request.url())
       if (pathname.startsWith('/api/') && pathname !== '/api/session') asked.push(pathname)
     })
+    // The app runs the page before anyone has said who is signed in.
+    const session = await holdBack(page, '/api/session')
     await page.goto('/home')
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeEnabled()
+    await expect(page.getByTestId('panel-grid')).toHaveAttribute('aria-busy', 'true')
+    session.release()
     await expect(page).toHaveURL(/\/login$/)
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
     expect(asked.filter((path) => !path.startsWith('/api/panels'))).toEqual([])
+  })
+
+  test.describe('a server that cannot say the panels', () => {
+    test.use({ memberOptions: { access: true }, allowedConsoleErrors: /status of 404/ })
+
+    test('leaves the panels of the page’s HTML on screen', async ({ page, member: _ }) => {
+      let answered = 0
+      await page.route('**/api/panels', (route) => {
+        answered += 1
+        return route.fulfill({ status: 404, json: { message: 'Not Found' } })
+      })
+      // The refusal comes before React hydrates the page: the first render is still the HTML's.
+      const renderer = await holdBack(page, builtChunkPath({ name: 'react-dom' }))
+      await page.goto('/home')
+      await renderer.asked
+      await expect.poll(() => answered).toBeGreaterThan(0)
+      renderer.release()
+      await expectPanelsOpen(page)
+      // Asked again once the page is shown, and refused again.
+      await expect.poll(() => answered).toBeGreaterThan(1)
+      await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+      await expect(page.getByText('We could not load the panels.', { exact: false })).toHaveCount(0)
+    })
   })
 })
 

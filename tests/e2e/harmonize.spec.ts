@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { createAccessCode } from './support/access'
+import { createAccessCode, expectPanelsOpen } from './support/access'
 import { createUser, ownClientAddress, signInAs } from './support/accounts'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/test'
@@ -43,7 +43,7 @@ test('a redeemed code opens the panels; a panel page shows its info', async ({
   )
   await page.goto('/home')
   await expect(page.getByTestId('no-payment')).toHaveCount(0)
-  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  await expectPanelsOpen(page)
   await expectAccessible(page)
   await page.getByRole('link', { name: /Digestion/ }).click()
   await expect(page).toHaveURL(/\/panel-info\/01$/)
@@ -173,7 +173,7 @@ test.describe('with access', () => {
     }) => {
       await page.setViewportSize({ width: 640, height: 400 })
       await page.goto('/home')
-      await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+      await expectPanelsOpen(page)
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready
       })
@@ -184,7 +184,7 @@ test.describe('with access', () => {
 
       await context.setOffline(true)
       await page.goto('/home')
-      await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+      await expectPanelsOpen(page)
       await page.getByRole('link', { name: /Sleep/ }).click()
       await expect(page.getByTestId('header-title')).toHaveText('Sleep Panel')
       await page.getByRole('link', { name: 'Start harmonizing' }).click()
@@ -316,7 +316,7 @@ for (const language of ['en', 'es'] as const) {
         await signInAs(page, user)
         const names = await panelNames(page, language)
         await page.goto('/home')
-        await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+        await expectPanelsOpen(page)
         await page.evaluate(async () => {
           await navigator.serviceWorker.ready
         })

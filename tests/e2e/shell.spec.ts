@@ -1,4 +1,5 @@
 import type { Locator } from '@playwright/test'
+import { expectPanelsOpen } from './support/access'
 import { expectAccessible } from './support/axe'
 import { builtChunkPath } from './support/build-manifest'
 import { shownAsTimePasses } from './support/clock'
@@ -420,7 +421,7 @@ test.describe('a first visit to /home', () => {
     page.on('requestfailed', (request) => settle(request.url(), false))
 
     await page.goto('/home')
-    await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+    await expectPanelsOpen(page)
     // Every panel's info, for a session without network, and the mark that it is all there.
     await expect.poll(() => kept.size, { timeout: 20_000 }).toBe(16)
     await expect

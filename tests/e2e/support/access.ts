@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { expect } from '@playwright/test'
 import { harness } from './harness'
 
@@ -16,4 +16,20 @@ export async function grantAccess(request: APIRequestContext): Promise<void> {
     data: { code: await createAccessCode() },
   })
   expect(response.ok(), await response.text()).toBe(true)
+}
+
+/**
+ * /home once the app knows the member's access: the grid is busy until then, its cards links
+ * as the HTML has them whatever the access (ADR 0028), so counting links alone proves nothing.
+ */
+async function panelsSettled(page: Page) {
+  await expect(page.getByTestId('panel-grid')).toHaveAttribute('aria-busy', 'false')
+}
+
+/** /home shows every panel open: the app knows the member has access. */
+export async function expectPanelsOpen(page: Page) {
+  await panelsSettled(page)
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(16)
+  await expect(page.getByTestId('panel-card-locked')).toHaveCount(0)
+  await expect(page.getByTestId('no-payment')).toHaveCount(0)
 }

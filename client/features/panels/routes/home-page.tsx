@@ -60,7 +60,9 @@ export function HomePage() {
   const pending = panels.isPending
   const wasPending = useDeferredValue(pending)
   if (pending || wasPending) return <FullScreenSpinner />
-  if (panels.isError) {
+  // A refetch that failed keeps the panels it had (those of the page's HTML, or an earlier
+  // answer): they stay, rather than give way to an error.
+  if (!panels.data) {
     return (
       <section className="mx-auto max-w-md px-6 py-16 text-center">
         <p className="text-slate-700">{t('panels.loadError')}</p>
@@ -83,7 +85,12 @@ export function HomePage() {
         )}
       </div>
       {locked && <NoAccessNotice className="mb-6" />}
-      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="panel-grid">
+      {/* Busy until the member's access is known: the cards may lock then. */}
+      <ul
+        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4"
+        data-testid="panel-grid"
+        aria-busy={!accessKnown}
+      >
         {panels.data.map((panel) => {
           const [deep, mid, light] = panel.palette
           const card = (

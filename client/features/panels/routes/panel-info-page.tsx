@@ -20,7 +20,8 @@ export function PanelInfoPage() {
   const { id } = useParams()
   const panel = usePanel(id)
   if (panel.isPending) return <FullScreenSpinner />
-  if (panel.isError) {
+  // A refetch that failed keeps the panel it had (the page's HTML's, or an earlier answer).
+  if (!panel.data) {
     if (panel.error instanceof ApiError && panel.error.status === 404) return <NotFoundPage />
     return <PanelUnavailable message={panel.error.message} />
   }
