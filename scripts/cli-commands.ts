@@ -32,7 +32,11 @@ export const USAGE = `Usage:
                                                          days on; renewals and installments due run
   npm run cli -- billing sync --all | --email ADDRESS   re-reads members from the payment provider
                                                          and rewrites their billing tables
-  npm run cli -- jobs failed                             background jobs (e.g. mail) that gave up`
+  npm run cli -- jobs failed                             background jobs (e.g. mail) that gave up
+  npm run cli -- operators add EMAIL                     that confirmed account becomes an operator;
+                                                         the audit log keeps each change
+  npm run cli -- operators remove EMAIL                  that account is a member again
+  npm run cli -- operators list                          every operator, and since when`
 
 /** Runs an operator operation, on the database directly or through the running server. */
 export type Operate = <N extends OperationName>(
@@ -220,6 +224,34 @@ async function runBilling(
   )
 }
 
+async function runOperators(
+  operate: Operate,
+  action: string | undefined,
+  target: string | undefined,
+  print: (line: string) => void,
+) {
+  if (action === 'list') {
+    const { operators } = await operate('operators.list', {})
+    if (operators.length === 0) print('No operators yet. Make one with: operators add EMAIL')
+    for (const operator of operators) {
+      const since = operator.since ? operator.since.slice(0, 10) : '-'
+      print([operator.email, since, operator.name].join('  '))
+    }
+    return
+  }
+  if (action !== 'add' && action !== 'remove') {
+    throw new UsageError(`Unknown action "${action ?? ''}".`)
+  }
+  if (!target) throw new UsageError(`Name the account: operators ${action} EMAIL`)
+  const change = await operate(`operators.${action}`, { email: target })
+  const who = `${change.email} (${change.name})`
+  if (action === 'add') {
+    print(change.changed ? `${who} is now an operator.` : `${who} was already an operator.`)
+  } else {
+    print(change.changed ? `${who} is no longer an operator.` : `${who} was not an operator.`)
+  }
+}
+
 async function runJobs(
   operate: Operate,
   action: string | undefined,
@@ -274,6 +306,7 @@ export async function runCli(
   const [group, action, target] = positionals
   if (group === 'media') return runMedia(operate, action, target, values, print)
   if (group === 'jobs') return runJobs(operate, action, print)
+  if (group === 'operators') return runOperators(operate, action, target, print)
   if (group === 'billing') return runBilling(operate, action, values, print)
   if (group === 'prices') return runPrices(operate, action, target, values, print)
   if (group !== 'codes') throw new UsageError(`Unknown command "${group ?? ''}".`)

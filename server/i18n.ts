@@ -92,6 +92,14 @@ const SERVER_MESSAGES = {
     en: 'This is the only card of your running plan. Add another card before removing it.',
     es: 'Es la única tarjeta de tu plan en curso. Añade otra tarjeta antes de eliminarla.',
   },
+  'operators.accountNotFound': {
+    en: 'No account has this e-mail.',
+    es: 'Ninguna cuenta tiene este correo.',
+  },
+  'operators.accountNotConfirmed': {
+    en: 'This account has not confirmed its e-mail yet: an operator must have a confirmed account.',
+    es: 'Esta cuenta aún no ha confirmado su correo: quien opera el servicio debe tener una cuenta confirmada.',
+  },
   'billing.customerNotFound': {
     en: 'Nobody with this e-mail has billing yet.',
     es: 'Nadie con este correo tiene facturación todavía.',

@@ -3,9 +3,11 @@ import { writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { auditEntries } from '../db/schema/admin'
+import { users } from '../db/schema/auth'
 import { billingCustomers } from '../db/schema/billing'
 import {
   directOperate,
@@ -74,6 +76,72 @@ const transports: [string, () => Operate][] = [
 ]
 
 describe.each(transports)('npm run cli, %s', (label, transport) => {
+  it('makes a confirmed account an operator and a member again, each change in the audit log', async () => {
+    const operate = transport()
+    const { user } = await buildUser(app, { name: `Operator ${label}` })
+    const shouted = `  ${user.email.toUpperCase()} `
+    expect(await cli(operate, 'operators', 'add', shouted)).toBe(
+      `${user.email} (Operator ${label}) is now an operator.`,
+    )
+    expect(await cli(operate, 'operators', 'add', user.email)).toBe(
+      `${user.email} (Operator ${label}) was already an operator.`,
+    )
+    const listed = (await cli(operate, 'operators', 'list')).split('\n')
+    const today = new Date().toISOString().slice(0, 10)
+    expect(listed).toContain(`${user.email}  ${today}  Operator ${label}`)
+    const [row] = await app.db.select({ role: users.role }).from(users).where(eq(users.id, user.id))
+    expect(row?.role).toBe('operator')
+
+    expect(await cli(operate, 'operators', 'remove', user.email)).toBe(
+      `${user.email} (Operator ${label}) is no longer an operator.`,
+    )
+    expect(await cli(operate, 'operators', 'remove', user.email)).toBe(
+      `${user.email} (Operator ${label}) was not an operator.`,
+    )
+    expect(await cli(operate, 'operators', 'list')).not.toContain(user.email)
+
+    // Two changes, two entries: the repeated commands wrote nothing.
+    const entries = await app.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.memberId, user.id))
+      .orderBy(asc(auditEntries.at))
+    expect(entries).toMatchObject([
+      {
+        actorId: null,
+        actor: 'command line',
+        action: 'operators.add',
+        memberEmail: user.email,
+        before: { role: 'member' },
+        after: { role: 'operator' },
+      },
+      {
+        action: 'operators.remove',
+        before: { role: 'operator' },
+        after: { role: 'member' },
+      },
+    ])
+  })
+
+  it('refuses to make an operator of an unknown or unconfirmed account', async () => {
+    const operate = transport()
+    await expect(cli(operate, 'operators', 'add', 'nobody-here@example.test')).rejects.toThrow(
+      'No account has this e-mail.',
+    )
+    const { user } = await buildUser(app, { confirmed: false })
+    await expect(cli(operate, 'operators', 'add', user.email)).rejects.toThrow(
+      'This account has not confirmed its e-mail yet',
+    )
+    await expect(cli(operate, 'operators', 'add')).rejects.toThrow(
+      'Name the account: operators add EMAIL',
+    )
+    await expect(cli(operate, 'operators', 'promote', user.email)).rejects.toThrow(
+      'Unknown action "promote".',
+    )
+    const [row] = await app.db.select({ role: users.role }).from(users).where(eq(users.id, user.id))
+    expect(row?.role).toBe('member')
+  })
+
   it('creates codes, one per line, lists and revokes them', async () => {
     const operate = transport()
     const codes = (await cli(operate, 'codes', 'create', '--count', '3', '--note', 'Retreat'))

@@ -1,24 +1,34 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { boolean, check, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 
 // Tables of better-auth (users, sessions, credentials, one-time codes), with our own fields on
 // the user. Column names follow better-auth's field names through the Drizzle adapter.
 
-export const users = pgTable('user', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  email: text('email').notNull().unique(),
-  emailVerified: boolean('email_verified').notNull().default(false),
-  image: text('image'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  /** Interface language for e-mails: `en` or `es`. */
-  language: text('language').notNull().default('en'),
-  /** The invitation or access code given at /signup/{code}, as typed. */
-  signupCode: text('signup_code'),
-  /** Storage key of the newest avatar, e.g. `avatars/{id}`; null when none was uploaded. */
-  avatarKey: text('avatar_key'),
-  avatarUpdatedAt: timestamp('avatar_updated_at', { withTimezone: true }),
-})
+export const users = pgTable(
+  'user',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    image: text('image'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Interface language for e-mails: `en` or `es`. */
+    language: text('language').notNull().default('en'),
+    /** The invitation or access code given at /signup/{code}, as typed. */
+    signupCode: text('signup_code'),
+    /** Storage key of the newest avatar, e.g. `avatars/{id}`; null when none was uploaded. */
+    avatarKey: text('avatar_key'),
+    avatarUpdatedAt: timestamp('avatar_updated_at', { withTimezone: true }),
+    /**
+     * `member`, or `operator`: who runs the service, given and taken by the command line only
+     * (`npm run cli -- operators …`), never by a web form.
+     */
+    role: text('role').notNull().default('member'),
+  },
+  (table) => [check('user_role_check', sql`${table.role} in ('member', 'operator')`)],
+)
 
 export const sessions = pgTable(
   'session',

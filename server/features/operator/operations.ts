@@ -3,11 +3,17 @@ import type { Database, ExecuteSql } from '../../../db/client'
 import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/access-codes'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
 import { operatorMediaSchema } from '../../../domain/harmonize'
+import {
+  operatorAccountRequestSchema,
+  operatorSchema,
+  roleChangeSchema,
+} from '../../../domain/operators'
 import { textSchema } from '../../../domain/text'
 import type { PaymentGateway } from '../../payments/gateway'
 import { listFailedJobs } from '../../plugins/jobs'
 import type { Storage } from '../../storage/storage'
 import { createCodes, listCodes, revokeCode } from '../access/public'
+import { addOperator, listOperators, removeOperator } from '../admin/public'
 import {
   advanceClock,
   archivePrice,
@@ -134,6 +140,21 @@ export const operatorOperations = {
     ]),
     output: z.object({ synced: z.number() }),
     run: (deps, input) => resyncCustomers(deps, input),
+  }),
+  'operators.add': operation({
+    input: operatorAccountRequestSchema,
+    output: roleChangeSchema,
+    run: ({ db }, input) => addOperator(db, input.email),
+  }),
+  'operators.remove': operation({
+    input: operatorAccountRequestSchema,
+    output: roleChangeSchema,
+    run: ({ db }, input) => removeOperator(db, input.email),
+  }),
+  'operators.list': operation({
+    input: z.object({}),
+    output: z.object({ operators: z.array(operatorSchema) }),
+    run: async ({ db }) => ({ operators: await listOperators(db) }),
   }),
   'jobs.failed': operation({
     input: z.object({}),

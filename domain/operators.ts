@@ -1,0 +1,33 @@
+import { z } from 'zod/mini'
+import { textSchema } from './text'
+
+/** Who an account is to the service: a member, or an operator who runs it. */
+export const ROLES = ['member', 'operator'] as const
+export type Role = (typeof ROLES)[number]
+
+/** The actor the audit log names for what the command line did: whoever holds the server. */
+export const COMMAND_LINE_ACTOR = 'command line'
+
+/** An account by its e-mail, as the operator types it (`npm run cli -- operators add EMAIL`). */
+export const operatorAccountRequestSchema = z.object({
+  email: textSchema().check(z.minLength(3), z.maxLength(254)),
+})
+
+/** An operator, and since when: the audit log's entry that made them one. */
+export const operatorSchema = z.object({
+  email: z.string(),
+  name: z.string(),
+  /** ISO date and time; null for an operator made before the audit log. */
+  since: z.nullable(z.string()),
+})
+export type Operator = z.infer<typeof operatorSchema>
+
+/** What `operators add` and `operators remove` did to an account. */
+export const roleChangeSchema = z.object({
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  /** False when the account already had that role: nothing was written. */
+  changed: z.boolean(),
+})
+export type RoleChange = z.infer<typeof roleChangeSchema>
