@@ -31,3 +31,23 @@ export const roleChangeSchema = z.object({
   changed: z.boolean(),
 })
 export type RoleChange = z.infer<typeof roleChangeSchema>
+
+/** Where an operator stands with the second factor in this session (ADR 0029). */
+export const factorStatusSchema = z.object({
+  /** An authenticator was set up and confirmed. */
+  enrolled: z.boolean(),
+  /** The factor was passed in this session: the console's API answers. */
+  passed: z.boolean(),
+})
+export type FactorStatus = z.infer<typeof factorStatusSchema>
+
+/** A new authenticator's key: as a link for a QR code, and as text to type in. */
+export const factorSetUpSchema = z.object({ uri: z.string(), secret: z.string() })
+
+/** A 6-digit code from the authenticator, or a recovery code (e.g. `7KQ2M-X9D4P`). */
+export const factorCodeRequestSchema = z.object({
+  code: textSchema().check(z.minLength(6), z.maxLength(20)),
+})
+
+/** The recovery codes of a confirmed set-up, shown once. */
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) })

@@ -16,6 +16,7 @@ import { accessGatePlugin } from './features/access/gate'
 import { accessRoutes } from './features/access/routes'
 import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
+import { factorRoutes } from './features/admin/factor-routes'
 import { accountExistsEmail, codeEmail, passwordChangedEmail } from './features/auth/mail'
 import { authRoutes } from './features/auth/routes'
 import type { BillingOptions } from './features/billing/resync'
@@ -264,6 +265,7 @@ async function registerEverything(
   await app.register(harmonizeRoutes, { prefix: '/api' })
   await app.register(mediaRoutes, { prefix: '/api' })
   await app.register(operatorRoutes, { prefix: '/api/operator' })
+  await app.register(factorRoutes, { prefix: '/api' })
   await app.register(referenceRoutes, { prefix: '/api' })
   await app.register(billingRoutes, { prefix: '/api', ...options.billing })
   await app.register(clientRoutes, { prefix: '/api' })

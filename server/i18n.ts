@@ -100,6 +100,26 @@ const SERVER_MESSAGES = {
     en: 'This account has not confirmed its e-mail yet: an operator must have a confirmed account.',
     es: 'Esta cuenta aún no ha confirmado su correo: quien opera el servicio debe tener una cuenta confirmada.',
   },
+  'operators.notOperator': {
+    en: 'This is for the people who run Harmonize.',
+    es: 'Esto es para quienes gestionan Harmonize.',
+  },
+  'operators.factorEnrolled': {
+    en: 'Your authenticator is already set up. Enter a code from it.',
+    es: 'Tu autenticador ya está configurado. Introduce un código suyo.',
+  },
+  'operators.noSetUp': {
+    en: 'Start the set-up again: no new authenticator is waiting for a code.',
+    es: 'Empieza de nuevo la configuración: ningún autenticador nuevo espera un código.',
+  },
+  'operators.noFactor': {
+    en: 'Set up your authenticator first.',
+    es: 'Configura primero tu autenticador.',
+  },
+  'operators.wrongCode': {
+    en: 'This code is not right, or it was already used. Enter the newest code from your authenticator, or an unused recovery code.',
+    es: 'Este código no es correcto, o ya se usó. Introduce el código más reciente de tu autenticador, o un código de recuperación sin usar.',
+  },
   'billing.customerNotFound': {
     en: 'Nobody with this e-mail has billing yet.',
     es: 'Nadie con este correo tiene facturación todavía.',

@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { sessions, users } from './auth'
 
 /**
  * What operators changed, and when, on whom, from what to what: written in the same transaction
@@ -28,3 +29,42 @@ export const auditEntries = pgTable(
     index('audit_entry_member_idx').on(table.memberId, table.at),
   ],
 )
+
+/**
+ * An operator's authenticator (ADR 0029): the TOTP secret, encrypted under a key derived from
+ * AUTH_SECRET, counted once a code from it was confirmed. `last_step` is the newest 30-second
+ * step a code was accepted for: a code is good once.
+ */
+export const operatorFactors = pgTable('operator_factor', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** An operator's recovery codes, as SHA-256 hashes; each works once. */
+export const operatorRecoveryCodes = pgTable(
+  'operator_recovery_code',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
+)
+
+/** Sessions in which an operator passed the second factor; gone with the session. */
+export const sessionSecondFactors = pgTable('session_second_factor', {
+  sessionId: text('session_id')
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  passedAt: timestamp('passed_at', { withTimezone: true }).notNull().defaultNow(),
+})

@@ -83,11 +83,19 @@ export interface AuthUser {
 
 export type Auth = ReturnType<typeof createAuth>
 
+/** Who is signed in, and in which session: what a session cookie answers. */
+interface SignedIn {
+  user: Readonly<AuthUser>
+  sessionId: string
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     auth: Auth
     /** The signed-in user of the request, or null for a visitor (looked up once per request). */
     getUser(request: FastifyRequest): Promise<Readonly<AuthUser> | null>
+    /** The id of the request's session (better-auth's `session.id`), or null for a visitor. */
+    getSessionId(request: FastifyRequest): Promise<string | null>
     /** The signed-in user, or HTTP 401 'Please sign in to continue.'. */
     requireUser(request: FastifyRequest): Promise<Readonly<AuthUser>>
   }
@@ -347,7 +355,7 @@ export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
     app.decorate('auth', createAuth(app, config, mail))
     // better-auth's answer for a cookie, kept while the session entries it read are unchanged
     // (session-answers.ts): sign-out and revocation delete them, so they still count at once.
-    const answers = sessionAnswers<Readonly<AuthUser>>({
+    const answers = sessionAnswers<Readonly<SignedIn>>({
       getSession: async (cookie) => {
         const { headers, response: found } = await app.auth.api.getSession({
           headers: new Headers({ cookie }),
@@ -355,7 +363,10 @@ export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
         })
         if (!found) return null
         return {
-          user: Object.freeze(toAuthUser(found.user as Record<string, unknown>)),
+          user: Object.freeze({
+            user: Object.freeze(toAuthUser(found.user as Record<string, unknown>)),
+            sessionId: found.session.id,
+          }),
           expiresAt: new Date(found.session.expiresAt),
           setCookie: headers.getSetCookie(),
         }
@@ -364,19 +375,20 @@ export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
     })
     // Found once per request: the signed-in-by-default hook below, the access gate and the
     // handler all ask.
-    const users = new WeakMap<FastifyRequest, Promise<Readonly<AuthUser> | null>>()
+    const signedIn = new WeakMap<FastifyRequest, Promise<Readonly<SignedIn> | null>>()
     // A session in use is renewed by better-auth a day after its last renewal; the cookie it
     // sets then (30 more days) goes out with the answer, or the browser would drop the session
     // 30 days after signing in, however often it was used.
     const renewed = new WeakMap<FastifyRequest, string[]>()
-    const getUser = (request: FastifyRequest) => {
-      let found = users.get(request)
+    const getSignedIn = (request: FastifyRequest) => {
+      let found = signedIn.get(request)
       if (!found) {
         found = answers(request.headers.cookie, (cookies) => renewed.set(request, cookies))
-        users.set(request, found)
+        signedIn.set(request, found)
       }
       return found
     }
+    const getUser = async (request: FastifyRequest) => (await getSignedIn(request))?.user ?? null
     app.addHook('onSend', (request, reply, payload, done) => {
       const cookies = renewed.get(request)
       if (cookies) {
@@ -394,6 +406,10 @@ export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
       return user
     }
     app.decorate('getUser', getUser)
+    app.decorate(
+      'getSessionId',
+      async (request: FastifyRequest) => (await getSignedIn(request))?.sessionId ?? null,
+    )
     app.decorate('requireUser', requireUser)
     // Signed in by default: a route under /api that forgets to ask still cannot leak.
     app.addHook('onRequest', async (request) => {

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { asc, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { auditEntries } from '../../../db/schema/admin'
+import {
+  auditEntries,
+  operatorFactors,
+  operatorRecoveryCodes,
+  sessionSecondFactors,
+} from '../../../db/schema/admin'
 import { users } from '../../../db/schema/auth'
 import {
   COMMAND_LINE_ACTOR,
@@ -46,6 +51,13 @@ async function setRole(db: Database, email: string, role: Role): Promise<RoleCha
     const changed = account.role !== role
     if (changed) {
       await tx.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, account.id))
+      if (role === 'member') {
+        // A member again: the authenticator, its recovery codes and the sessions' passes go,
+        // and a later `operators add` starts the second factor from nothing (ADR 0029).
+        await tx.delete(sessionSecondFactors).where(eq(sessionSecondFactors.userId, account.id))
+        await tx.delete(operatorRecoveryCodes).where(eq(operatorRecoveryCodes.userId, account.id))
+        await tx.delete(operatorFactors).where(eq(operatorFactors.userId, account.id))
+      }
       await tx.insert(auditEntries).values({
         id: randomUUID(),
         actor: COMMAND_LINE_ACTOR,

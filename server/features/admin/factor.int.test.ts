@@ -1,0 +1,180 @@
+import { eq } from 'drizzle-orm'
+import { Secret, TOTP } from 'otpauth'
+import { describe, expect, it } from 'vitest'
+import { auditEntries, operatorFactors, sessionSecondFactors } from '../../../db/schema/admin'
+import { buildUser, createSession } from '../../../tests/support/factories'
+import { setUpTestApp } from '../../../tests/support/test-app'
+import { addOperator, removeOperator } from './operators'
+
+const testApp = setUpTestApp()
+
+// Each test answers from an address of its own: the code limits count per address too.
+let addresses = 0
+const nextAddress = () => `10.20.0.${++addresses}`
+
+function caller(cookie?: string) {
+  const remoteAddress = nextAddress()
+  const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+    testApp.app.inject({
+      method,
+      url,
+      remoteAddress,
+      headers: { 'accept-language': 'en', ...(cookie ? { cookie } : {}) },
+      ...(body === undefined ? {} : { payload: body as object }),
+    })
+  return {
+    status: () => call('GET', '/api/operator-factor'),
+    setUp: () => call('POST', '/api/operator-factor/set-up'),
+    confirm: (code: string) => call('POST', '/api/operator-factor/set-up/confirm', { code }),
+    verify: (code: string) => call('POST', '/api/operator-factor/verify', { code }),
+  }
+}
+
+/** An operator signed in, with a caller for their session. */
+async function operator() {
+  const { user, session } = await buildUser(testApp.app)
+  if (!session) throw new Error('no session')
+  await addOperator(testApp.app.db, user.email)
+  return { user, cookie: session.header, as: caller(session.header) }
+}
+
+/** The authenticator app, from the key the set-up answered. */
+const authenticator = (secret: string) =>
+  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) })
+
+describe('the operator’s second factor', () => {
+  it('is for operators only: a visitor is asked to sign in, a member is refused', async () => {
+    const visitor = caller()
+    expect((await visitor.status()).statusCode).toBe(401)
+    expect((await visitor.setUp()).statusCode).toBe(401)
+    const { session } = await buildUser(testApp.app)
+    const member = caller(session?.header)
+    for (const answer of [
+      await member.status(),
+      await member.setUp(),
+      await member.confirm('123456'),
+      await member.verify('123456'),
+    ]) {
+      expect(answer.statusCode).toBe(403)
+      expect(answer.json().message).toBe('This is for the people who run Harmonize.')
+    }
+  })
+
+  it('is set up with a code from the new key, gives recovery codes once, and is passed in that session', async () => {
+    const { user, as } = await operator()
+    expect((await as.status()).json()).toEqual({ enrolled: false, passed: false })
+
+    const setUp = await as.setUp()
+    expect(setUp.statusCode).toBe(200)
+    const { uri, secret } = setUp.json()
+    expect(uri).toMatch(/^otpauth:\/\/totp\/Harmonize:/)
+    expect(uri).toContain(`secret=${secret}`)
+    expect(uri).toContain('issuer=Harmonize')
+    // Kept sealed: the database alone does not give the codes.
+    const [stored] = await testApp.app.db
+      .select()
+      .from(operatorFactors)
+      .where(eq(operatorFactors.userId, user.id))
+    expect(stored?.secret).not.toContain(secret)
+
+    const wrong = await as.confirm('000000')
+    expect(wrong.statusCode).toBe(400)
+    expect((await as.status()).json()).toEqual({ enrolled: false, passed: false })
+
+    const confirmed = await as.confirm(authenticator(secret).generate())
+    expect(confirmed.statusCode).toBe(200)
+    const { recoveryCodes } = confirmed.json()
+    expect(recoveryCodes).toHaveLength(10)
+    for (const code of recoveryCodes) expect(code).toMatch(/^[A-HJ-NP-Z2-9]{5}-[A-HJ-NP-Z2-9]{5}$/)
+    expect(new Set(recoveryCodes).size).toBe(10)
+    expect((await as.status()).json()).toEqual({ enrolled: true, passed: true })
+
+    // Set up once: a new key is not given over a confirmed one.
+    expect((await as.setUp()).statusCode).toBe(409)
+    const entries = await testApp.app.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.memberId, user.id))
+    expect(entries.map((entry) => [entry.action, entry.actor])).toContainEqual([
+      'operators.second-factor-set-up',
+      user.email,
+    ])
+  })
+
+  it('is asked again in each new session, takes each code once and each recovery code once', async () => {
+    const { user, as } = await operator()
+    const { secret } = (await as.setUp()).json()
+    const phone = authenticator(secret)
+    const code = phone.generate()
+    const { recoveryCodes } = (await as.confirm(code)).json()
+
+    const next = caller((await createSession(testApp.app, user.id)).header)
+    expect((await next.status()).json()).toEqual({ enrolled: true, passed: false })
+    // The code that confirmed the set-up was spent there.
+    const replayed = await next.verify(code)
+    expect(replayed.statusCode).toBe(400)
+    expect(replayed.json().message).toMatch(/^This code is not right, or it was already used\./)
+    expect((await next.status()).json().passed).toBe(false)
+
+    // A recovery code, typed loosely, passes; the same one never again.
+    const loose = ` ${recoveryCodes[0].toLowerCase().replace('-', ' ')} `
+    expect((await next.verify(loose)).json()).toEqual({ enrolled: true, passed: true })
+    const third = caller((await createSession(testApp.app, user.id)).header)
+    expect((await third.verify(recoveryCodes[0])).statusCode).toBe(400)
+    expect((await third.verify(recoveryCodes[1])).json().passed).toBe(true)
+    const used = await testApp.app.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.memberId, user.id))
+    expect(used.filter((entry) => entry.action === 'operators.recovery-code-used')).toHaveLength(2)
+  })
+
+  it('ends with the session, and with the role', async () => {
+    const { user, cookie, as } = await operator()
+    const { secret } = (await as.setUp()).json()
+    const phone = authenticator(secret)
+    await as.confirm(phone.generate())
+    expect((await as.status()).json().passed).toBe(true)
+    const passes = () =>
+      testApp.app.db
+        .select()
+        .from(sessionSecondFactors)
+        .where(eq(sessionSecondFactors.userId, user.id))
+    expect(await passes()).toHaveLength(1)
+    const signedOut = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/account/sign-out',
+      headers: { cookie },
+    })
+    expect(signedOut.statusCode).toBeLessThan(300)
+    expect(await passes()).toHaveLength(0)
+
+    const { header } = await createSession(testApp.app, user.id)
+    const again = caller(header)
+    expect((await again.status()).json()).toEqual({ enrolled: true, passed: false })
+
+    await removeOperator(testApp.app.db, user.email)
+    expect((await again.status()).statusCode).toBe(403)
+    await addOperator(testApp.app.db, user.email)
+    // Made an operator again: the old key is gone, a set-up starts afresh.
+    expect((await again.status()).json()).toEqual({ enrolled: false, passed: false })
+  })
+
+  it('allows five tries of a code in a quarter of an hour, then says how long to wait', async () => {
+    const { as } = await operator()
+    await as.setUp()
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await as.confirm('000000')).statusCode).toBe(400)
+    }
+    const limited = await as.confirm('000000')
+    expect(limited.statusCode).toBe(429)
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+  })
+
+  it('refuses a code that is no code', async () => {
+    const { as } = await operator()
+    await as.setUp()
+    expect((await as.confirm('')).statusCode).toBe(400)
+    expect((await as.verify('x'.repeat(21))).statusCode).toBe(400)
+  })
+})

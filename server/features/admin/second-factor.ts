@@ -1,0 +1,245 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  hkdfSync,
+  randomBytes,
+  randomInt,
+  randomUUID,
+} from 'node:crypto'
+import { and, eq, isNull, lt, or } from 'drizzle-orm'
+import { Secret, TOTP } from 'otpauth'
+import type { Database } from '../../../db/client'
+import {
+  auditEntries,
+  operatorFactors,
+  operatorRecoveryCodes,
+  sessionSecondFactors,
+} from '../../../db/schema/admin'
+import { users } from '../../../db/schema/auth'
+import type { FactorStatus } from '../../../domain/operators'
+import { AppError } from '../../errors'
+
+// The operator's second factor (ADR 0029): TOTP from an authenticator app, set up once and
+// confirmed with a code, recovery codes for a lost phone, and a pass per session.
+
+const ISSUER = 'Harmonize'
+const PERIOD_SECONDS = 30
+const RECOVERY_CODE_COUNT = 10
+// 32 letters and digits without the look-alikes (0/O, 1/I): 5 bits each, 50 bits a code.
+const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+/** The key the authenticators' secrets are sealed with, derived from AUTH_SECRET. */
+export function factorKey(authSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', authSecret, 'harmonize', 'operator-totp-secret', 32))
+}
+
+function seal(key: Buffer, plain: string): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', key, iv)
+  const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+  return ['v1', iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url')).join('.')
+}
+
+function unseal(key: Buffer, text: string): string {
+  const [version, iv, tag, sealed] = text.split('.')
+  if (version !== 'v1' || !iv || !tag || !sealed) throw new Error('Unknown sealed secret')
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'))
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+  return Buffer.concat([
+    decipher.update(Buffer.from(sealed, 'base64url')),
+    decipher.final(),
+  ]).toString('utf8')
+}
+
+const totpOf = (secret: string, email: string) =>
+  new TOTP({
+    issuer: ISSUER,
+    label: email,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD_SECONDS,
+    secret: Secret.fromBase32(secret),
+  })
+
+/** The 30-second step a 6-digit code belongs to, one step either side of now; null if none. */
+function stepOf(totp: TOTP, code: string): number | null {
+  if (!/^\d{6}$/.test(code)) return null
+  const delta = totp.validate({ token: code, window: 1 })
+  return delta === null ? null : totp.counter() + delta
+}
+
+/** A recovery code as typed, without spaces, dashes or case. */
+const normalCode = (code: string) => code.replace(/[\s-]/g, '').toUpperCase()
+const hashCode = (code: string) => createHash('sha256').update(normalCode(code)).digest('hex')
+
+function newRecoveryCode(): string {
+  const letters = Array.from(
+    { length: 10 },
+    () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)],
+  )
+  return `${letters.slice(0, 5).join('')}-${letters.slice(5).join('')}`
+}
+
+export interface FactorUser {
+  id: string
+  email: string
+}
+
+/** Whether `userId` may use the console at all: the operator role, read afresh. */
+export async function isOperator(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId))
+  return row?.role === 'operator'
+}
+
+export async function factorStatus(
+  db: Database,
+  userId: string,
+  sessionId: string,
+): Promise<FactorStatus> {
+  const [factor] = await db
+    .select({ confirmedAt: operatorFactors.confirmedAt })
+    .from(operatorFactors)
+    .where(eq(operatorFactors.userId, userId))
+  const [pass] = await db
+    .select({ at: sessionSecondFactors.passedAt })
+    .from(sessionSecondFactors)
+    .where(
+      and(eq(sessionSecondFactors.sessionId, sessionId), eq(sessionSecondFactors.userId, userId)),
+    )
+  return { enrolled: Boolean(factor?.confirmedAt), passed: Boolean(pass) }
+}
+
+/**
+ * A new authenticator key for `user`, waiting for a code from it. A set-up not confirmed yet is
+ * replaced; a confirmed one stays (its owner enters a code instead).
+ */
+export async function startSetUp(
+  db: Database,
+  key: Buffer,
+  user: FactorUser,
+): Promise<{ uri: string; secret: string }> {
+  const secret = new Secret({ size: 20 }).base32
+  const sealed = seal(key, secret)
+  const [written] = await db
+    .insert(operatorFactors)
+    .values({ userId: user.id, secret: sealed })
+    .onConflictDoUpdate({
+      target: operatorFactors.userId,
+      set: { secret: sealed, lastStep: null, createdAt: new Date() },
+      setWhere: isNull(operatorFactors.confirmedAt),
+    })
+    .returning({ userId: operatorFactors.userId })
+  if (!written) throw new AppError(409, 'operators.factorEnrolled')
+  return { uri: totpOf(secret, user.email).toString(), secret }
+}
+
+/**
+ * Confirms the waiting set-up with a code from it: the factor counts from now, and is passed in
+ * this session. Answers the recovery codes, which are shown once and kept only as hashes.
+ */
+export async function confirmSetUp(
+  db: Database,
+  key: Buffer,
+  user: FactorUser,
+  sessionId: string,
+  code: string,
+): Promise<{ recoveryCodes: string[] }> {
+  return db.transaction(async (tx) => {
+    const [factor] = await tx
+      .select()
+      .from(operatorFactors)
+      .where(eq(operatorFactors.userId, user.id))
+      .for('update')
+    if (!factor) throw new AppError(409, 'operators.noSetUp')
+    if (factor.confirmedAt) throw new AppError(409, 'operators.factorEnrolled')
+    const step = stepOf(totpOf(unseal(key, factor.secret), user.email), code.trim())
+    if (step === null) throw new AppError(400, 'operators.wrongCode')
+    await tx
+      .update(operatorFactors)
+      .set({ confirmedAt: new Date(), lastStep: step })
+      .where(eq(operatorFactors.userId, user.id))
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode)
+    await tx.delete(operatorRecoveryCodes).where(eq(operatorRecoveryCodes.userId, user.id))
+    await tx
+      .insert(operatorRecoveryCodes)
+      .values(recoveryCodes.map((one) => ({ userId: user.id, codeHash: hashCode(one) })))
+    await tx
+      .insert(sessionSecondFactors)
+      .values({ sessionId, userId: user.id })
+      .onConflictDoNothing()
+    await tx.insert(auditEntries).values({
+      id: randomUUID(),
+      actorId: user.id,
+      actor: user.email,
+      action: 'operators.second-factor-set-up',
+      memberId: user.id,
+      memberEmail: user.email,
+      before: { enrolled: false },
+      after: { enrolled: true },
+    })
+    return { recoveryCodes }
+  })
+}
+
+/**
+ * Passes the second factor for this session with the newest code of the authenticator (each
+ * 30-second code works once) or an unused recovery code (which is then spent).
+ */
+export async function passSecondFactor(
+  db: Database,
+  key: Buffer,
+  user: FactorUser,
+  sessionId: string,
+  code: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [factor] = await tx
+      .select()
+      .from(operatorFactors)
+      .where(eq(operatorFactors.userId, user.id))
+    if (!factor?.confirmedAt) throw new AppError(409, 'operators.noFactor')
+    const typed = code.trim()
+    const step = stepOf(totpOf(unseal(key, factor.secret), user.email), typed)
+    if (step !== null) {
+      // Only a step newer than the last one accepted: the same code twice is refused, even by
+      // two requests at once.
+      const [accepted] = await tx
+        .update(operatorFactors)
+        .set({ lastStep: step })
+        .where(
+          and(
+            eq(operatorFactors.userId, user.id),
+            or(isNull(operatorFactors.lastStep), lt(operatorFactors.lastStep, step)),
+          ),
+        )
+        .returning({ userId: operatorFactors.userId })
+      if (!accepted) throw new AppError(400, 'operators.wrongCode')
+    } else {
+      const [spent] = await tx
+        .update(operatorRecoveryCodes)
+        .set({ usedAt: new Date() })
+        .where(
+          and(
+            eq(operatorRecoveryCodes.userId, user.id),
+            eq(operatorRecoveryCodes.codeHash, hashCode(typed)),
+            isNull(operatorRecoveryCodes.usedAt),
+          ),
+        )
+        .returning({ userId: operatorRecoveryCodes.userId })
+      if (!spent) throw new AppError(400, 'operators.wrongCode')
+      await tx.insert(auditEntries).values({
+        id: randomUUID(),
+        actorId: user.id,
+        actor: user.email,
+        action: 'operators.recovery-code-used',
+        memberId: user.id,
+        memberEmail: user.email,
+      })
+    }
+    await tx
+      .insert(sessionSecondFactors)
+      .values({ sessionId, userId: user.id })
+      .onConflictDoNothing()
+  })
+}
