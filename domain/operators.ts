@@ -51,3 +51,30 @@ export const factorCodeRequestSchema = z.object({
 
 /** The recovery codes of a confirmed set-up, shown once. */
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) })
+
+/** One entry of the audit log as the console shows it. */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  memberId: z.nullable(z.string()),
+  memberEmail: z.nullable(z.string()),
+  before: z.nullable(z.unknown()),
+  after: z.nullable(z.unknown()),
+  reason: z.nullable(z.string()),
+})
+export type AuditEntry = z.infer<typeof auditEntrySchema>
+
+export const AUDIT_PAGE_SIZE = 50
+
+/** A page of the audit log, newest first; `next` asks for the page after it. */
+export const auditQuerySchema = z.object({
+  member: z.optional(textSchema().check(z.minLength(1), z.maxLength(64))),
+  /** The `next` of the page before. */
+  after: z.optional(textSchema().check(z.minLength(1), z.maxLength(200))),
+})
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  next: z.nullable(z.string()),
+})

@@ -17,6 +17,7 @@ import { accessRoutes } from './features/access/routes'
 import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
 import { factorRoutes } from './features/admin/factor-routes'
+import { adminRoutes } from './features/admin/routes'
 import { accountExistsEmail, codeEmail, passwordChangedEmail } from './features/auth/mail'
 import { authRoutes } from './features/auth/routes'
 import type { BillingOptions } from './features/billing/resync'
@@ -266,6 +267,7 @@ async function registerEverything(
   await app.register(mediaRoutes, { prefix: '/api' })
   await app.register(operatorRoutes, { prefix: '/api/operator' })
   await app.register(factorRoutes, { prefix: '/api' })
+  await app.register(adminRoutes, { prefix: '/api/admin' })
   await app.register(referenceRoutes, { prefix: '/api' })
   await app.register(billingRoutes, { prefix: '/api', ...options.billing })
   await app.register(clientRoutes, { prefix: '/api' })

@@ -104,6 +104,14 @@ const SERVER_MESSAGES = {
     en: 'This is for the people who run Harmonize.',
     es: 'Esto es para quienes gestionan Harmonize.',
   },
+  'operators.factorRequired': {
+    en: 'Enter a code from your authenticator first.',
+    es: 'Introduce primero un código de tu autenticador.',
+  },
+  'operators.badCursor': {
+    en: 'This page of the list no longer exists. Start again from the first page.',
+    es: 'Esta página de la lista ya no existe. Empieza de nuevo por la primera página.',
+  },
   'operators.factorEnrolled': {
     en: 'Your authenticator is already set up. Enter a code from it.',
     es: 'Tu autenticador ya está configurado. Introduce un código suyo.',

@@ -33,6 +33,9 @@ describe('authentication by default under /api', () => {
       .map(({ name }) => name)
       .sort()
     expect(open).toEqual([
+      // The console's API: public to the sign-in check, each answered by the console's own
+      // guard (403 to anyone but an operator who passed the second factor).
+      'GET /api/admin/audit',
       'GET /api/affirmations',
       'GET /api/captcha/challenge',
       'GET /api/countries',
@@ -60,6 +63,9 @@ describe('authentication by default under /api', () => {
       'POST /api/operator/media/add',
       'POST /api/operator/media/list',
       'POST /api/operator/media/remove',
+      'POST /api/operator/operators/add',
+      'POST /api/operator/operators/list',
+      'POST /api/operator/operators/remove',
       'POST /api/operator/prices/archive',
       'POST /api/operator/prices/create',
       'POST /api/operator/prices/list',

@@ -92,6 +92,27 @@ export async function isOperator(db: Database, userId: string): Promise<boolean>
   return row?.role === 'operator'
 }
 
+/**
+ * Whether the request's account may use the console's API: an operator (the role read afresh)
+ * who passed the second factor in this session. One query.
+ */
+export async function consoleAccess(
+  db: Database,
+  userId: string,
+  sessionId: string,
+): Promise<'allowed' | 'factor-required' | 'refused'> {
+  const [row] = await db
+    .select({ role: users.role, passedAt: sessionSecondFactors.passedAt })
+    .from(users)
+    .leftJoin(
+      sessionSecondFactors,
+      and(eq(sessionSecondFactors.userId, users.id), eq(sessionSecondFactors.sessionId, sessionId)),
+    )
+    .where(eq(users.id, userId))
+  if (row?.role !== 'operator') return 'refused'
+  return row.passedAt ? 'allowed' : 'factor-required'
+}
+
 export async function factorStatus(
   db: Database,
   userId: string,

@@ -1,0 +1,60 @@
+import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { auditEntries } from '../../../db/schema/admin'
+import { AUDIT_PAGE_SIZE, type AuditEntry } from '../../../domain/operators'
+import { AppError } from '../../errors'
+
+/** Where a page of the audit log ends: the last entry's time and id, as one opaque word. */
+const cursorOf = (entry: { at: Date; id: string }) =>
+  Buffer.from(JSON.stringify([entry.at.toISOString(), entry.id])).toString('base64url')
+
+function readCursor(cursor: string): { at: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[]
+    const date = new Date(String(at))
+    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor')
+    return { at: date, id }
+  } catch {
+    throw new AppError(400, 'operators.badCursor')
+  }
+}
+
+/**
+ * A page of the audit log, newest first, of one member or of everyone. Pages follow the
+ * entries' time and id (the index `audit_entry_at_idx`), never an offset: a page is as fast
+ * deep in the log as at its start, and entries written meanwhile do not shift it.
+ */
+export async function auditPage(
+  db: Database,
+  query: { member?: string; after?: string },
+): Promise<{ entries: AuditEntry[]; next: string | null }> {
+  const conditions: SQL[] = []
+  if (query.member) conditions.push(eq(auditEntries.memberId, query.member))
+  if (query.after) {
+    const { at, id } = readCursor(query.after)
+    const older = or(lt(auditEntries.at, at), and(eq(auditEntries.at, at), lt(auditEntries.id, id)))
+    if (older) conditions.push(older)
+  }
+  const rows = await db
+    .select()
+    .from(auditEntries)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(auditEntries.at), desc(auditEntries.id))
+    .limit(AUDIT_PAGE_SIZE + 1)
+  const page = rows.slice(0, AUDIT_PAGE_SIZE)
+  const last = page.at(-1)
+  return {
+    entries: page.map((row) => ({
+      id: row.id,
+      at: row.at.toISOString(),
+      actor: row.actor,
+      action: row.action,
+      memberId: row.memberId,
+      memberEmail: row.memberEmail,
+      before: row.before ?? null,
+      after: row.after ?? null,
+      reason: row.reason,
+    })),
+    next: rows.length > AUDIT_PAGE_SIZE && last ? cursorOf(last) : null,
+  }
+}
