@@ -131,6 +131,10 @@ export const MESSAGES = {
     en: 'This access code is no longer valid.',
     es: 'Este código de acceso ya no es válido.',
   },
+  'operators.codeFormat': {
+    en: 'Enter the 6-digit code from your authenticator, or a recovery code.',
+    es: 'Introduce el código de 6 cifras de tu autenticador, o un código de recuperación.',
+  },
   'access.codeRequired': {
     en: 'Please enter your access code',
     es: 'Por favor, introduce tu código de acceso',

@@ -120,6 +120,10 @@ const SERVER_MESSAGES = {
     en: 'Start the set-up again: no new authenticator is waiting for a code.',
     es: 'Empieza de nuevo la configuración: ningún autenticador nuevo espera un código.',
   },
+  'operators.factorUnreadable': {
+    en: 'Your authenticator was set up before this server changed its secret key, and can no longer be read. Ask whoever runs the server to reset it: npm run cli -- operators remove, then add.',
+    es: 'Tu autenticador se configuró antes de que este servidor cambiara su clave secreta, y ya no se puede leer. Pide a quien gestiona el servidor que lo reinicie: npm run cli -- operators remove y luego add.',
+  },
   'operators.noFactor': {
     en: 'Set up your authenticator first.',
     es: 'Configura primero tu autenticador.',

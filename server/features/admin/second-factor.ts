@@ -1,7 +1,7 @@
 import {
   createCipheriv,
   createDecipheriv,
-  createHash,
+  createHmac,
   hkdfSync,
   randomBytes,
   randomInt,
@@ -16,9 +16,10 @@ import {
   operatorRecoveryCodes,
   sessionSecondFactors,
 } from '../../../db/schema/admin'
-import { users } from '../../../db/schema/auth'
+import { accounts, users } from '../../../db/schema/auth'
 import type { FactorStatus } from '../../../domain/operators'
 import { AppError } from '../../errors'
+import { verifyPassword } from '../../plugins/auth'
 
 // The operator's second factor (ADR 0029): TOTP from an authenticator app, set up once and
 // confirmed with a code, recovery codes for a lost phone, and a pass per session.
@@ -29,9 +30,23 @@ const RECOVERY_CODE_COUNT = 10
 // 32 letters and digits without the look-alikes (0/O, 1/I): 5 bits each, 50 bits a code.
 const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 
-/** The key the authenticators' secrets are sealed with, derived from AUTH_SECRET. */
-export function factorKey(authSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', authSecret, 'harmonize', 'operator-totp-secret', 32))
+/** A pass lasts this long in a session, however long the session lasts (30 days). */
+export const PASS_HOURS = 12
+/** A set-up not confirmed within this long must be started again. */
+const SET_UP_MINUTES = 15
+
+/** The keys of the second factor, derived from AUTH_SECRET: one seals, one hashes. */
+export interface FactorKeys {
+  /** Seals the authenticators' secrets (AES-256-GCM). */
+  seal: Buffer
+  /** Keys the recovery codes' hashes (HMAC-SHA256): a copy of the database cannot test guesses. */
+  codes: Buffer
+}
+
+export function factorKeys(authSecret: string): FactorKeys {
+  const derive = (info: string) =>
+    Buffer.from(hkdfSync('sha256', authSecret, 'harmonize', info, 32))
+  return { seal: derive('operator-totp-secret'), codes: derive('operator-recovery-codes') }
 }
 
 function seal(key: Buffer, plain: string): string {
@@ -71,7 +86,17 @@ function stepOf(totp: TOTP, code: string): number | null {
 
 /** A recovery code as typed, without spaces, dashes or case. */
 const normalCode = (code: string) => code.replace(/[\s-]/g, '').toUpperCase()
-const hashCode = (code: string) => createHash('sha256').update(normalCode(code)).digest('hex')
+const hashCode = (keys: FactorKeys, code: string) =>
+  createHmac('sha256', keys.codes).update(normalCode(code)).digest('hex')
+
+/** The stored secret, or a refusal that says how to get back in: AUTH_SECRET changed since. */
+function secretOf(keys: FactorKeys, sealed: string): string {
+  try {
+    return unseal(keys.seal, sealed)
+  } catch {
+    throw new AppError(409, 'operators.factorUnreadable')
+  }
+}
 
 function newRecoveryCode(): string {
   const letters = Array.from(
@@ -110,8 +135,10 @@ export async function consoleAccess(
     )
     .where(eq(users.id, userId))
   if (row?.role !== 'operator') return 'refused'
-  return row.passedAt ? 'allowed' : 'factor-required'
+  return row.passedAt && isFresh(row.passedAt) ? 'allowed' : 'factor-required'
 }
+
+const isFresh = (passedAt: Date) => Date.now() - passedAt.getTime() < PASS_HOURS * 3_600_000
 
 export async function factorStatus(
   db: Database,
@@ -128,20 +155,29 @@ export async function factorStatus(
     .where(
       and(eq(sessionSecondFactors.sessionId, sessionId), eq(sessionSecondFactors.userId, userId)),
     )
-  return { enrolled: Boolean(factor?.confirmedAt), passed: Boolean(pass) }
+  return { enrolled: Boolean(factor?.confirmedAt), passed: Boolean(pass && isFresh(pass.at)) }
 }
 
 /**
- * A new authenticator key for `user`, waiting for a code from it. A set-up not confirmed yet is
+ * A new authenticator key for `user`, waiting for a code from it, once their password says it
+ * is them (a session alone, stolen, must not enrol its own phone). A set-up not confirmed yet is
  * replaced; a confirmed one stays (its owner enters a code instead).
  */
 export async function startSetUp(
   db: Database,
-  key: Buffer,
+  keys: FactorKeys,
   user: FactorUser,
+  password: string,
 ): Promise<{ uri: string; secret: string }> {
+  const [credential] = await db
+    .select({ hash: accounts.password })
+    .from(accounts)
+    .where(and(eq(accounts.userId, user.id), eq(accounts.providerId, 'credential')))
+  if (!credential?.hash || !(await verifyPassword({ hash: credential.hash, password }))) {
+    throw new AppError(400, 'auth.currentPasswordIncorrect')
+  }
   const secret = new Secret({ size: 20 }).base32
-  const sealed = seal(key, secret)
+  const sealed = seal(keys.seal, secret)
   const [written] = await db
     .insert(operatorFactors)
     .values({ userId: user.id, secret: sealed })
@@ -161,7 +197,7 @@ export async function startSetUp(
  */
 export async function confirmSetUp(
   db: Database,
-  key: Buffer,
+  keys: FactorKeys,
   user: FactorUser,
   sessionId: string,
   code: string,
@@ -172,9 +208,12 @@ export async function confirmSetUp(
       .from(operatorFactors)
       .where(eq(operatorFactors.userId, user.id))
       .for('update')
-    if (!factor) throw new AppError(409, 'operators.noSetUp')
-    if (factor.confirmedAt) throw new AppError(409, 'operators.factorEnrolled')
-    const step = stepOf(totpOf(unseal(key, factor.secret), user.email), code.trim())
+    if (factor?.confirmedAt) throw new AppError(409, 'operators.factorEnrolled')
+    const started = factor?.createdAt.getTime() ?? 0
+    if (!factor || Date.now() - started > SET_UP_MINUTES * 60_000) {
+      throw new AppError(409, 'operators.noSetUp')
+    }
+    const step = stepOf(totpOf(secretOf(keys, factor.secret), user.email), code.trim())
     if (step === null) throw new AppError(400, 'operators.wrongCode')
     await tx
       .update(operatorFactors)
@@ -184,7 +223,7 @@ export async function confirmSetUp(
     await tx.delete(operatorRecoveryCodes).where(eq(operatorRecoveryCodes.userId, user.id))
     await tx
       .insert(operatorRecoveryCodes)
-      .values(recoveryCodes.map((one) => ({ userId: user.id, codeHash: hashCode(one) })))
+      .values(recoveryCodes.map((one) => ({ userId: user.id, codeHash: hashCode(keys, one) })))
     await tx
       .insert(sessionSecondFactors)
       .values({ sessionId, userId: user.id })
@@ -209,7 +248,7 @@ export async function confirmSetUp(
  */
 export async function passSecondFactor(
   db: Database,
-  key: Buffer,
+  keys: FactorKeys,
   user: FactorUser,
   sessionId: string,
   code: string,
@@ -221,8 +260,9 @@ export async function passSecondFactor(
       .where(eq(operatorFactors.userId, user.id))
     if (!factor?.confirmedAt) throw new AppError(409, 'operators.noFactor')
     const typed = code.trim()
-    const step = stepOf(totpOf(unseal(key, factor.secret), user.email), typed)
-    if (step !== null) {
+    if (/^\d{6}$/.test(typed)) {
+      const step = stepOf(totpOf(secretOf(keys, factor.secret), user.email), typed)
+      if (step === null) throw new AppError(400, 'operators.wrongCode')
       // Only a step newer than the last one accepted: the same code twice is refused, even by
       // two requests at once.
       const [accepted] = await tx
@@ -243,7 +283,7 @@ export async function passSecondFactor(
         .where(
           and(
             eq(operatorRecoveryCodes.userId, user.id),
-            eq(operatorRecoveryCodes.codeHash, hashCode(typed)),
+            eq(operatorRecoveryCodes.codeHash, hashCode(keys, typed)),
             isNull(operatorRecoveryCodes.usedAt),
           ),
         )
