@@ -34,6 +34,12 @@ export default defineConfig(({ isSsrBuild }) => ({
       ? {}
       : {
           output: {
+            // A chunk's file name is written in every preload table that names it, and the
+            // entry's names every lazy page's chunks: a group named after the features sharing
+            // it ('access_account_app_auth_…', 'icons~account_billing') is written under a
+            // short one. The manifest keeps its full name (scripts/chunk-groups.ts).
+            chunkFileNames: (chunk) =>
+              `assets/${/[_~]/.test(chunk.name) ? 'shared' : chunk.name}-[hash].js`,
             // Chunks follow the code, not file names (scripts/chunk-groups.ts): the entry with what
             // it imports, a chunk per lazy module, and what several of them share grouped by the
             // features that use it. Left to itself the bundler cut shared code into a chunk per set
