@@ -54,6 +54,8 @@ export const APP_ROUTES = [
   { path: '/aura-user-record', access: 'protected' },
   { path: '/chakra-scan', access: 'protected' },
   { path: '/chakra-screen', access: 'protected' },
+  // The operator's console (issue 27): its API refuses anyone but an operator.
+  { path: '/admin', access: 'protected' },
 ] as const satisfies readonly AppRoute[]
 
 export type AppPath = (typeof APP_ROUTES)[number]['path']

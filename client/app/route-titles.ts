@@ -43,6 +43,7 @@ export const ROUTE_TITLES: Record<AppPath, string | null> = {
   '/aura-user-record': 'userRecords',
   '/chakra-scan': 'chakraScan',
   '/chakra-screen': 'chakra',
+  '/admin': 'admin',
 }
 
 /** My Account's own pages: the billing ones are titled My Subscription (spec core §2). */

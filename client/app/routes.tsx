@@ -199,6 +199,17 @@ const TermsOfUse = page(infoPages, 'TermsOfUsePage')
 const HowTo = page(infoPages, 'HowToPage')
 const Help = page(infoPages, 'HelpPage')
 
+// The console's page brings its texts' loader itself: nothing of the console is in the entry
+// but this line (the first render of /login is held to its budget).
+const Admin = page(
+  () =>
+    import('../features/admin/routes/admin-page').then(async (module) => {
+      await module.adminTextsReady()
+      return module
+    }),
+  'AdminPage',
+)
+
 /** My Account's own pages (spec core §2: sub-paths of /my-account). */
 const MY_ACCOUNT_PAGES: Record<string, Page> = {
   'add-credit-card': AddCreditCard,
@@ -261,6 +272,7 @@ const PAGES: Record<
   '/support': { Page: Support },
   '/send-mail': { Page: SendMail },
   '/mail-sent': { Page: MailSent },
+  '/admin': { Page: Admin },
   '/': { redirect: SIGNED_IN_LANDING_PATH },
 }
 

@@ -10,6 +10,8 @@ export interface HarnessCalls {
   session: { body: { email: string; rememberMe?: boolean }; answer: TestSession }
   /** A fresh, unredeemed access code. */
   'access-code': { body: Record<string, never>; answer: { code: string } }
+  /** The operator role for an existing, confirmed user, as `npm run cli -- operators add` gives it. */
+  operator: { body: { email: string }; answer: { changed: boolean } }
   /** Access for an existing user, through a redeemed code. */
   access: { body: { email: string }; answer: { code: string } }
   /**

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { users } from '../../../db/schema'
+import { addOperator } from '../../../server/features/admin/public'
 import { advanceClock } from '../../../server/features/billing/public'
 import {
   buildMedia,
@@ -103,6 +104,9 @@ function factories(app: Promise<FastifyInstance>): Handlers {
       createSession(await app, await userId(email), rememberMe),
     'access-code': async () => ({ code: await createAccessCode(await app) }),
     access: async ({ email }) => ({ code: await grantAccess(await app, await userId(email)) }),
+    operator: async ({ email }) => ({
+      changed: (await addOperator((await app).db, email)).changed,
+    }),
     media: async ({ files }) => {
       const instance = await app
       const { lease, panelId, keys } = await lendPanel()
