@@ -3,7 +3,7 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
-import { chunkPlan } from './scripts/chunk-groups'
+import { chunkModules, chunkPlan } from './scripts/chunk-groups'
 import { precompress } from './scripts/precompress'
 
 const root = path.resolve(import.meta.dirname, 'client')
@@ -85,6 +85,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     : [
         react(),
         tailwindcss(),
+        chunkModules(import.meta.dirname),
         VitePWA({
           registerType: 'prompt',
           injectRegister: false,

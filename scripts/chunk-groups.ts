@@ -5,6 +5,7 @@
 // /login's first render. These rules keep the count down (docs/decisions/0016, 0017) by the
 // code's structure; `npm run size` holds /login's first render to its budget whatever moves.
 import path from 'node:path'
+import type { Plugin } from 'vite'
 
 /** What Rolldown tells about a module while it splits the build (its ModuleInfo, in part). */
 export interface GraphModule {
@@ -193,4 +194,35 @@ export function chunkPlan(
     else plan.set(id, shared.length > 0 ? `icons~${shared.join('~')}` : 'icons')
   }
   return plan
+}
+
+/** Where the build lists the modules of ours in each chunk (read by scripts/bench/bundle-size.ts). */
+export const CHUNK_MODULES_FILE = '.vite/chunk-modules.json'
+
+/**
+ * Writes, beside Vite's manifest, which of our modules (paths from `root`) each JavaScript file
+ * holds. The manifest names a shared chunk by its group only, so a check of what a page loads
+ * (the console's code, say) reads this.
+ */
+export function chunkModules(root: string): Plugin {
+  return {
+    name: 'harmonize-chunk-modules',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const base = `${root.replaceAll('\\', '/')}/`
+      const files: Record<string, string[]> = {}
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue
+        files[output.fileName] = output.moduleIds
+          .map((id) => id.replaceAll('\\', '/'))
+          .filter((id) => id.startsWith(base) && !id.includes('/node_modules/'))
+          .map((id) => id.slice(base.length))
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: CHUNK_MODULES_FILE,
+        source: JSON.stringify(files),
+      })
+    },
+  }
 }

@@ -1,12 +1,14 @@
 // Prints the gzipped JavaScript /login needs, chunk by chunk, and fails above the budgets:
 // what its first render needs (the entry, React's renderer, the page and the language's texts), and what must
 // have arrived before the form can be sent (the human-check widget and its worker, which load
-// when the person starts using the form). Also fails when two chunks import each other.
+// when the person starts using the form). Also fails when two chunks import each other, and
+// when a page other than /admin loads the console's code.
 // Reads the Vite manifest of the last build.
 // `npm run bench` measures the same in a real Chromium, with what the server really sends.
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { CHUNK_MODULES_FILE } from '../chunk-groups'
 import { rendererKey } from '../prerender-pages'
 
 const FIRST_RENDER_BUDGET_KB = 150
@@ -166,7 +168,43 @@ function staticCycles(): string[] {
   return found
 }
 
+/**
+ * The operator's console is a lazy chunk of its own (issue 27): no other page, nor the entry,
+ * loads any of its modules with it, shared chunks included. Its modules are those of
+ * client/features/admin/; which chunk holds which module comes from the build
+ * (scripts/chunk-groups.ts, chunkModules).
+ */
+function consoleLeaks(): string[] {
+  const modulesPath = path.join(dist, CHUNK_MODULES_FILE)
+  if (!existsSync(modulesPath)) return [`${CHUNK_MODULES_FILE} is missing: build again`]
+  const modules: Record<string, string[]> = JSON.parse(readFileSync(modulesPath, 'utf8'))
+  const isConsole = (module: string) => module.startsWith('client/features/admin/')
+  const consoleFiles = new Set(
+    Object.entries(modules)
+      .filter(([, held]) => held.some(isConsole))
+      .map(([file]) => file),
+  )
+  // Every load but the console's own (its page and its texts, keyed by their source).
+  const starts = Object.keys(manifest).filter(
+    (key) =>
+      (manifest[key]?.isEntry || manifest[key]?.isDynamicEntry) &&
+      !key.startsWith('features/admin/'),
+  )
+  return starts.flatMap((start) =>
+    [...filesOf([start])]
+      .filter((file) => consoleFiles.has(file))
+      .map((file) => `${manifest[start]?.file ?? start} loads ${file}`),
+  )
+}
+
 let over = false
+const leaks = consoleLeaks()
+if (leaks.length > 0) {
+  console.error(`The console's code comes with other pages:\n  ${leaks.join('\n  ')}`)
+  over = true
+} else {
+  console.log("\nThe console's code (client/features/admin/) loads with /admin alone.")
+}
 const cycles = staticCycles()
 if (cycles.length > 0) {
   console.error(`Chunks that import each other:\n  ${cycles.join('\n  ')}`)
