@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema } from '../../../domain/api'
 import {
+  type FactorStatus,
   factorCodeRequestSchema,
   factorSetUpRequestSchema,
   factorSetUpSchema,
@@ -12,10 +13,9 @@ import { AppError } from '../../errors'
 import { clientKey } from '../../plugins/rate-limit'
 import {
   confirmSetUp,
+  consoleState,
   type FactorUser,
   factorKeys,
-  factorStatus,
-  isOperator,
   passSecondFactor,
   startSetUp,
 } from './second-factor'
@@ -36,14 +36,16 @@ const TRIES = { limit: 5, windowMs: 15 * 60_000 }
 export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
   const keys = factorKeys(app.secrets.authSecret)
 
-  /** The operator asking, in their session; 403 for anyone else. */
-  async function operatorOf(request: FastifyRequest): Promise<FactorUser & { sessionId: string }> {
+  /** The operator asking, in their session, and where they stand; 403 for anyone else. */
+  async function operatorOf(
+    request: FastifyRequest,
+  ): Promise<FactorUser & { sessionId: string; status: FactorStatus }> {
     const user = await app.requireUser(request)
     const sessionId = await app.getSessionId(request)
-    if (!sessionId || !(await isOperator(app.db, user.id))) {
-      throw new AppError(403, 'operators.notOperator')
-    }
-    return { id: user.id, email: user.email, sessionId }
+    const state = sessionId ? await consoleState(app.db, user.id, sessionId) : null
+    if (!sessionId || !state?.operator) throw new AppError(403, 'operators.notOperator')
+    const status = { enrolled: state.enrolled, passed: state.passed }
+    return { id: user.id, email: user.email, sessionId, status }
   }
 
   /**
@@ -84,7 +86,7 @@ export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const operator = await operatorOf(request)
       reply.header('cache-control', 'no-store')
-      return factorStatus(app.db, operator.id, operator.sessionId)
+      return operator.status
     },
   )
 
@@ -142,7 +144,8 @@ export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
       await checked(request, operator, 'code', () =>
         passSecondFactor(app.db, keys, operator, operator.sessionId, request.body.code),
       )
-      return factorStatus(app.db, operator.id, operator.sessionId)
+      // Passing needs a confirmed authenticator: both are true now.
+      return { enrolled: true, passed: true }
     },
   )
 }

@@ -4,7 +4,7 @@ import { apiErrorSchema } from '../../../domain/api'
 import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
 import { AppError } from '../../errors'
 import { auditPage } from './audit'
-import { consoleAccess } from './second-factor'
+import { consoleState } from './second-factor'
 
 const refusals = { 400: apiErrorSchema, 403: apiErrorSchema }
 
@@ -20,9 +20,9 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   })
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const [user, sessionId] = await Promise.all([app.getUser(request), app.getSessionId(request)])
-    const access = user && sessionId ? await consoleAccess(app.db, user.id, sessionId) : 'refused'
-    if (access === 'refused') throw new AppError(403, 'operators.notOperator')
-    if (access === 'factor-required') throw new AppError(403, 'operators.factorRequired')
+    const state = user && sessionId ? await consoleState(app.db, user.id, sessionId) : null
+    if (!state?.operator) throw new AppError(403, 'operators.notOperator')
+    if (!state.passed) throw new AppError(403, 'operators.factorRequired')
   })
 
   app.get(

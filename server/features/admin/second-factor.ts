@@ -111,52 +111,38 @@ export interface FactorUser {
   email: string
 }
 
-/** Whether `userId` may use the console at all: the operator role, read afresh. */
-export async function isOperator(db: Database, userId: string): Promise<boolean> {
-  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId))
-  return row?.role === 'operator'
+/** Where an account stands with the console in one session: the role is read afresh. */
+export interface ConsoleState extends FactorStatus {
+  operator: boolean
 }
 
-/**
- * Whether the request's account may use the console's API: an operator (the role read afresh)
- * who passed the second factor in this session. One query.
- */
-export async function consoleAccess(
+/** The account's role, its authenticator and this session's pass: one query. */
+export async function consoleState(
   db: Database,
   userId: string,
   sessionId: string,
-): Promise<'allowed' | 'factor-required' | 'refused'> {
+): Promise<ConsoleState> {
   const [row] = await db
-    .select({ role: users.role, passedAt: sessionSecondFactors.passedAt })
+    .select({
+      role: users.role,
+      confirmedAt: operatorFactors.confirmedAt,
+      passedAt: sessionSecondFactors.passedAt,
+    })
     .from(users)
+    .leftJoin(operatorFactors, eq(operatorFactors.userId, users.id))
     .leftJoin(
       sessionSecondFactors,
       and(eq(sessionSecondFactors.userId, users.id), eq(sessionSecondFactors.sessionId, sessionId)),
     )
     .where(eq(users.id, userId))
-  if (row?.role !== 'operator') return 'refused'
-  return row.passedAt && isFresh(row.passedAt) ? 'allowed' : 'factor-required'
+  return {
+    operator: row?.role === 'operator',
+    enrolled: Boolean(row?.confirmedAt),
+    passed: Boolean(row?.passedAt && isFresh(row.passedAt)),
+  }
 }
 
 const isFresh = (passedAt: Date) => Date.now() - passedAt.getTime() < PASS_HOURS * 3_600_000
-
-export async function factorStatus(
-  db: Database,
-  userId: string,
-  sessionId: string,
-): Promise<FactorStatus> {
-  const [factor] = await db
-    .select({ confirmedAt: operatorFactors.confirmedAt })
-    .from(operatorFactors)
-    .where(eq(operatorFactors.userId, userId))
-  const [pass] = await db
-    .select({ at: sessionSecondFactors.passedAt })
-    .from(sessionSecondFactors)
-    .where(
-      and(eq(sessionSecondFactors.sessionId, sessionId), eq(sessionSecondFactors.userId, userId)),
-    )
-  return { enrolled: Boolean(factor?.confirmedAt), passed: Boolean(pass && isFresh(pass.at)) }
-}
 
 /**
  * A new authenticator key for `user`, waiting for a code from it, once their password says it

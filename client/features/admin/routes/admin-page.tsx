@@ -7,7 +7,7 @@ import {
 } from '@tanstack/react-query'
 import Copy from 'lucide-react/icons/copy'
 import ShieldCheck from 'lucide-react/icons/shield-check'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import {
@@ -69,7 +69,7 @@ export function AdminPage() {
   )
 }
 
-function Frame({ children }: { children: React.ReactNode }) {
+function Frame({ children }: { children: ReactNode }) {
   return (
     <section className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-6">{children}</section>
   )
