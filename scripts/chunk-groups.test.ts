@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { chunkPlan, type GraphModule, kindOf } from './chunk-groups'
+import { chunkPlan, type GraphModule, kindOf, SMALL_GROUP } from './chunk-groups'
 
 const ROOT = '/repo'
 const ICONS = '/repo/node_modules/lucide-react/dist/esm/icons'
 
 /**
  * A module graph as Rolldown reports it, from each module's static and lazy imports (paths under
- * /repo, packages under /repo/node_modules). The first module is the entry.
+ * /repo, packages under /repo/node_modules) and its code's length (by default, too long for
+ * its chunk to be merged). The first module is the entry.
  */
-function graphOf(modules: Record<string, { imports?: string[]; lazy?: string[] }>) {
+function graphOf(modules: Record<string, { imports?: string[]; lazy?: string[]; size?: number }>) {
   const ids = Object.keys(modules)
   const info = new Map<string, GraphModule>(
     ids.map((id, index) => [
@@ -20,6 +21,7 @@ function graphOf(modules: Record<string, { imports?: string[]; lazy?: string[] }
         dynamicImporters: ids.filter((other) => modules[other]?.lazy?.includes(id)),
         importedIds: modules[id]?.imports ?? [],
         dynamicallyImportedIds: modules[id]?.lazy ?? [],
+        code: 'x'.repeat(modules[id]?.size ?? SMALL_GROUP),
       },
     ]),
   )
@@ -189,6 +191,34 @@ describe('the chunk plan', () => {
       'pwa-register',
       'pwa-register',
     ])
+  })
+
+  describe('a small chunk of shared code', () => {
+    const CLIENTS = '/repo/client/features/clients/routes/user-records-page.tsx'
+    const zod = '/repo/node_modules/zod/index.js'
+    const tiny = '/repo/node_modules/tiny/index.js'
+    const planWith = (tinyUsers: string[]) =>
+      planOf({
+        '/repo/client/app/main.tsx': { lazy: [LOGIN, SIGNUP, HOME, CLIENTS] },
+        [LOGIN]: { imports: [zod, ...(tinyUsers.includes(LOGIN) ? [tiny] : [])] },
+        [SIGNUP]: { imports: tinyUsers.includes(SIGNUP) ? [tiny] : [] },
+        [HOME]: { imports: [zod, ...(tinyUsers.includes(HOME) ? [tiny] : [])] },
+        [CLIENTS]: { imports: [zod] },
+        [zod]: {},
+        [tiny]: { size: 200 },
+      })
+
+    it('joins one that every page loading it loads anyway', () => {
+      const plan = planWith([LOGIN, HOME])
+      expect(plan[zod]).toBe('auth+clients+panels')
+      expect(plan[tiny]).toBe('auth+clients+panels')
+    })
+
+    it('stays apart when joining would make a page load code it did not', () => {
+      // The sign-up page does not load zod's chunk.
+      const plan = planWith([SIGNUP, HOME])
+      expect(plan[tiny]).toBe('auth+panels')
+    })
   })
 
   it('does not move a module when its file is renamed inside its folder', () => {
