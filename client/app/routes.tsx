@@ -12,8 +12,8 @@ import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
 import { clientTextsReady } from '../features/clients/texts'
 import { infoTextsReady } from '../features/info/texts'
 import { supportTextsReady } from '../features/support/texts'
-import { firstPageShown } from '../lib/after-first-page'
-import { requestEarly } from '../lib/api-client'
+import { firstPageShown, firstPageWasShown } from '../lib/after-first-page'
+import { forgetEarly, requestEarly } from '../lib/api-client'
 import { loadOnce } from '../lib/load-once'
 import { queryClient } from '../lib/query-client'
 import { sessionQuery } from '../lib/session'
@@ -330,20 +330,40 @@ const PAGE_DATA: Partial<Record<AppPath, (params: Params, language: Language) =>
   },
 }
 
-/** The data of /my-account itself (not its sub-pages): its plan, prices, cards and access. */
+/**
+ * The data of /my-account itself (not its sub-pages): its plan, prices, cards, access, and the
+ * media a member with access may keep offline. Asked for as soon as the session names the member,
+ * not once billing's code has arrived and run: on a slow phone that was a round trip more before
+ * the page, whose first paint waited for every request already under way.
+ */
 async function prefetchMyAccount() {
-  const [session, { planQuery }, billing] = await Promise.all([
-    queryClient.fetchQuery(sessionQuery),
-    import('../lib/plan-query'),
-    import('../features/billing/public'),
-  ])
+  const session = await queryClient.fetchQuery(sessionQuery)
   if (!session.user) return
-  await Promise.all([
-    queryClient.prefetchQuery(planQuery(queryClient)),
-    queryClient.prefetchQuery(billing.billingAccountQuery),
-    queryClient.prefetchQuery(billing.pricesQuery),
-    prefetchAccess(),
-  ])
+  // Later in the visit the code is here already, and the answers may be in the cache.
+  const early: string[] = []
+  if (!firstPageWasShown()) {
+    const access = session.access as { hasAccess?: unknown } | undefined
+    early.push('/api/billing/plan', '/api/billing/account', '/api/billing/prices')
+    if (access?.hasAccess === true) early.push('/api/harmonize/media')
+  }
+  for (const path of early) requestEarly(path)
+  try {
+    const [{ planQuery }, billing, { harmonizeMediaQuery }] = await Promise.all([
+      import('../lib/plan-query'),
+      import('../features/billing/public'),
+      import('../lib/harmonize-media'),
+    ])
+    await Promise.all([
+      queryClient.prefetchQuery(planQuery(queryClient)),
+      queryClient.prefetchQuery(billing.billingAccountQuery),
+      queryClient.prefetchQuery(billing.pricesQuery),
+      prefetchAccess().then((hasAccess) =>
+        hasAccess ? queryClient.prefetchQuery(harmonizeMediaQuery()) : undefined,
+      ),
+    ])
+  } finally {
+    forgetEarly(early)
+  }
 }
 
 /** The first page of the practitioner's clients, once access says the list is theirs to see. */

@@ -70,6 +70,9 @@ function whenIdle(work: () => void): void {
   else setTimeout(work, 200)
 }
 
+/** Whether a page of this visit has been on screen already. */
+export const firstPageWasShown = (): boolean => state !== 'waiting'
+
 const shownListeners = new Set<() => void>()
 
 function subscribeShown(listener: () => void) {

@@ -51,10 +51,10 @@ export function apiHeaders(init?: HeadersInit): Headers {
 const early = new Map<string, Promise<Response>>()
 
 /**
- * Starts a GET of a public endpoint now, before the code that reads it has arrived (it comes a
- * round trip later, in a chunk of its own); the next `apiRequest` of the same path takes this
- * answer instead of asking again. Only for answers that are the same for everyone: a copy is
- * never tied to who was signed in when it was asked for.
+ * Starts a GET now, before the code that reads it has arrived (it comes a round trip later, in
+ * a chunk of its own); the next `apiRequest` of the same path takes this answer instead of asking
+ * again. For answers that are the same for everyone; a member's own only with {@link forgetEarly}
+ * once the code that was to take it has run, so that no copy waits for whoever signs in next.
  */
 export function requestEarly(path: string) {
   if (early.has(path)) return
@@ -62,6 +62,11 @@ export function requestEarly(path: string) {
   // Offline, nobody may come to take the failure: it must not surface as an unhandled one.
   response.catch(() => {})
   early.set(path, response)
+}
+
+/** Drops the answers of {@link requestEarly} to `paths` that no request has taken. */
+export function forgetEarly(paths: readonly string[]) {
+  for (const path of paths) early.delete(path)
 }
 
 /**

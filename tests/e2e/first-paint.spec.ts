@@ -282,22 +282,53 @@ function countRequests(page: Page, paths: string[]) {
 test.describe('a member’s page asks for its code and its data together, each once', () => {
   test.use({ memberOptions: { access: true } })
 
-  test('My Account: its plan, prices and cards', async ({ page, member }) => {
-    const data = ['/api/billing/plan', '/api/billing/prices', '/api/billing/account']
+  test('My Account: its plan, prices, cards and media', async ({ page, member }) => {
+    const data = [
+      '/api/billing/plan',
+      '/api/billing/prices',
+      '/api/billing/account',
+      '/api/harmonize/media',
+    ]
     const counts = countRequests(page, data)
     const code = await holdPageCode(page, 'features/account/routes/my-account-page.tsx')
+    // Billing's code (which reads these answers) is held too: the requests do not wait for it.
+    const billing = await holdBack(
+      page,
+      builtChunkPath({ holding: 'client/features/billing/api.ts' }),
+    )
     const asked = data.map((path) => page.waitForRequest((request) => request.url().endsWith(path)))
     await page.goto('/my-account')
     // The page's code is on its way (held here), and so is its data.
-    await Promise.all([code.asked, ...asked])
+    await Promise.all([code.asked, billing.asked, ...asked])
     await expect(page.getByTestId('account-email')).toHaveCount(0)
 
     code.release()
+    billing.release()
     await expect(page.getByTestId('account-email')).toHaveText(member.email)
     await expect(page.getByRole('heading', { name: 'Price plans' })).toBeVisible()
     await expect(page.getByText('SUBSCRIPTION', { exact: true })).toBeVisible()
     await page.waitForLoadState('networkidle')
     expect(Object.fromEntries(counts)).toEqual(Object.fromEntries(data.map((path) => [path, 1])))
+  })
+
+  test('My Account opened later in the visit asks for each answer once', async ({
+    page,
+    member: _,
+  }) => {
+    const data = ['/api/billing/plan', '/api/billing/prices', '/api/billing/account']
+    await page.goto('/home')
+    await expectPanelsOpen(page)
+    const counts = countRequests(page, data)
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await page.getByRole('link', { name: 'My Account' }).click()
+    await expect(page.getByRole('heading', { name: 'Price plans' })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    // /home has the plan already (it watches for a refused payment).
+    expect(Object.fromEntries(counts)).toEqual({
+      '/api/billing/plan': 0,
+      '/api/billing/prices': 1,
+      '/api/billing/account': 1,
+    })
   })
 
   test('the list of clients: its first page', async ({ page, member: _ }) => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect } from '@playwright/test'
+import { CHUNK_MODULES_FILE } from '../../../scripts/chunk-groups'
 
 interface BuiltChunk {
   file: string
@@ -12,12 +13,24 @@ interface BuiltChunk {
 /**
  * The URL path of a chunk of the client build the e2e server serves, found in Vite's manifest by
  * its source module, by the name of its group (scripts/chunk-groups.ts), or as the one chunk a
- * lazy module loads with import() (`lazyFrom`), so a test that watches one chunk follows it
- * when the build is cut differently.
+ * lazy module loads with import() (`lazyFrom`); or the chunk that holds a module of ours
+ * (`holding`, its path from the repository's root, in the build's list of chunk modules). A test
+ * that watches one chunk follows it when the build is cut differently.
  */
 export function builtChunkPath(
-  find: { src: string } | { name: string } | { lazyFrom: string },
+  find: { src: string } | { name: string } | { lazyFrom: string } | { holding: string },
 ): string {
+  if ('holding' in find) {
+    const modules = JSON.parse(
+      readFileSync(
+        path.join(import.meta.dirname, '../../../dist/client', CHUNK_MODULES_FILE),
+        'utf8',
+      ),
+    ) as Record<string, string[]>
+    const files = Object.keys(modules).filter((file) => modules[file]?.includes(find.holding))
+    expect(files, `the build has one chunk holding ${find.holding}`).toHaveLength(1)
+    return `/${files[0]}`
+  }
   const manifest = JSON.parse(
     readFileSync(
       path.join(import.meta.dirname, '../../../dist/client/.vite/manifest.json'),
