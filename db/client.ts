@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { type SQL, sql } from 'drizzle-orm'
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres'
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator'
@@ -253,6 +254,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     mkdirSync(target.dir, { recursive: true })
     await initialisePglite(target.dir)
     const client = await PGlite.create(target.dir, {
+      // Migration 0015's search index; PostgreSQL has it among its own extensions.
+      extensions: { pg_trgm },
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     })
     const root = drizzlePglite(client, { schema })

@@ -14,6 +14,7 @@ const INTENT_STATUSES = ['succeeded', 'requires_payment_method', 'processing', '
 
 const intent = fc.record({ id: fc.string(), status: fc.constantFrom(...INTENT_STATUSES) })
 const facts: fc.Arbitrary<AccessFacts> = fc.record({
+  complimentary: fc.boolean(),
   code: fc.option(fc.record({ status: fc.constantFrom('ACTIVE' as const, 'INACTIVE' as const) })),
   subscriptionStatus: fc.option(fc.constantFrom(...SUBSCRIPTION_STATUSES)),
   paymentIntents: fc.array(intent, { maxLength: 4 }),
@@ -23,6 +24,13 @@ const succeeded = { id: 'pi_1', status: 'succeeded' }
 const failed = { id: 'pi_2', status: 'requires_payment_method' }
 
 describe('hasAccess (spec core §4)', () => {
+  it('complimentary access from an operator opens access whatever the plan says', () => {
+    fc.assert(fc.property(facts, (f) => hasAccess({ ...f, complimentary: true })))
+    expect(
+      hasAccess({ complimentary: true, subscriptionStatus: 'past_due', paymentIntents: [] }),
+    ).toBe(true)
+  })
+
   it('an active code opens access whatever else is true', () => {
     fc.assert(fc.property(facts, (f) => hasAccess({ ...f, code: { status: 'ACTIVE' } })))
   })
@@ -53,10 +61,11 @@ describe('hasAccess (spec core §4)', () => {
     expect(hasAccess({ paymentIntents: [] })).toBe(false)
   })
 
-  it('never opens access without a code, an open subscription or a succeeded payment', () => {
+  it('never opens access without complimentary access, a code, an open subscription or a succeeded payment', () => {
     fc.assert(
       fc.property(facts, (f) => {
         const reason =
+          f.complimentary === true ||
           f.code?.status === 'ACTIVE' ||
           ['active', 'trialing', 'pending', 'paid'].includes(f.subscriptionStatus ?? '') ||
           (!f.subscriptionStatus && f.paymentIntents.some((i) => i.status === 'succeeded'))

@@ -33,6 +33,8 @@ export interface PaymentIntentFact {
 }
 
 export interface AccessFacts {
+  /** Complimentary access an operator gave, not ended and not past its end: open whatever else. */
+  complimentary?: boolean
   /** The access codes held by the user: ACTIVE when any of them still gives access. */
   code?: { status: CodeStatus } | null
   /** Status of the user's current subscription or four-payment plan, if any. */
@@ -52,8 +54,12 @@ export const ACCESS_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = [
   'paid',
 ]
 
-/** Access: an active code; else a subscription in an open status; else a succeeded payment. */
+/**
+ * Access: complimentary access; an active code; else a subscription in an open status; else a
+ * succeeded payment. (The console counts the same rule in SQL: server/features/access/sources.ts.)
+ */
 export function hasAccess(facts: AccessFacts): boolean {
+  if (facts.complimentary) return true
   // An inactive code does not close the door: the other ways in are still checked.
   if (facts.code?.status === 'ACTIVE') return true
   if (facts.subscriptionStatus)

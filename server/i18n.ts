@@ -128,6 +128,22 @@ const SERVER_MESSAGES = {
     en: 'Set up your authenticator first.',
     es: 'Configura primero tu autenticador.',
   },
+  'members.notFound': {
+    en: 'No member has this id.',
+    es: 'Ningún miembro tiene este identificador.',
+  },
+  'members.complimentaryActive': {
+    en: 'This member already has complimentary access. End it first to give it again.',
+    es: 'Este miembro ya tiene acceso de cortesía. Finalízalo primero para concederlo de nuevo.',
+  },
+  'members.complimentaryNone': {
+    en: 'This member has no complimentary access to end.',
+    es: 'Este miembro no tiene acceso de cortesía que finalizar.',
+  },
+  'members.endsOnPast': {
+    en: 'The end must be a day still to come.',
+    es: 'El final debe ser un día que aún no ha llegado.',
+  },
   'operators.wrongCode': {
     en: 'This code is not right, or it was already used. Enter the newest code from your authenticator, or an unused recovery code.',
     es: 'Este código no es correcto, o ya se usó. Introduce el código más reciente de tu autenticador, o un código de recuperación sin usar.',

@@ -125,7 +125,8 @@ export const cachePlugin = fp<{ config: Config }>(
 export async function readThrough<T>(
   cache: KeyValueCache | null,
   key: string,
-  ttlSeconds: number,
+  /** How long the value may be kept, in seconds: at most this, or as the value itself says. */
+  ttlSeconds: number | ((value: T) => number),
   load: () => Promise<T>,
 ): Promise<T> {
   if (!cache) return load()
@@ -133,7 +134,8 @@ export async function readThrough<T>(
   const hit = current<T>(await cache.get(key), generation)
   if (hit) return hit.value
   const value = await load()
-  await cache.set(key, JSON.stringify({ generation, value }), ttlSeconds)
+  const ttl = typeof ttlSeconds === 'function' ? ttlSeconds(value) : ttlSeconds
+  if (ttl > 0) await cache.set(key, JSON.stringify({ generation, value }), ttl)
   return value
 }
 

@@ -1,5 +1,7 @@
 // What other features (and the operator commands) may use of access.
+export { currentComplimentary, endComplimentary, grantComplimentary } from './complimentary'
 export {
+  accessChanged,
   accessFactsFor,
   accessOf,
   createCodes,
@@ -7,3 +9,4 @@ export {
   redeemSignupCode,
   revokeCode,
 } from './service'
+export { accessSourceOf, planStatusOf } from './sources'

@@ -18,6 +18,7 @@ import {
 import { AppError } from '../../errors'
 import { accessFactsKey, cacheFor, invalidate, readThrough } from '../../plugins/cache'
 import { paymentFactsFor, planStatusFor } from '../billing/public'
+import { currentComplimentary } from './complimentary'
 
 /**
  * The facts the access rule needs, from our own tables: access codes, and billing's plans and
@@ -34,6 +35,7 @@ export async function accessFactsFor(db: Database, userId: string): Promise<Acce
     .where(eq(accessCodes.redeemedBy, userId))
   const held = Number(codes?.held ?? 0)
   return {
+    complimentary: (await currentComplimentary(db, userId)) !== null,
     code: held > 0 ? { status: Number(codes?.active) > 0 ? 'ACTIVE' : 'INACTIVE' } : null,
     subscriptionStatus: await planStatusFor(db, userId),
     paymentIntents: await paymentFactsFor(db, userId),
@@ -51,10 +53,26 @@ export function accessOf(
   db: Database,
   userId: string,
 ): Promise<{ hasAccess: boolean; flow: PaymentFlow }> {
-  return readThrough(cacheFor(db), accessFactsKey(userId), ACCESS_CACHE_SECONDS, async () => {
-    const facts = await accessFactsFor(db, userId)
-    return { hasAccess: hasAccess(facts), flow: displayedPaymentFlow(facts) }
-  })
+  return readThrough(
+    cacheFor(db),
+    accessFactsKey(userId),
+    // Complimentary access that ends on a date ends then, not up to ten minutes later.
+    ({ until }) =>
+      until
+        ? Math.min(ACCESS_CACHE_SECONDS, Math.floor((Date.parse(until) - Date.now()) / 1000))
+        : ACCESS_CACHE_SECONDS,
+    async () => {
+      const [facts, complimentary] = await Promise.all([
+        accessFactsFor(db, userId),
+        currentComplimentary(db, userId),
+      ])
+      return {
+        hasAccess: hasAccess(facts),
+        flow: displayedPaymentFlow(facts),
+        until: complimentary?.endsAt ?? null,
+      }
+    },
+  ).then(({ hasAccess, flow }) => ({ hasAccess, flow }))
 }
 
 /** Called once a change to a user's codes or payments is committed. */

@@ -2,10 +2,16 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { Secret, TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
+import { accessCodes, complimentaryAccess } from '../../../db/schema/access'
 import { auditEntries } from '../../../db/schema/admin'
+import { users } from '../../../db/schema/auth'
+import { billingPaymentIntents, billingSubscriptions } from '../../../db/schema/billing'
+import { hasAccess } from '../../../domain/access'
+import { MEMBER_PAGE_SIZE } from '../../../domain/members'
 import { AUDIT_PAGE_SIZE } from '../../../domain/operators'
-import { buildUser, TEST_PASSWORD } from '../../../tests/support/factories'
+import { buildUser, grantAccess, TEST_PASSWORD } from '../../../tests/support/factories'
 import { setUpTestApp } from '../../../tests/support/test-app'
+import { accessFactsFor, accessSourceOf } from '../access/public'
 import { addOperator } from './operators'
 
 const testApp = setUpTestApp()
@@ -123,7 +129,9 @@ describe('the console’s API', () => {
 
   it('is in the OpenAPI document, and the second factor’s set-up is not under it', async () => {
     const { paths } = (await call('GET', '/api/docs')).json()
-    for (const { url } of adminRoutes()) expect(paths).toHaveProperty([url])
+    for (const { url } of adminRoutes()) {
+      expect(paths).toHaveProperty([url.replace(/:(\w+)/g, '{$1}')])
+    }
     expect(paths).toHaveProperty(['/api/operator-factor/set-up'])
     expect(
       Object.keys(paths).filter((path) => path.startsWith('/api/admin/operator-factor')),
@@ -169,5 +177,291 @@ describe('the console’s API', () => {
         /^(This page of the list no longer exists\. Start again from the first page\.|.*after.*)$/,
       )
     }
+  })
+})
+
+/** A JSON request as an operator (or anyone holding `cookie`). */
+function send(
+  method: 'POST' | 'GET',
+  url: string,
+  cookie: string,
+  payload?: object,
+  language = 'en',
+) {
+  return testApp.app.inject({
+    method,
+    url,
+    remoteAddress: `10.30.2.${++addresses % 250}`,
+    headers: { 'accept-language': language, cookie },
+    ...(payload ? { payload } : {}),
+  })
+}
+
+/** A member's own answer to "may I play?". */
+async function memberHasAccess(cookie: string): Promise<boolean> {
+  const answer = await send('GET', '/api/access', cookie)
+  expect(answer.statusCode).toBe(200)
+  return answer.json().hasAccess
+}
+
+describe('the console’s members', () => {
+  it('finds members by any part of the e-mail or the name, newest first, a page at a time', async () => {
+    const cookie = await operatorCookie(true)
+    const tag = randomUUID().slice(0, 8)
+    // More members than a page holds, written at one instant: pages still neither skip nor repeat.
+    await testApp.app.db.execute(sql`
+      insert into "user" (id, name, email, email_verified, created_at)
+      select ${tag} || '-' || n, 'Marta ' || ${tag} || ' Núñez ' || n,
+        'm' || n || '.' || ${tag} || '@example.test', true, now() - interval '1 day'
+      from generate_series(1, ${MEMBER_PAGE_SIZE + 2}) as n`)
+    const seen: string[] = []
+    let after = ''
+    do {
+      const page = (
+        await send('GET', `/api/admin/members?q=${tag}${after ? `&after=${after}` : ''}`, cookie)
+      ).json()
+      seen.push(...page.members.map((member: { id: string }) => member.id))
+      after = page.next ?? ''
+    } while (after)
+    expect(seen).toHaveLength(MEMBER_PAGE_SIZE + 2)
+    expect(new Set(seen).size).toBe(MEMBER_PAGE_SIZE + 2)
+
+    // By the name, in any case; `%` is a letter like any other, not "anything".
+    const byName = (
+      await send('GET', `/api/admin/members?q=${encodeURIComponent(`NÚÑEZ 7`)}`, cookie)
+    ).json()
+    expect(byName.members.map((member: { email: string }) => member.email)).toContain(
+      `m7.${tag}@example.test`,
+    )
+    const percent = (await send('GET', `/api/admin/members?q=${tag}%25`, cookie)).json()
+    expect(percent.members).toEqual([])
+
+    const member = byName.members.find((row: { email: string }) => row.email.startsWith('m7.'))
+    expect(member).toMatchObject({ name: `Marta ${tag} Núñez 7`, access: null, planStatus: null })
+  })
+
+  it('filters by where access comes from', async () => {
+    const cookie = await operatorCookie(true)
+    const coded = (await buildUser(testApp.app, { access: true })).user
+    const without = (await buildUser(testApp.app)).user
+    const search = async (access: string, email: string) =>
+      (
+        await send(
+          'GET',
+          `/api/admin/members?access=${access}&q=${encodeURIComponent(email)}`,
+          cookie,
+        )
+      ).json().members.length
+    expect(await search('code', coded.email)).toBe(1)
+    expect(await search('none', coded.email)).toBe(0)
+    expect(await search('none', without.email)).toBe(1)
+    expect(await search('complimentary', without.email)).toBe(0)
+    const bad = await send('GET', '/api/admin/members?access=gift', cookie, undefined, 'es')
+    expect(bad.statusCode).toBe(400)
+  })
+
+  it('counts access as the member’s own door does, whatever their codes, plans and payments', async () => {
+    const db = testApp.app.db
+    const subscription = (userId: string, status: string, plan = 'subscription') => ({
+      id: `sub_${randomUUID()}`,
+      userId,
+      priceId: 'price_test',
+      plan: plan as 'subscription',
+      status: status as 'active',
+      gatewayStatus: status,
+      currentPeriodStart: new Date(),
+      currentPeriodEnd: new Date(Date.now() + 86_400_000),
+      cancelAtPeriodEnd: false,
+      paused: false,
+      createdAt: new Date(),
+    })
+    const payment = (userId: string, status: string) => ({
+      id: `pi_${randomUUID()}`,
+      userId,
+      priceId: 'price_test',
+      amount: 9900,
+      currency: 'usd' as const,
+      status,
+      createdAt: new Date(),
+    })
+    const cases: [string, (userId: string) => Promise<unknown>, string | null][] = [
+      ['nothing', async () => {}, null],
+      ['an access code', (id) => grantAccess(testApp.app, id), 'code'],
+      [
+        'a revoked code',
+        async (id) => {
+          const code = await grantAccess(testApp.app, id)
+          await db.update(accessCodes).set({ revokedAt: new Date() }).where(sql`code = ${code}`)
+        },
+        null,
+      ],
+      [
+        'a subscription',
+        (id) => db.insert(billingSubscriptions).values(subscription(id, 'active')),
+        'subscription',
+      ],
+      [
+        'four payments paid in full',
+        (id) => db.insert(billingSubscriptions).values(subscription(id, 'paid', 'four_payments')),
+        'four_payments',
+      ],
+      [
+        'a failed renewal',
+        (id) => db.insert(billingSubscriptions).values(subscription(id, 'past_due')),
+        null,
+      ],
+      [
+        'a failed renewal after a lifetime payment',
+        async (id) => {
+          await db.insert(billingPaymentIntents).values(payment(id, 'succeeded'))
+          await db.insert(billingSubscriptions).values(subscription(id, 'past_due'))
+        },
+        'one_payment',
+      ],
+      [
+        'a payment refused',
+        (id) => db.insert(billingPaymentIntents).values(payment(id, 'requires_payment_method')),
+        null,
+      ],
+      [
+        'a payment',
+        (id) => db.insert(billingPaymentIntents).values(payment(id, 'succeeded')),
+        'one_payment',
+      ],
+    ]
+    for (const [label, arrange, source] of cases) {
+      const { user } = await buildUser(testApp.app)
+      await arrange(user.id)
+      const [row] = await db
+        .select({ source: accessSourceOf(users.id) })
+        .from(users)
+        .where(sql`${users.id} = ${user.id}`)
+      expect(row?.source, label).toBe(source)
+      expect(hasAccess(await accessFactsFor(db, user.id)), label).toBe(source !== null)
+    }
+  })
+
+  it('grants complimentary access and ends it: the member’s door opens and closes, the log says who and why', async () => {
+    const cookie = await operatorCookie(true)
+    const { user, session } = await buildUser(testApp.app)
+    const memberCookie = session?.header ?? ''
+    expect(await memberHasAccess(memberCookie)).toBe(false)
+
+    const granted = await send('POST', `/api/admin/members/${user.id}/complimentary`, cookie, {
+      reason: 'Renewal failed while travelling',
+      endsOn: '2099-01-31',
+    })
+    expect(granted.statusCode).toBe(200)
+    expect(granted.json()).toMatchObject({
+      reason: 'Renewal failed while travelling',
+      endsAt: '2099-01-31T00:00:00.000Z',
+    })
+    expect(await memberHasAccess(memberCookie)).toBe(true)
+    const detail = (await send('GET', `/api/admin/members/${user.id}`, cookie)).json()
+    expect(detail.access).toMatchObject({ hasAccess: true, source: 'complimentary' })
+    expect(detail.access.complimentary.reason).toBe('Renewal failed while travelling')
+
+    const again = await send(
+      'POST',
+      `/api/admin/members/${user.id}/complimentary`,
+      cookie,
+      {
+        reason: 'Twice',
+      },
+      'es',
+    )
+    expect(again.statusCode).toBe(409)
+    expect(again.json().message).toBe(
+      'Este miembro ya tiene acceso de cortesía. Finalízalo primero para concederlo de nuevo.',
+    )
+
+    const ended = await send('POST', `/api/admin/members/${user.id}/complimentary/end`, cookie, {
+      reason: 'Card updated',
+    })
+    expect(ended.statusCode).toBe(200)
+    expect(await memberHasAccess(memberCookie)).toBe(false)
+    const endAgain = await send('POST', `/api/admin/members/${user.id}/complimentary/end`, cookie, {
+      reason: 'Card updated',
+    })
+    expect(endAgain.statusCode).toBe(409)
+
+    const log = (await send('GET', `/api/admin/audit?member=${user.id}`, cookie)).json()
+    expect(
+      log.entries.map((entry: { action: string; reason: string; memberEmail: string }) => [
+        entry.action,
+        entry.reason,
+        entry.memberEmail,
+      ]),
+    ).toEqual([
+      ['members.complimentary.end', 'Card updated', user.email],
+      ['members.complimentary.grant', 'Renewal failed while travelling', user.email],
+    ])
+    expect(log.entries[1].actor).toMatch(/@/)
+  })
+
+  it('ends complimentary access at its end, though the member’s answer was kept', async () => {
+    const { user, session } = await buildUser(testApp.app)
+    const memberCookie = session?.header ?? ''
+    await testApp.app.db.insert(complimentaryAccess).values({
+      id: randomUUID(),
+      userId: user.id,
+      reason: 'A short gift',
+      grantedBy: 'operator@example.test',
+      endsAt: new Date(Date.now() + 2_000),
+    })
+    // Asked twice: the second answer comes from the cache, which keeps it no longer than that.
+    expect(await memberHasAccess(memberCookie)).toBe(true)
+    expect(await memberHasAccess(memberCookie)).toBe(true)
+    await expect.poll(() => memberHasAccess(memberCookie), { timeout: 10_000 }).toBe(false)
+  })
+
+  it('refuses a change that says no reason, ends in the past or names no member, and writes nothing', async () => {
+    const cookie = await operatorCookie(true)
+    const { user } = await buildUser(testApp.app)
+    const cases: [string, object, number, string][] = [
+      [
+        user.id,
+        { reason: '   ' },
+        400,
+        'Di por qué, en pocas palabras: el registro de auditoría lo guarda.',
+      ],
+      [user.id, { reason: 'x'.repeat(501) }, 400, 'El motivo debe tener menos de 500 caracteres.'],
+      [
+        user.id,
+        { reason: 'Gift', endsOn: '31/01/2099' },
+        400,
+        'Indica el final como una fecha, por ejemplo 2027-01-31, o déjalo vacío.',
+      ],
+      [
+        user.id,
+        { reason: 'Gift', endsOn: '2099-02-30' },
+        400,
+        'Indica el final como una fecha, por ejemplo 2027-01-31, o déjalo vacío.',
+      ],
+      [
+        user.id,
+        { reason: 'Gift', endsOn: '2020-01-01' },
+        400,
+        'El final debe ser un día que aún no ha llegado.',
+      ],
+      ['no-such-member', { reason: 'Gift' }, 404, 'Ningún miembro tiene este identificador.'],
+    ]
+    for (const [id, payload, status, message] of cases) {
+      const answer = await send(
+        'POST',
+        `/api/admin/members/${id}/complimentary`,
+        cookie,
+        payload,
+        'es',
+      )
+      expect(answer.statusCode, JSON.stringify(payload)).toBe(status)
+      // A field's own message comes in the answer's issues, beside a general one.
+      expect(JSON.stringify(answer.json()), JSON.stringify(payload)).toContain(message)
+    }
+    const detail = (await send('GET', `/api/admin/members/${user.id}`, cookie)).json()
+    expect(detail.access).toEqual({ hasAccess: false, source: null, complimentary: null })
+    const log = (await send('GET', `/api/admin/audit?member=${user.id}`, cookie)).json()
+    expect(log.entries).toEqual([])
+    expect((await send('GET', '/api/admin/members/no-such-member', cookie)).statusCode).toBe(404)
   })
 })

@@ -1,12 +1,29 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { apiErrorSchema } from '../../../domain/api'
+import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
+import {
+  complimentarySchema,
+  endComplimentarySchema,
+  grantComplimentarySchema,
+  memberDetailSchema,
+  memberPageSchema,
+  memberParamsSchema,
+  memberSearchQuerySchema,
+} from '../../../domain/members'
 import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
 import { AppError } from '../../errors'
 import { auditPage } from './audit'
+import {
+  type Actor,
+  endComplimentaryAccess,
+  grantComplimentaryAccess,
+  memberDetail,
+  searchMembers,
+} from './members'
 import { consoleState } from './second-factor'
 
 const refusals = { 400: apiErrorSchema, 403: apiErrorSchema }
+const memberRefusals = { ...refusals, 404: apiErrorSchema, 409: apiErrorSchema }
 
 /**
  * The console's API, under /api/admin/. Every route answers 403 to anyone but an operator who
@@ -24,6 +41,84 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!state?.operator) throw new AppError(403, 'operators.notOperator')
     if (!state.passed) throw new AppError(403, 'operators.factorRequired')
   })
+
+  /** The operator acting, as the audit log names them (the guard above let only them in). */
+  const actorOf = async (request: FastifyRequest): Promise<Actor> => {
+    const user = await app.getUser(request)
+    if (!user) throw new AppError(403, 'operators.notOperator')
+    return { id: user.id, email: user.email }
+  }
+
+  app.get(
+    '/members',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Members, newest first, a page at a time: by any part of the e-mail or name, by access and plan status',
+        querystring: memberSearchQuerySchema,
+        response: { 200: memberPageSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return searchMembers(app.db, request.query)
+    },
+  )
+
+  app.get(
+    '/members/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'One member: account, access, plan, cards, invoices, payments, sessions, clients count',
+        params: memberParamsSchema,
+        response: { 200: memberDetailSchema, ...memberRefusals },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return memberDetail(app.db, request.params.id)
+    },
+  )
+
+  app.post(
+    '/members/:id/complimentary',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Grant complimentary access, with a reason, until a day or until ended',
+        params: memberParamsSchema,
+        body: grantComplimentarySchema,
+        response: { 200: complimentarySchema, ...memberRefusals },
+      },
+    },
+    async (request) =>
+      grantComplimentaryAccess(app.db, await actorOf(request), request.params.id, request.body),
+  )
+
+  app.post(
+    '/members/:id/complimentary/end',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'End complimentary access now, with a reason',
+        params: memberParamsSchema,
+        body: endComplimentarySchema,
+        response: { 200: okResponseSchema, ...memberRefusals },
+      },
+    },
+    async (request) => {
+      await endComplimentaryAccess(
+        app.db,
+        await actorOf(request),
+        request.params.id,
+        request.body.reason,
+      )
+      return { ok: true as const }
+    },
+  )
 
   app.get(
     '/audit',

@@ -1,0 +1,133 @@
+import { z } from 'zod/mini'
+import { SUBSCRIPTION_STATUSES } from './access'
+import { CURRENCIES, PLANS } from './billing'
+
+// The console's view of members (issue 27): the list, one member's page, and what an operator
+// may change on them. Plain patterns, as in domain/operators.ts.
+
+/**
+ * What gives a member access, in the order the access rule asks (domain/access.ts hasAccess):
+ * complimentary access from an operator, an access code, a running plan (SUBSCRIPTION or FOUR
+ * PAYMENTS), a ONE PAYMENT.
+ */
+export const ACCESS_SOURCES = [
+  'complimentary',
+  'code',
+  'subscription',
+  'four_payments',
+  'one_payment',
+] as const
+export type AccessSource = (typeof ACCESS_SOURCES)[number]
+
+export const MEMBER_PAGE_SIZE = 50
+
+/** The list's filters: words of an e-mail or a name, where access comes from, the plan's status. */
+export const memberSearchQuerySchema = z.object({
+  q: z.optional(z.string().check(z.trim(), z.maxLength(100, { error: 'members.queryTooLong' }))),
+  /** An access source, or `none` for members without access. */
+  access: z.optional(z.enum([...ACCESS_SOURCES, 'none'])),
+  status: z.optional(z.enum(SUBSCRIPTION_STATUSES)),
+  /** The `next` of the page before. */
+  after: z.optional(z.string().check(z.regex(/^[\w-]{1,200}$/))),
+})
+export type MemberSearchQuery = z.infer<typeof memberSearchQuerySchema>
+
+export const memberRowSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  /** ISO date and time of the sign-up. */
+  createdAt: z.string(),
+  access: z.nullable(z.enum(ACCESS_SOURCES)),
+  /** The current plan's status, if the member has had a plan. */
+  planStatus: z.nullable(z.enum(SUBSCRIPTION_STATUSES)),
+})
+export type MemberRow = z.infer<typeof memberRowSchema>
+
+export const memberPageSchema = z.object({
+  members: z.array(memberRowSchema),
+  next: z.nullable(z.string()),
+})
+
+/** A member's id in a path. */
+export const memberParamsSchema = z.object({ id: z.string().check(z.regex(/^[\w-]{1,64}$/)) })
+
+/** Complimentary access in force: why, who gave it, since and until when (null: until ended). */
+export const complimentarySchema = z.object({
+  reason: z.string(),
+  grantedBy: z.string(),
+  grantedAt: z.string(),
+  endsAt: z.nullable(z.string()),
+})
+export type Complimentary = z.infer<typeof complimentarySchema>
+
+const money = { amount: z.number(), currency: z.enum(CURRENCIES) }
+
+export const memberDetailSchema = z.object({
+  account: z.object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    language: z.string(),
+    role: z.string(),
+    emailVerified: z.boolean(),
+    createdAt: z.string(),
+  }),
+  access: z.object({
+    hasAccess: z.boolean(),
+    source: z.nullable(z.enum(ACCESS_SOURCES)),
+    complimentary: z.nullable(complimentarySchema),
+  }),
+  plan: z.nullable(
+    z.object({
+      plan: z.enum(PLANS),
+      status: z.enum(SUBSCRIPTION_STATUSES),
+      currentPeriodEnd: z.string(),
+      cancelAtPeriodEnd: z.boolean(),
+    }),
+  ),
+  /** Brand and last four digits only. */
+  cards: z.array(z.object({ brand: z.string(), last4: z.string() })),
+  invoices: z.array(
+    z.object({
+      id: z.string(),
+      number: z.string(),
+      status: z.string(),
+      ...money,
+      createdAt: z.string(),
+    }),
+  ),
+  payments: z.array(
+    z.object({ id: z.string(), status: z.string(), ...money, createdAt: z.string() }),
+  ),
+  sessionsPlayed: z.number(),
+  /** How many client records the member keeps (the records are theirs, not shown). */
+  clients: z.number(),
+})
+export type MemberDetail = z.infer<typeof memberDetailSchema>
+
+const reason = z
+  .string({ error: 'members.reasonRequired' })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'members.reasonRequired' }),
+    z.maxLength(500, { error: 'members.reasonTooLong' }),
+    z.regex(/^[^\p{Cc}]*$/u, { error: 'members.reasonRequired' }),
+  )
+
+/** "Grant complimentary access": why, and until when (a day to come), or for good. */
+export const grantComplimentarySchema = z.object({
+  reason,
+  /** A date (YYYY-MM-DD): access ends as that day begins, UTC. */
+  endsOn: z.optional(
+    z.nullable(
+      z
+        .string({ error: 'members.endsOnFormat' })
+        .check(z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'members.endsOnFormat' })),
+    ),
+  ),
+})
+export type GrantComplimentary = z.infer<typeof grantComplimentarySchema>
+
+/** Ending complimentary access before its time: why. */
+export const endComplimentarySchema = z.object({ reason })

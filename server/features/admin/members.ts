@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto'
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { z } from 'zod/mini'
+import type { Database } from '../../../db/client'
+import { auditEntries } from '../../../db/schema/admin'
+import { users } from '../../../db/schema/auth'
+import {
+  billingInvoices,
+  billingPaymentIntents,
+  billingPaymentMethods,
+  billingSubscriptions,
+} from '../../../db/schema/billing'
+import { clientRecords } from '../../../db/schema/clients'
+import { harmonizeSessions } from '../../../db/schema/harmonize'
+import type { SubscriptionStatus } from '../../../domain/access'
+import { RUNNING_STATUSES } from '../../../domain/billing-plans'
+import {
+  type AccessSource,
+  type Complimentary,
+  type GrantComplimentary,
+  MEMBER_PAGE_SIZE,
+  type MemberDetail,
+  type MemberRow,
+  type MemberSearchQuery,
+} from '../../../domain/members'
+import { AppError } from '../../errors'
+import {
+  accessChanged,
+  accessSourceOf,
+  currentComplimentary,
+  endComplimentary,
+  grantComplimentary,
+  planStatusOf,
+} from '../access/public'
+
+// The console's members: a list a page at a time, one member's page, and the changes an operator
+// makes to them, each written to the audit log in the same transaction.
+
+/** Who acts: the operator's account and e-mail, as the audit log names them. */
+export interface Actor {
+  id: string
+  email: string
+}
+
+/** What the search matches: the index `user_search_idx` is on this very expression. */
+const searchText = sql`(lower(${users.email}) || ' ' || lower(${users.name}))`
+
+/** `%` and `_` typed by the operator are letters, not patterns. */
+const likeEscaped = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)
+
+// A page ends at its last member's sign-up time (as PostgreSQL writes it, to the microsecond)
+// and id, as one opaque word.
+const cursorSchema = z.tuple([
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/)),
+  z.string().check(z.regex(/^[\w-]{1,64}$/)),
+])
+const cursorOf = (at: string, id: string) =>
+  Buffer.from(JSON.stringify([at, id])).toString('base64url')
+function readCursor(cursor: string): [string, string] {
+  let decoded: unknown
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    throw new AppError(400, 'operators.badCursor')
+  }
+  const parsed = cursorSchema.safeParse(decoded)
+  if (!parsed.success) throw new AppError(400, 'operators.badCursor')
+  return parsed.data
+}
+
+/**
+ * A page of members, newest first, matching the search (any part of the e-mail or the name)
+ * and the filters. Pages follow the sign-up time and id (`user_created_idx`), never an offset.
+ */
+export async function searchMembers(
+  db: Database,
+  query: MemberSearchQuery,
+): Promise<{ members: MemberRow[]; next: string | null }> {
+  const access = accessSourceOf(users.id)
+  const planStatus = planStatusOf(users.id)
+  const conditions: SQL[] = []
+  if (query.q) conditions.push(sql`${searchText} like ${`%${likeEscaped(query.q)}%`}`)
+  if (query.access === 'none') conditions.push(sql`${access} is null`)
+  else if (query.access) conditions.push(sql`${access} = ${query.access}`)
+  if (query.status) conditions.push(sql`${planStatus} = ${query.status}`)
+  if (query.after) {
+    const [at, id] = readCursor(query.after)
+    conditions.push(sql`(${users.createdAt}, ${users.id}) < (${at}::timestamptz, ${id})`)
+  }
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      createdAt: users.createdAt,
+      cursorAt: sql<string>`${users.createdAt}::text`,
+      access,
+      planStatus,
+    })
+    .from(users)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(MEMBER_PAGE_SIZE + 1)
+  const page = rows.slice(0, MEMBER_PAGE_SIZE)
+  const last = page.at(-1)
+  return {
+    members: page.map((row) => ({
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      createdAt: row.createdAt.toISOString(),
+      access: row.access,
+      planStatus: row.planStatus,
+    })),
+    next: rows.length > MEMBER_PAGE_SIZE && last ? cursorOf(last.cursorAt, last.id) : null,
+  }
+}
+
+/** Everything the console shows about one member; their clients' records stay theirs (a count). */
+export async function memberDetail(db: Database, id: string): Promise<MemberDetail> {
+  const [account] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      language: users.language,
+      role: users.role,
+      emailVerified: users.emailVerified,
+      createdAt: users.createdAt,
+      source: accessSourceOf(users.id),
+    })
+    .from(users)
+    .where(eq(users.id, id))
+  if (!account) throw new AppError(404, 'members.notFound')
+  const [complimentary, plans, cards, invoices, payments, [sessions], [clients]] =
+    await Promise.all([
+      currentComplimentary(db, id),
+      db
+        .select()
+        .from(billingSubscriptions)
+        .where(eq(billingSubscriptions.userId, id))
+        .orderBy(desc(billingSubscriptions.createdAt), desc(billingSubscriptions.id)),
+      db
+        .select({ brand: billingPaymentMethods.brand, last4: billingPaymentMethods.last4 })
+        .from(billingPaymentMethods)
+        .where(eq(billingPaymentMethods.userId, id))
+        .orderBy(desc(billingPaymentMethods.createdAt)),
+      db
+        .select()
+        .from(billingInvoices)
+        .where(eq(billingInvoices.userId, id))
+        .orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.id)),
+      db
+        .select()
+        .from(billingPaymentIntents)
+        .where(eq(billingPaymentIntents.userId, id))
+        .orderBy(desc(billingPaymentIntents.createdAt), desc(billingPaymentIntents.id)),
+      db.select({ n: count() }).from(harmonizeSessions).where(eq(harmonizeSessions.userId, id)),
+      db.select({ n: count() }).from(clientRecords).where(eq(clientRecords.userId, id)),
+    ])
+  const plan = plans.find((row) => RUNNING_STATUSES.includes(row.status)) ?? plans[0]
+  return {
+    account: {
+      id: account.id,
+      email: account.email,
+      name: account.name,
+      language: account.language,
+      role: account.role,
+      emailVerified: account.emailVerified,
+      createdAt: account.createdAt.toISOString(),
+    },
+    access: { hasAccess: account.source !== null, source: account.source, complimentary },
+    plan: plan
+      ? {
+          plan: plan.plan,
+          status: plan.status,
+          currentPeriodEnd: plan.currentPeriodEnd.toISOString(),
+          cancelAtPeriodEnd: plan.cancelAtPeriodEnd,
+        }
+      : null,
+    cards,
+    invoices: invoices.map((row) => ({
+      id: row.id,
+      number: row.number,
+      status: row.status,
+      amount: row.total,
+      currency: row.currency,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    payments: payments.map((row) => ({
+      id: row.id,
+      status: row.status,
+      amount: row.amount,
+      currency: row.currency,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    sessionsPlayed: sessions?.n ?? 0,
+    clients: clients?.n ?? 0,
+  }
+}
+
+/**
+ * The member's account row, locked until the transaction ends: two operators acting on one
+ * member at once take turns, and each audit entry's "before" is what the change replaced.
+ */
+async function lockMember(tx: Database, id: string) {
+  const [member] = await tx
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.id, id))
+    .for('update')
+  if (!member) throw new AppError(404, 'members.notFound')
+  return member
+}
+
+/** The first moment of `day` (YYYY-MM-DD), UTC; refused unless it is still to come. */
+function endOf(day: string): Date {
+  const at = new Date(`${day}T00:00:00.000Z`)
+  if (Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== day) {
+    throw new AppError(400, 'members.endsOnFormat')
+  }
+  if (at.getTime() <= Date.now()) throw new AppError(400, 'members.endsOnPast')
+  return at
+}
+
+/** "Grant complimentary access": from now until the day given, or until ended. */
+export async function grantComplimentaryAccess(
+  db: Database,
+  actor: Actor,
+  memberId: string,
+  grant: GrantComplimentary,
+): Promise<Complimentary> {
+  const endsAt = grant.endsOn ? endOf(grant.endsOn) : null
+  const granted = await db.transaction(async (tx) => {
+    const member = await lockMember(tx, memberId)
+    const given = await grantComplimentary(tx, {
+      userId: member.id,
+      reason: grant.reason,
+      endsAt,
+      by: actor.email,
+    })
+    await tx.insert(auditEntries).values({
+      id: randomUUID(),
+      actorId: actor.id,
+      actor: actor.email,
+      action: 'members.complimentary.grant',
+      memberId: member.id,
+      memberEmail: member.email,
+      before: { complimentary: null },
+      after: { complimentary: { endsAt: given.endsAt } },
+      reason: grant.reason,
+    })
+    return given
+  })
+  await accessChanged(db, memberId)
+  return granted
+}
+
+/** Ends the member's complimentary access now. */
+export async function endComplimentaryAccess(
+  db: Database,
+  actor: Actor,
+  memberId: string,
+  reason: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const member = await lockMember(tx, memberId)
+    const ended = await endComplimentary(tx, { userId: member.id, reason, by: actor.email })
+    await tx.insert(auditEntries).values({
+      id: randomUUID(),
+      actorId: actor.id,
+      actor: actor.email,
+      action: 'members.complimentary.end',
+      memberId: member.id,
+      memberEmail: member.email,
+      before: { complimentary: { grantedAt: ended.grantedAt, endsAt: ended.endsAt } },
+      after: { complimentary: null },
+      reason,
+    })
+  })
+  await accessChanged(db, memberId)
+}
