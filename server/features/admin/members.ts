@@ -12,10 +12,8 @@ import {
 } from '../../../db/schema/billing'
 import { clientRecords } from '../../../db/schema/clients'
 import { harmonizeSessions } from '../../../db/schema/harmonize'
-import type { SubscriptionStatus } from '../../../domain/access'
 import { RUNNING_STATUSES } from '../../../domain/billing-plans'
 import {
-  type AccessSource,
   type Complimentary,
   type GrantComplimentary,
   MEMBER_PAGE_SIZE,
