@@ -36,6 +36,8 @@ describe('authentication by default under /api', () => {
       // The console's API: public to the sign-in check, each answered by the console's own
       // guard (403 to anyone but an operator who passed the second factor).
       'GET /api/admin/audit',
+      'GET /api/admin/members',
+      'GET /api/admin/members/:id',
       'GET /api/affirmations',
       'GET /api/captcha/challenge',
       'GET /api/countries',
@@ -53,6 +55,8 @@ describe('authentication by default under /api', () => {
       'POST /api/account/sign-in',
       'POST /api/account/sign-out',
       'POST /api/account/sign-up',
+      'POST /api/admin/members/:id/complimentary',
+      'POST /api/admin/members/:id/complimentary/end',
       'POST /api/billing/webhook',
       'POST /api/operator/billing/advance',
       'POST /api/operator/billing/sync',

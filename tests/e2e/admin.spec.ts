@@ -1,8 +1,12 @@
+import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
-import { harness } from './support/harness'
+import type { TestUser } from '../support/factories'
+import { expectPanelsLocked, expectPanelsOpen } from './support/access'
+import { addSessionCookies, harness } from './support/harness'
 import { expect, test } from './support/test'
 
-// The operator's console at /admin: the second factor first (ADR 0029), then the audit log.
+// The operator's console at /admin: the second factor first (ADR 0029), then the members and the
+// audit log.
 
 /** The authenticator app, from the key the page shows as text. */
 const authenticatorOf = (key: string) =>
@@ -44,6 +48,8 @@ test.describe('the console', () => {
     await expect(page.getByRole('heading', { name: 'Your recovery codes' })).toBeVisible()
     await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10)
     await page.getByRole('button', { name: 'I have kept them: open the console' }).click()
+    await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible()
+    await page.getByRole('link', { name: 'Audit log' }).click()
     const log = page.getByTestId('audit-log')
     await expect(log.getByText('Set up the authenticator').first()).toBeVisible()
     await expect(log.getByText('Made an operator').first()).toBeVisible()
@@ -60,4 +66,70 @@ test.describe('the console', () => {
       )
     })
   })
+})
+
+/** Makes `operator` an operator and passes the second factor in `page`, as a first visit does. */
+async function openConsole(page: Page, operator: TestUser) {
+  await harness('operator', { email: operator.email })
+  await page.goto('/admin')
+  await page.getByRole('button', { name: 'Set up my authenticator' }).click()
+  await page.getByLabel('Your password').fill(operator.password)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  const key = (await page.getByTestId('factor-key').textContent()) ?? ''
+  await page.getByLabel('The 6-digit code the app shows').fill(authenticatorOf(key).generate())
+  await page.getByRole('button', { name: 'Confirm' }).click()
+  await page.getByRole('button', { name: 'I have kept them: open the console' }).click()
+  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible()
+}
+
+test('an operator finds a member without access and grants complimentary access: the member’s panels open', async ({
+  page,
+  member: operator,
+  browser,
+}) => {
+  const { user: member, session } = await harness('user', { name: 'Rosa Lemaître' })
+  if (!session) throw new Error('no session')
+  const memberContext = await browser.newContext()
+  await addSessionCookies(memberContext, session)
+  const memberPage = await memberContext.newPage()
+  await memberPage.goto('/home')
+  await expectPanelsLocked(memberPage)
+
+  await openConsole(page, operator)
+  // By part of the name, and only those without access.
+  await page.getByLabel('E-mail or name').fill('lemaître')
+  await page.getByLabel('Access', { exact: true }).selectOption({ label: 'No access' })
+  // The list follows the search once typing pauses; the address keeps it.
+  await expect(page).toHaveURL(/[?&]q=lema%C3%AEtre/)
+  const found = page.getByTestId('members').getByRole('link', { name: member.email })
+  await expect(found).toBeVisible()
+  await found.click()
+  await expect(page.getByTestId('member-email')).toHaveText(member.email)
+  await expect(page.getByTestId('member-access')).toHaveText('No access')
+
+  await page.getByRole('button', { name: 'Grant complimentary access' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Grant complimentary access' })
+  await dialog.getByRole('button', { name: 'Grant access' }).click()
+  await expect(dialog.getByText('Say why, in a few words: the audit log keeps it.')).toBeVisible()
+  await dialog.getByLabel('Reason').fill('Renewal failed while travelling')
+  await expect(dialog.getByTestId('grant-effect')).toHaveText(
+    `${member.email} will be able to play sessions until an operator ends it, whatever their plan or payments say.`,
+  )
+  await dialog.getByRole('button', { name: 'Grant access' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByTestId('member-access')).toHaveText('Yes, through: Complimentary access')
+  await expect(
+    page.getByTestId('audit-log').getByText('Granted complimentary access'),
+  ).toBeVisible()
+  await expect(page.getByText('Renewal failed while travelling').first()).toBeVisible()
+
+  // The member's own page, opened again, lets them play.
+  await memberPage.reload()
+  await expectPanelsOpen(memberPage)
+
+  // Back to the list as it was: the search and the filter are still there.
+  await page.getByRole('link', { name: 'Members' }).first().click()
+  await expect(page.getByLabel('E-mail or name')).toHaveValue('lemaître')
+  await expect(page.getByTestId('members').getByRole('link', { name: member.email })).toHaveCount(0)
+  await memberContext.close()
 })

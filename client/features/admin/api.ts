@@ -4,6 +4,14 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query'
+import { okResponseSchema } from '../../../domain/api'
+import {
+  complimentarySchema,
+  type GrantComplimentary,
+  type MemberSearchQuery,
+  memberDetailSchema,
+  memberPageSchema,
+} from '../../../domain/members'
 import {
   auditPageSchema,
   factorCodeRequestSchema,
@@ -62,14 +70,82 @@ export function useVerifyFactor() {
   })
 }
 
-/** The audit log, newest first, a page at a time. */
-export const auditQuery = infiniteQueryOptions({
-  queryKey: ['admin', 'audit'],
-  queryFn: ({ pageParam }) =>
-    apiRequest(
-      `/api/admin/audit${pageParam ? `?after=${encodeURIComponent(pageParam)}` : ''}`,
-      auditPageSchema,
-    ),
-  initialPageParam: '',
-  getNextPageParam: (page) => page.next ?? undefined,
-})
+/** A query string of the values set, in a stable order. */
+const queryString = (values: Record<string, string | undefined>) => {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(values)) if (value) search.set(key, value)
+  const text = search.toString()
+  return text ? `?${text}` : ''
+}
+
+/** The audit log, newest first, a page at a time: everyone's, or one member's. */
+export const auditQuery = (member?: string) =>
+  infiniteQueryOptions({
+    queryKey: ['admin', 'audit', member ?? 'all'],
+    queryFn: ({ pageParam }) =>
+      apiRequest(`/api/admin/audit${queryString({ member, after: pageParam })}`, auditPageSchema),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.next ?? undefined,
+  })
+
+/** Members matching the search and filters, newest first, a page at a time. */
+export const membersQuery = (search: Omit<MemberSearchQuery, 'after'>) =>
+  infiniteQueryOptions({
+    queryKey: ['admin', 'members', search],
+    queryFn: ({ pageParam }) =>
+      apiRequest(
+        `/api/admin/members${queryString({ ...search, after: pageParam })}`,
+        memberPageSchema,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.next ?? undefined,
+  })
+
+/** One member's page. */
+export const memberQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['admin', 'member', id],
+    queryFn: () => apiRequest(`/api/admin/members/${encodeURIComponent(id)}`, memberDetailSchema),
+  })
+
+/** After a change to a member: their page, the lists that show them, and the log. */
+function useMemberChanged(id: string) {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['admin', 'member', id] }),
+      queryClient.invalidateQueries({ queryKey: ['admin', 'members'] }),
+      queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+    ])
+}
+
+/** "Grant complimentary access" to the member. */
+export function useGrantComplimentary(id: string) {
+  const changed = useMemberChanged(id)
+  return useMutation({
+    mutationFn: (grant: GrantComplimentary) =>
+      apiRequest(
+        `/api/admin/members/${encodeURIComponent(id)}/complimentary`,
+        complimentarySchema,
+        {
+          method: 'POST',
+          body: JSON.stringify(grant),
+        },
+      ),
+    onSuccess: changed,
+  })
+}
+
+/** Ends the member's complimentary access now. */
+export function useEndComplimentary(id: string) {
+  const changed = useMemberChanged(id)
+  return useMutation({
+    mutationFn: (end: { reason: string }) =>
+      apiRequest(
+        `/api/admin/members/${encodeURIComponent(id)}/complimentary/end`,
+        okResponseSchema,
+        { method: 'POST', body: JSON.stringify(end) },
+      ),
+    onSuccess: changed,
+  })
+}

@@ -33,3 +33,10 @@ export async function expectPanelsOpen(page: Page) {
   await expect(page.getByTestId('panel-card-locked')).toHaveCount(0)
   await expect(page.getByTestId('no-payment')).toHaveCount(0)
 }
+
+/** /home shows every panel locked: the app knows the member has no access. */
+export async function expectPanelsLocked(page: Page) {
+  await panelsSettled(page)
+  await expect(page.getByTestId('panel-card-locked')).toHaveCount(16)
+  await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(0)
+}

@@ -1,21 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import {
-  type UseMutationResult,
-  useInfiniteQuery,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query'
+import { type UseMutationResult, useQuery, useQueryClient } from '@tanstack/react-query'
 import Copy from 'lucide-react/icons/copy'
 import ShieldCheck from 'lucide-react/icons/shield-check'
 import { type ReactNode, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import {
-  type AuditEntry,
-  COMMAND_LINE_ACTOR,
-  factorCodeRequestSchema,
-  factorSetUpRequestSchema,
-} from '../../../../domain/operators'
+import { factorCodeRequestSchema, factorSetUpRequestSchema } from '../../../../domain/operators'
 import { Button } from '../../../components/ui/button'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
 import { PasswordField } from '../../../components/ui/password-field'
@@ -25,13 +15,8 @@ import { ApiError } from '../../../lib/api-client'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
-import {
-  auditQuery,
-  factorStatusQuery,
-  useConfirmSetUp,
-  useStartSetUp,
-  useVerifyFactor,
-} from '../api'
+import { factorStatusQuery, useConfirmSetUp, useStartSetUp, useVerifyFactor } from '../api'
+import { Console } from '../components/console'
 import { QrCode } from '../components/qr-code'
 
 export { adminTextsReady } from '../texts'
@@ -64,14 +49,14 @@ export function AdminPage() {
   if (!status.data.passed) return <Verify />
   return (
     <Frame>
-      <AuditLog />
+      <Console />
     </Frame>
   )
 }
 
 function Frame({ children }: { children: ReactNode }) {
   return (
-    <section className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-6">{children}</section>
+    <section className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-6">{children}</section>
   )
 }
 
@@ -268,88 +253,5 @@ function Verify() {
         </div>
       </SectionCard>
     </Frame>
-  )
-}
-
-function AuditLog() {
-  const { t, i18n } = useTranslation()
-  const audit = useInfiniteQuery(auditQuery)
-  const entries = audit.data?.pages.flatMap((page) => page.entries) ?? []
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
-  return (
-    <SectionCard title={t('admin.audit.title')}>
-      <div className="flex flex-col gap-3 px-5 py-4">
-        <p className="text-sm text-slate-600">{t('admin.audit.intro')}</p>
-        {audit.isPending ? (
-          <p className="text-slate-600">{t('admin.loading')}</p>
-        ) : audit.isError ? (
-          <p role="alert" className="text-red-700">
-            {audit.error.message}
-          </p>
-        ) : entries.length === 0 ? (
-          <p className="text-slate-600">{t('admin.audit.empty')}</p>
-        ) : (
-          <ul className="divide-y divide-slate-100" data-testid="audit-log">
-            {entries.map((entry) => (
-              <AuditRow key={entry.id} entry={entry} when={when.format(new Date(entry.at))} />
-            ))}
-          </ul>
-        )}
-        {audit.hasNextPage && (
-          <Button
-            variant="secondary"
-            className="self-start"
-            loading={audit.isFetchingNextPage}
-            onClick={() => void audit.fetchNextPage()}
-          >
-            {t('admin.audit.loadMore')}
-          </Button>
-        )}
-      </div>
-    </SectionCard>
-  )
-}
-
-const shown = (value: unknown) => (value === null ? '—' : JSON.stringify(value))
-
-function AuditRow({ entry, when }: { entry: AuditEntry; when: string }) {
-  const { t } = useTranslation()
-  return (
-    <li className="flex flex-col gap-1 py-3 text-sm">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="font-medium text-slate-900" title={entry.action}>
-          {t(`admin.audit.actions.${entry.action.replace(/[.-]/g, '_')}`, {
-            defaultValue: entry.action,
-          })}
-        </span>
-        <time dateTime={entry.at} className="text-slate-600">
-          {when}
-        </time>
-      </div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-slate-700 [overflow-wrap:anywhere]">
-        <dt className="text-slate-500">{t('admin.audit.by')}</dt>
-        <dd>{entry.actor === COMMAND_LINE_ACTOR ? t('admin.audit.commandLine') : entry.actor}</dd>
-        {entry.memberEmail && (
-          <>
-            <dt className="text-slate-500">{t('admin.audit.member')}</dt>
-            <dd>{entry.memberEmail}</dd>
-          </>
-        )}
-        {(entry.before !== null || entry.after !== null) && (
-          <>
-            <dt className="text-slate-500">{t('admin.audit.before')}</dt>
-            <dd className="font-mono">{shown(entry.before)}</dd>
-            <dt className="text-slate-500">{t('admin.audit.after')}</dt>
-            <dd className="font-mono">{shown(entry.after)}</dd>
-          </>
-        )}
-        {entry.reason && (
-          <>
-            <dt className="text-slate-500">{t('admin.audit.reason')}</dt>
-            <dd>{entry.reason}</dd>
-          </>
-        )}
-      </dl>
-    </li>
   )
 }

@@ -1,0 +1,105 @@
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { type AuditEntry, COMMAND_LINE_ACTOR } from '../../../../domain/operators'
+import { Button } from '../../../components/ui/button'
+import { SectionCard } from '../../../components/ui/section-card'
+import { auditQuery } from '../api'
+
+/** The audit log, newest first, a page at a time: everyone's, or one member's. */
+export function AuditLog({ member }: { member?: string }) {
+  const { t, i18n } = useTranslation()
+  const audit = useInfiniteQuery(auditQuery(member))
+  const entries = audit.data?.pages.flatMap((page) => page.entries) ?? []
+  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+  return (
+    <SectionCard title={t('admin.audit.title')}>
+      <div className="flex flex-col gap-3 px-5 py-4">
+        <p className="text-sm text-slate-600">
+          {t(member ? 'admin.audit.memberIntro' : 'admin.audit.intro')}
+        </p>
+        {audit.isPending ? (
+          <p className="text-slate-600">{t('admin.loading')}</p>
+        ) : audit.isError ? (
+          <p role="alert" className="text-red-700">
+            {audit.error.message}
+          </p>
+        ) : entries.length === 0 ? (
+          <p className="text-slate-600">{t('admin.audit.empty')}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="audit-log">
+            {entries.map((entry) => (
+              <AuditRow
+                key={entry.id}
+                entry={entry}
+                when={when.format(new Date(entry.at))}
+                hideMember={member !== undefined}
+              />
+            ))}
+          </ul>
+        )}
+        {audit.hasNextPage && (
+          <Button
+            variant="secondary"
+            className="self-start"
+            loading={audit.isFetchingNextPage}
+            onClick={() => void audit.fetchNextPage()}
+          >
+            {t('admin.audit.loadMore')}
+          </Button>
+        )}
+      </div>
+    </SectionCard>
+  )
+}
+
+const shown = (value: unknown) => (value === null ? '—' : JSON.stringify(value))
+
+function AuditRow({
+  entry,
+  when,
+  hideMember,
+}: {
+  entry: AuditEntry
+  when: string
+  hideMember: boolean
+}) {
+  const { t } = useTranslation()
+  return (
+    <li className="flex flex-col gap-1 py-3 text-sm">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <span className="font-medium text-slate-900" title={entry.action}>
+          {t(`admin.audit.actions.${entry.action.replace(/[.-]/g, '_')}`, {
+            defaultValue: entry.action,
+          })}
+        </span>
+        <time dateTime={entry.at} className="text-slate-600">
+          {when}
+        </time>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-slate-700 [overflow-wrap:anywhere]">
+        <dt className="text-slate-500">{t('admin.audit.by')}</dt>
+        <dd>{entry.actor === COMMAND_LINE_ACTOR ? t('admin.audit.commandLine') : entry.actor}</dd>
+        {entry.memberEmail && !hideMember && (
+          <>
+            <dt className="text-slate-500">{t('admin.audit.member')}</dt>
+            <dd>{entry.memberEmail}</dd>
+          </>
+        )}
+        {(entry.before !== null || entry.after !== null) && (
+          <>
+            <dt className="text-slate-500">{t('admin.audit.before')}</dt>
+            <dd className="font-mono">{shown(entry.before)}</dd>
+            <dt className="text-slate-500">{t('admin.audit.after')}</dt>
+            <dd className="font-mono">{shown(entry.after)}</dd>
+          </>
+        )}
+        {entry.reason && (
+          <>
+            <dt className="text-slate-500">{t('admin.audit.reason')}</dt>
+            <dd>{entry.reason}</dd>
+          </>
+        )}
+      </dl>
+    </li>
+  )
+}

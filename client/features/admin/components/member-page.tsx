@@ -1,0 +1,213 @@
+import { useQuery } from '@tanstack/react-query'
+import ArrowLeft from 'lucide-react/icons/arrow-left'
+import Gift from 'lucide-react/icons/gift'
+import { type ReactNode, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useLocation } from 'react-router'
+import { formatAmount } from '../../../../domain/billing'
+import type { MemberDetail } from '../../../../domain/members'
+import { Button } from '../../../components/ui/button'
+import { SectionCard } from '../../../components/ui/section-card'
+import { ApiError } from '../../../lib/api-client'
+import { memberQuery } from '../api'
+import { accessLabel, statusLabel } from './access-label'
+import { AuditLog } from './audit-log'
+import { EndComplimentaryDialog, GrantComplimentaryDialog } from './complimentary-dialogs'
+
+/** One member: account, access and what gives it, plan, cards, invoices, payments, activity. */
+export function MemberPage({ id }: { id: string }) {
+  const { t } = useTranslation()
+  const location = useLocation()
+  const member = useQuery(memberQuery(id))
+  return (
+    <>
+      <Link
+        // Back to the list as it was, its search and filters, when it is where this came from.
+        to={`/admin${typeof location.state?.list === 'string' ? location.state.list : ''}`}
+        className="inline-flex items-center gap-1.5 self-start font-medium text-brand-700 hover:underline"
+      >
+        <ArrowLeft aria-hidden className="size-4" />
+        {t('admin.member.back')}
+      </Link>
+      {member.isPending ? (
+        <p className="text-slate-600">{t('admin.loading')}</p>
+      ) : member.isError ? (
+        <div className="flex flex-col items-start gap-2">
+          <p role="alert" className="text-red-700">
+            {member.error.message}
+          </p>
+          {!(member.error instanceof ApiError && member.error.status === 404) && (
+            <Button variant="secondary" onClick={() => void member.refetch()}>
+              {t('admin.retry')}
+            </Button>
+          )}
+        </div>
+      ) : (
+        <MemberSections member={member.data} />
+      )}
+    </>
+  )
+}
+
+/** A label and its value in a card's list. */
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-x-3 gap-y-0.5 px-5 py-3 sm:flex-row">
+      <dt className="text-sm text-slate-500 sm:w-48 sm:shrink-0">{label}</dt>
+      <dd className="min-w-0 flex-1 text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
+    </div>
+  )
+}
+
+function MemberSections({ member }: { member: MemberDetail }) {
+  const { t, i18n } = useTranslation()
+  const [dialog, setDialog] = useState<'grant' | 'end' | null>(null)
+  const close = (open: boolean) => {
+    if (!open) setDialog(null)
+  }
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+  const day = (iso: string) => date.format(new Date(iso))
+  const { account, access, plan } = member
+  const complimentary = access.complimentary
+  return (
+    <>
+      <header className="flex flex-col gap-1">
+        <h2 className="text-2xl font-semibold text-brand-900 [overflow-wrap:anywhere]">
+          {account.name}
+        </h2>
+        <p className="text-slate-700 [overflow-wrap:anywhere]" data-testid="member-email">
+          {account.email}
+        </p>
+      </header>
+
+      <SectionCard title={t('admin.member.access')}>
+        <dl className="divide-y divide-slate-100">
+          <Row label={t('admin.member.hasAccess')}>
+            <span data-testid="member-access">
+              {access.hasAccess
+                ? t('admin.member.accessFrom', { source: accessLabel(t, access.source) })
+                : accessLabel(t, null)}
+            </span>
+          </Row>
+          {complimentary && (
+            <Row label={t('admin.access.complimentary')}>
+              {complimentary.endsAt
+                ? t('admin.member.complimentaryUntil', { date: day(complimentary.endsAt) })
+                : t('admin.member.complimentaryOpen')}
+              <span className="block text-sm text-slate-600">
+                {t('admin.member.complimentaryBy', {
+                  who: complimentary.grantedBy,
+                  date: day(complimentary.grantedAt),
+                  reason: complimentary.reason,
+                })}
+              </span>
+            </Row>
+          )}
+        </dl>
+        <div className="flex flex-wrap gap-3 border-t border-slate-100 px-5 py-4">
+          {complimentary ? (
+            <Button variant="secondary" onClick={() => setDialog('end')}>
+              {t('admin.complimentary.end')}
+            </Button>
+          ) : (
+            <Button onClick={() => setDialog('grant')}>
+              <Gift aria-hidden className="size-4" />
+              {t('admin.complimentary.grant')}
+            </Button>
+          )}
+        </div>
+      </SectionCard>
+
+      <SectionCard title={t('admin.member.account')}>
+        <dl className="divide-y divide-slate-100">
+          <Row label={t('admin.member.joined')}>{day(account.createdAt)}</Row>
+          <Row label={t('admin.member.confirmed')}>
+            {account.emailVerified ? t('admin.yes') : t('admin.no')}
+          </Row>
+          <Row label={t('admin.member.language')}>{t(`admin.languages.${account.language}`)}</Row>
+          <Row label={t('admin.member.role')}>{t(`admin.roles.${account.role}`)}</Row>
+        </dl>
+      </SectionCard>
+
+      <SectionCard title={t('admin.member.plan')}>
+        {plan ? (
+          <dl className="divide-y divide-slate-100">
+            <Row label={t('admin.member.planName')}>{t(`admin.plans.${plan.plan}`)}</Row>
+            <Row label={t('admin.members.status')}>
+              <span data-testid="member-plan-status">{statusLabel(t, plan.status)}</span>
+            </Row>
+            <Row label={t('admin.member.periodEnd')}>
+              {day(plan.currentPeriodEnd)}
+              {plan.cancelAtPeriodEnd && ` · ${t('admin.member.cancelsThen')}`}
+            </Row>
+          </dl>
+        ) : (
+          <p className="px-5 py-4 text-slate-600">{t('admin.member.noPlan')}</p>
+        )}
+      </SectionCard>
+
+      <SectionCard title={t('admin.member.cards')}>
+        {member.cards.length === 0 ? (
+          <p className="px-5 py-4 text-slate-600">{t('admin.member.noCards')}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {member.cards.map((card) => (
+              <li key={`${card.brand}-${card.last4}`} className="px-5 py-3 text-slate-900">
+                {t('admin.member.card', { brand: card.brand, last4: card.last4 })}
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionCard>
+
+      <SectionCard title={t('admin.member.invoices')}>
+        {member.invoices.length === 0 ? (
+          <p className="px-5 py-4 text-slate-600">{t('admin.member.noInvoices')}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="member-invoices">
+            {member.invoices.map((invoice) => (
+              <li key={invoice.id} className="flex flex-wrap gap-x-4 gap-y-1 px-5 py-3">
+                <span className="font-medium text-slate-900">{invoice.number}</span>
+                <span className="text-slate-700">{day(invoice.createdAt)}</span>
+                <span className="text-slate-900">{formatAmount(invoice.amount)}</span>
+                <span className="text-slate-700">
+                  {t(`admin.invoiceStatus.${invoice.status}`, { defaultValue: invoice.status })}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionCard>
+
+      <SectionCard title={t('admin.member.payments')}>
+        {member.payments.length === 0 ? (
+          <p className="px-5 py-4 text-slate-600">{t('admin.member.noPayments')}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {member.payments.map((payment) => (
+              <li key={payment.id} className="flex flex-wrap gap-x-4 gap-y-1 px-5 py-3">
+                <span className="text-slate-700">{day(payment.createdAt)}</span>
+                <span className="text-slate-900">{formatAmount(payment.amount)}</span>
+                <span className="text-slate-700">
+                  {t(`admin.paymentStatus.${payment.status}`, { defaultValue: payment.status })}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionCard>
+
+      <SectionCard title={t('admin.member.activity')}>
+        <dl className="divide-y divide-slate-100">
+          <Row label={t('admin.member.sessions')}>{member.sessionsPlayed}</Row>
+          <Row label={t('admin.member.clients')}>{member.clients}</Row>
+        </dl>
+      </SectionCard>
+
+      <AuditLog member={account.id} />
+
+      <GrantComplimentaryDialog member={member} open={dialog === 'grant'} onOpenChange={close} />
+      <EndComplimentaryDialog member={member} open={dialog === 'end'} onOpenChange={close} />
+    </>
+  )
+}

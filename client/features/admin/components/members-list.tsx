@@ -1,0 +1,160 @@
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
+import Search from 'lucide-react/icons/search'
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useLocation, useSearchParams } from 'react-router'
+import { SUBSCRIPTION_STATUSES } from '../../../../domain/access'
+import { ACCESS_SOURCES, type MemberSearchQuery } from '../../../../domain/members'
+import { Button } from '../../../components/ui/button'
+import { SectionCard } from '../../../components/ui/section-card'
+import { SelectField } from '../../../components/ui/select-field'
+import { TextField } from '../../../components/ui/text-field'
+import { membersQuery } from '../api'
+import { accessLabel, statusLabel } from './access-label'
+
+/** Typing pauses this long before the list is asked for: not a request per key. */
+const SEARCH_PAUSE_MS = 300
+
+const ACCESS_FILTERS = [...ACCESS_SOURCES, 'none'] as const
+const isOneOf = <T extends string>(values: readonly T[], value: string | null): value is T =>
+  value !== null && (values as readonly string[]).includes(value)
+
+/** The members, newest first, by any part of the e-mail or name, by access and plan status. */
+export function MembersList() {
+  const { t, i18n } = useTranslation()
+  const [params, setParams] = useSearchParams()
+  const location = useLocation()
+  const q = params.get('q') ?? ''
+  const access = params.get('access')
+  const status = params.get('status')
+  const set = useCallback(
+    (name: string, value: string) =>
+      setParams(
+        (previous) => {
+          const next = new URLSearchParams(previous)
+          if (value) next.set(name, value)
+          else next.delete(name)
+          return next
+        },
+        { replace: true },
+      ),
+    [setParams],
+  )
+  const [typed, setTyped] = useState(q)
+  // The address changed under the field (Back, a link): the field follows it.
+  const [shownQ, setShownQ] = useState(q)
+  if (q !== shownQ) {
+    setShownQ(q)
+    if (typed.trim() !== q) setTyped(q)
+  }
+  useEffect(() => {
+    if (typed.trim() === q) return
+    const timer = setTimeout(() => set('q', typed.trim()), SEARCH_PAUSE_MS)
+    return () => clearTimeout(timer)
+  }, [typed, q, set])
+  const search: Omit<MemberSearchQuery, 'after'> = {
+    ...(q ? { q } : {}),
+    ...(isOneOf(ACCESS_FILTERS, access) ? { access } : {}),
+    ...(isOneOf(SUBSCRIPTION_STATUSES, status) ? { status } : {}),
+  }
+  const members = useInfiniteQuery({ ...membersQuery(search), placeholderData: keepPreviousData })
+  const rows = members.data?.pages.flatMap((page) => page.members) ?? []
+  const joined = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+  return (
+    <SectionCard title={t('admin.members.title')}>
+      <div className="flex flex-col gap-4 px-5 py-4">
+        <search>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault()
+              set('q', typed.trim())
+            }}
+            className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr]"
+          >
+            <TextField
+              label={t('admin.members.search')}
+              type="search"
+              value={typed}
+              maxLength={100}
+              onChange={(event) => setTyped(event.target.value)}
+              adornment={<Search aria-hidden className="size-5 text-slate-400" />}
+            />
+            <SelectField
+              label={t('admin.members.access')}
+              value={isOneOf(ACCESS_FILTERS, access) ? access : ''}
+              onChange={(event) => set('access', event.target.value)}
+              options={[
+                { value: '', label: t('admin.members.any') },
+                ...ACCESS_FILTERS.map((value) => ({
+                  value,
+                  label: accessLabel(t, value === 'none' ? null : value),
+                })),
+              ]}
+            />
+            <SelectField
+              label={t('admin.members.status')}
+              value={isOneOf(SUBSCRIPTION_STATUSES, status) ? status : ''}
+              onChange={(event) => set('status', event.target.value)}
+              options={[
+                { value: '', label: t('admin.members.any') },
+                ...SUBSCRIPTION_STATUSES.map((value) => ({ value, label: statusLabel(t, value) })),
+              ]}
+            />
+          </form>
+        </search>
+        {members.isPending ? (
+          <p className="text-slate-600">{t('admin.loading')}</p>
+        ) : members.isError ? (
+          <div className="flex flex-col items-start gap-2">
+            <p role="alert" className="text-red-700">
+              {members.error.message}
+            </p>
+            <Button variant="secondary" onClick={() => void members.refetch()}>
+              {t('admin.retry')}
+            </Button>
+          </div>
+        ) : rows.length === 0 ? (
+          <p className="text-slate-600">{t('admin.members.empty')}</p>
+        ) : (
+          <ul
+            className="divide-y divide-slate-100"
+            aria-busy={members.isFetching}
+            data-testid="members"
+          >
+            {rows.map((member) => (
+              <li key={member.id} className="flex flex-wrap items-baseline gap-x-4 gap-y-1 py-3">
+                <Link
+                  to={`/admin?member=${encodeURIComponent(member.id)}`}
+                  state={{ list: location.search }}
+                  className="min-w-0 flex-[1_1_16rem] font-medium text-brand-800 underline-offset-2 [overflow-wrap:anywhere] hover:underline"
+                >
+                  {member.email}
+                </Link>
+                <span className="min-w-0 flex-[1_1_10rem] text-slate-700 [overflow-wrap:anywhere]">
+                  {member.name}
+                </span>
+                <span className="text-sm text-slate-700">
+                  {accessLabel(t, member.access)}
+                  {member.planStatus && ` · ${statusLabel(t, member.planStatus)}`}
+                </span>
+                <span className="text-sm text-slate-500">
+                  {t('admin.members.joined', { date: joined.format(new Date(member.createdAt)) })}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {members.hasNextPage && (
+          <Button
+            variant="secondary"
+            className="self-start"
+            loading={members.isFetchingNextPage}
+            onClick={() => void members.fetchNextPage()}
+          >
+            {t('admin.members.more')}
+          </Button>
+        )}
+      </div>
+    </SectionCard>
+  )
+}
