@@ -131,3 +131,30 @@ export type GrantComplimentary = z.infer<typeof grantComplimentarySchema>
 
 /** Ending complimentary access before its time: why. */
 export const endComplimentarySchema = z.object({ reason })
+
+/** Sign-ups per day over the overview's chart, oldest first. */
+export const SIGN_UP_DAYS = 90
+
+/** The console's overview: how the business stands now. Amounts in cents of `currency`. */
+export const overviewSchema = z.object({
+  members: z.number(),
+  /** Members with access, by what gives it. */
+  withAccess: z.object({
+    complimentary: z.number(),
+    code: z.number(),
+    subscription: z.number(),
+    four_payments: z.number(),
+    one_payment: z.number(),
+  }),
+  currency: z.enum(CURRENCIES),
+  /** The monthly price of every SUBSCRIPTION and FOUR PAYMENTS plan being paid. */
+  monthlyRecurring: z.number(),
+  /** Paid invoices and one-time payments of the last 30 days. */
+  revenueLast30Days: z.number(),
+  /** Members whose plan's last charge was refused and is still owed. */
+  failedPayments: z.number(),
+  /** Messages (mail, codes, invoices) that gave up after their retries, kept for a week. */
+  mailGaveUp: z.number(),
+  signUps: z.array(z.object({ day: z.string(), count: z.number() })),
+})
+export type Overview = z.infer<typeof overviewSchema>

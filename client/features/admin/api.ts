@@ -11,6 +11,7 @@ import {
   type MemberSearchQuery,
   memberDetailSchema,
   memberPageSchema,
+  overviewSchema,
 } from '../../../domain/members'
 import {
   auditPageSchema,
@@ -88,6 +89,12 @@ export const auditQuery = (member?: string) =>
     getNextPageParam: (page) => page.next ?? undefined,
   })
 
+/** How the business stands now. */
+export const overviewQuery = queryOptions({
+  queryKey: ['admin', 'overview'],
+  queryFn: () => apiRequest('/api/admin/overview', overviewSchema),
+})
+
 /** Members matching the search and filters, newest first, a page at a time. */
 export const membersQuery = (search: Omit<MemberSearchQuery, 'after'>) =>
   infiniteQueryOptions({
@@ -116,6 +123,7 @@ function useMemberChanged(id: string) {
       queryClient.invalidateQueries({ queryKey: ['admin', 'member', id] }),
       queryClient.invalidateQueries({ queryKey: ['admin', 'members'] }),
       queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+      queryClient.invalidateQueries({ queryKey: ['admin', 'overview'] }),
     ])
 }
 

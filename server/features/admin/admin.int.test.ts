@@ -5,9 +5,14 @@ import { describe, expect, it } from 'vitest'
 import { accessCodes, complimentaryAccess } from '../../../db/schema/access'
 import { auditEntries } from '../../../db/schema/admin'
 import { users } from '../../../db/schema/auth'
-import { billingPaymentIntents, billingSubscriptions } from '../../../db/schema/billing'
+import {
+  billingInvoices,
+  billingPaymentIntents,
+  billingPrices,
+  billingSubscriptions,
+} from '../../../db/schema/billing'
 import { hasAccess } from '../../../domain/access'
-import { MEMBER_PAGE_SIZE } from '../../../domain/members'
+import { MEMBER_PAGE_SIZE, SIGN_UP_DAYS } from '../../../domain/members'
 import { AUDIT_PAGE_SIZE } from '../../../domain/operators'
 import { buildUser, grantAccess, TEST_PASSWORD } from '../../../tests/support/factories'
 import { setUpTestApp } from '../../../tests/support/test-app'
@@ -463,5 +468,83 @@ describe('the console’s members', () => {
     const log = (await send('GET', `/api/admin/audit?member=${user.id}`, cookie)).json()
     expect(log.entries).toEqual([])
     expect((await send('GET', '/api/admin/members/no-such-member', cookie)).statusCode).toBe(404)
+  })
+})
+
+describe('the console’s overview', () => {
+  it('counts members, access by source, money in and owed, and today’s sign-ups', async () => {
+    const cookie = await operatorCookie(true)
+    const db = testApp.app.db
+    const read = async () => {
+      const answer = await send('GET', '/api/admin/overview', cookie)
+      expect(answer.statusCode).toBe(200)
+      return answer.json()
+    }
+    const before = await read()
+    expect(before.signUps).toHaveLength(SIGN_UP_DAYS)
+
+    const priceId = `price_${randomUUID()}`
+    await db.insert(billingPrices).values({
+      id: priceId,
+      productId: 'prod_test',
+      nickname: 'Test monthly',
+      plan: 'subscription',
+      unitAmount: 1_500,
+      currency: 'usd',
+      active: false,
+      createdAt: new Date(),
+    })
+    const plan = (userId: string, status: 'active' | 'past_due') => ({
+      id: `sub_${randomUUID()}`,
+      userId,
+      priceId,
+      plan: 'subscription' as const,
+      status,
+      gatewayStatus: status,
+      currentPeriodStart: new Date(),
+      currentPeriodEnd: new Date(Date.now() + 86_400_000),
+      cancelAtPeriodEnd: false,
+      paused: false,
+      createdAt: new Date(),
+    })
+    const payer = (await buildUser(testApp.app)).user
+    const late = (await buildUser(testApp.app)).user
+    await buildUser(testApp.app, { access: true })
+    await db
+      .insert(billingSubscriptions)
+      .values([plan(payer.id, 'active'), plan(late.id, 'past_due')])
+    await db.insert(billingInvoices).values({
+      id: `in_${randomUUID()}`,
+      number: `TEST-${randomUUID().slice(0, 8)}`,
+      userId: payer.id,
+      status: 'paid',
+      billingReason: 'subscription_create',
+      currency: 'usd',
+      subtotal: 1_500,
+      total: 1_500,
+      amountDue: 1_500,
+      amountPaid: 1_500,
+      lines: [],
+      customerName: 'Payer',
+      customerEmail: payer.email,
+      attemptCount: 1,
+      periodStart: new Date(),
+      periodEnd: new Date(),
+      paidAt: new Date(),
+      createdAt: new Date(),
+    })
+
+    const after = await read()
+    // Besides those three, setUp's operator counts as a member too.
+    expect(after.members - before.members).toBeGreaterThanOrEqual(3)
+    expect(after.withAccess.subscription - before.withAccess.subscription).toBe(1)
+    expect(after.withAccess.code - before.withAccess.code).toBe(1)
+    // The refused renewal is owed, still counted as recurring while it is retried.
+    expect(after.failedPayments - before.failedPayments).toBe(1)
+    expect(after.monthlyRecurring - before.monthlyRecurring).toBe(3_000)
+    expect(after.revenueLast30Days - before.revenueLast30Days).toBe(1_500)
+    const today = new Date().toISOString().slice(0, 10)
+    expect(after.signUps.at(-1).day).toBe(today)
+    expect(after.signUps.at(-1).count - before.signUps.at(-1).count).toBeGreaterThanOrEqual(3)
   })
 })

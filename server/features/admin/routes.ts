@@ -9,9 +9,11 @@ import {
   memberPageSchema,
   memberParamsSchema,
   memberSearchQuerySchema,
+  overviewSchema,
 } from '../../../domain/members'
 import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
 import { AppError } from '../../errors'
+import { listFailedJobs } from '../../plugins/jobs'
 import { auditPage } from './audit'
 import {
   type Actor,
@@ -20,6 +22,7 @@ import {
   memberDetail,
   searchMembers,
 } from './members'
+import { overview } from './overview'
 import { consoleState } from './second-factor'
 
 const refusals = { 400: apiErrorSchema, 403: apiErrorSchema }
@@ -48,6 +51,22 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!user) throw new AppError(403, 'operators.notOperator')
     return { id: user.id, email: user.email }
   }
+
+  app.get(
+    '/overview',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'How the business stands: members, access by source, revenue, refused charges, mail that gave up, sign-ups per day',
+        response: { 200: overviewSchema, ...refusals },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return overview(app.db, () => listFailedJobs(app.database.executeSql, 1000))
+    },
+  )
 
   app.get(
     '/members',

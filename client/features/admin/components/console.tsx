@@ -3,12 +3,16 @@ import { Link, useSearchParams } from 'react-router'
 import { AuditLog } from './audit-log'
 import { MemberPage } from './member-page'
 import { MembersList } from './members-list'
+import { Overview } from './overview'
 
-const VIEWS = ['members', 'audit'] as const
+const VIEWS = ['overview', 'members', 'audit'] as const
+type View = (typeof VIEWS)[number]
+const isView = (value: string | null): value is View =>
+  value !== null && (VIEWS as readonly string[]).includes(value)
 
 /**
- * The console once the second factor is passed: the members, or the audit log; a member's own
- * page. Where the operator is lives in the address (`?member=…`, `?view=audit`, the search), so
+ * The console once the second factor is passed: the overview, the members, or the audit log; a
+ * member's own page. Where the operator is lives in the address (`?member=…`, `?view=audit`, the search), so
  * Back returns to the list as it was, and a member's page can be opened in another tab.
  */
 export function Console() {
@@ -16,14 +20,15 @@ export function Console() {
   const [params] = useSearchParams()
   const member = params.get('member')
   if (member) return <MemberPage id={member} />
-  const view = params.get('view') === 'audit' ? 'audit' : 'members'
+  const asked = params.get('view')
+  const view: View = isView(asked) ? asked : 'overview'
   return (
     <>
       <nav aria-label={t('admin.nav.label')} className="flex gap-2 border-b border-slate-200">
         {VIEWS.map((name) => (
           <Link
             key={name}
-            to={name === 'members' ? '/admin' : `/admin?view=${name}`}
+            to={name === 'overview' ? '/admin' : `/admin?view=${name}`}
             aria-current={view === name ? 'page' : undefined}
             className={`-mb-px border-b-2 px-3 py-2 font-medium ${
               view === name
@@ -35,7 +40,7 @@ export function Console() {
           </Link>
         ))}
       </nav>
-      {view === 'members' ? <MembersList /> : <AuditLog />}
+      {view === 'overview' ? <Overview /> : view === 'members' ? <MembersList /> : <AuditLog />}
     </>
   )
 }

@@ -23,7 +23,7 @@ export function MemberPage({ id }: { id: string }) {
     <>
       <Link
         // Back to the list as it was, its search and filters, when it is where this came from.
-        to={`/admin${typeof location.state?.list === 'string' ? location.state.list : ''}`}
+        to={`/admin${typeof location.state?.list === 'string' ? location.state.list : '?view=members'}`}
         className="inline-flex items-center gap-1.5 self-start font-medium text-brand-700 hover:underline"
       >
         <ArrowLeft aria-hidden className="size-4" />

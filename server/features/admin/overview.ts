@@ -1,0 +1,108 @@
+import { count, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { users } from '../../../db/schema/auth'
+import {
+  billingInvoices,
+  billingPaymentIntents,
+  billingPrices,
+  billingSubscriptions,
+} from '../../../db/schema/billing'
+import { RUNNING_STATUSES } from '../../../domain/billing-plans'
+import { ACCESS_SOURCES, type Overview, SIGN_UP_DAYS } from '../../../domain/members'
+import type { FailedJob } from '../../plugins/jobs'
+import { accessSourceOf } from '../access/public'
+
+/** The queues whose jobs are messages to members: a failed one is mail that gave up. */
+export const MAIL_QUEUES: ReadonlySet<string> = new Set([
+  'mail',
+  'account.confirmation-code',
+  'account.reset-code',
+  'billing.invoice-mail',
+])
+
+/** Plans that bring money in every month: paid, or a refused charge still being retried. */
+const RECURRING = ['active', 'trialing', 'past_due'] as const
+/** A refused charge still owed. */
+const FAILED = ['past_due', 'unpaid'] as const
+
+const list = (values: readonly string[]) =>
+  sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  )
+
+/** Each member's current plan (billing's currentPlanRow, for everyone at once). */
+const currentPlans = sql`(select distinct on (${billingSubscriptions.userId})
+    ${billingSubscriptions.userId} as user_id, ${billingSubscriptions.priceId} as price_id,
+    ${billingSubscriptions.status} as status
+  from ${billingSubscriptions}
+  order by ${billingSubscriptions.userId},
+    ${billingSubscriptions.status} in (${list(RUNNING_STATUSES)}) desc,
+    ${billingSubscriptions.createdAt} desc, ${billingSubscriptions.id} desc)`
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
+
+/**
+ * How the business stands now: members and where their access comes from, monthly recurring
+ * revenue, the last 30 days' revenue, refused charges still owed, mail that gave up, and
+ * sign-ups per day. A handful of queries, each over an index or one pass of a table.
+ */
+export async function overview(
+  db: Database,
+  failedJobs: () => Promise<FailedJob[]>,
+): Promise<Overview> {
+  const [sources, plans, [paidInvoices], [paidOnce], signUps, jobs] = await Promise.all([
+    db
+      .select({ source: accessSourceOf(users.id), n: count() })
+      .from(users)
+      .groupBy(sql`1`),
+    db.execute(sql`select
+        coalesce(sum(${billingPrices.unitAmount}) filter (where plans.status in (${list(RECURRING)})), 0)::int as recurring,
+        count(*) filter (where plans.status in (${list(FAILED)}))::int as failed
+      from ${currentPlans} as plans
+      join ${billingPrices} on ${billingPrices.id} = plans.price_id`),
+    db
+      .select({ total: sql<number>`coalesce(sum(${billingInvoices.amountPaid}), 0)::int` })
+      .from(billingInvoices)
+      .where(sql`${billingInvoices.paidAt} >= now() - interval '30 days'`),
+    db
+      .select({ total: sql<number>`coalesce(sum(${billingPaymentIntents.amount}), 0)::int` })
+      .from(billingPaymentIntents)
+      .where(
+        sql`${billingPaymentIntents.status} = 'succeeded' and ${billingPaymentIntents.createdAt} >= now() - interval '30 days'`,
+      ),
+    db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, (
+        select count(*) from ${users}
+        where ${users.createdAt} >= day and ${users.createdAt} < day + interval '1 day'
+      )::int as count
+      from generate_series(
+        date_trunc('day', now(), 'UTC') - ${`${SIGN_UP_DAYS - 1} days`}::interval,
+        date_trunc('day', now(), 'UTC'),
+        interval '1 day'
+      ) as day
+      order by day`),
+    failedJobs(),
+  ])
+  const withAccess = Object.fromEntries(
+    ACCESS_SOURCES.map((source) => [source, 0]),
+  ) as Overview['withAccess']
+  let members = 0
+  for (const { source, n } of sources) {
+    members += n
+    if (source) withAccess[source] += n
+  }
+  const [money] = rowsOf<{ recurring: number; failed: number }>(plans)
+  return {
+    members,
+    withAccess,
+    currency: 'usd',
+    monthlyRecurring: Number(money?.recurring ?? 0),
+    revenueLast30Days: Number(paidInvoices?.total ?? 0) + Number(paidOnce?.total ?? 0),
+    failedPayments: Number(money?.failed ?? 0),
+    mailGaveUp: jobs.filter((job) => MAIL_QUEUES.has(job.queue)).length,
+    signUps: rowsOf<{ day: string; count: number }>(signUps).map((row) => ({
+      day: row.day,
+      count: Number(row.count),
+    })),
+  }
+}
