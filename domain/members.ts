@@ -112,13 +112,13 @@ const reason = z
     z.trim(),
     z.minLength(1, { error: 'members.reasonRequired' }),
     z.maxLength(500, { error: 'members.reasonTooLong' }),
-    z.regex(/^[^\p{Cc}]*$/u, { error: 'members.reasonRequired' }),
+    z.regex(/^[^\p{Cc}]*$/u, { error: 'members.reasonOneLine' }),
   )
 
-/** "Grant complimentary access": why, and until when (a day to come), or for good. */
+/** "Grant complimentary access": why, and its last day (today or later, UTC), or for good. */
 export const grantComplimentarySchema = z.object({
   reason,
-  /** A date (YYYY-MM-DD): access ends as that day begins, UTC. */
+  /** The last day (YYYY-MM-DD) the member may play: access ends as the next begins, UTC. */
   endsOn: z.optional(
     z.nullable(
       z

@@ -131,26 +131,6 @@ export const MESSAGES = {
     en: 'This access code is no longer valid.',
     es: 'Este código de acceso ya no es válido.',
   },
-  'operators.codeFormat': {
-    en: 'Enter the 6-digit code from your authenticator, or a recovery code.',
-    es: 'Introduce el código de 6 cifras de tu autenticador, o un código de recuperación.',
-  },
-  'members.reasonRequired': {
-    en: 'Say why, in a few words: the audit log keeps it.',
-    es: 'Di por qué, en pocas palabras: el registro de auditoría lo guarda.',
-  },
-  'members.reasonTooLong': {
-    en: 'Keep the reason under 500 characters.',
-    es: 'El motivo debe tener menos de 500 caracteres.',
-  },
-  'members.endsOnFormat': {
-    en: 'Enter the end as a date, for example 2027-01-31, or leave it empty.',
-    es: 'Indica el final como una fecha, por ejemplo 2027-01-31, o déjalo vacío.',
-  },
-  'members.queryTooLong': {
-    en: 'Search with fewer than 100 characters.',
-    es: 'Busca con menos de 100 caracteres.',
-  },
   'access.codeRequired': {
     en: 'Please enter your access code',
     es: 'Por favor, introduce tu código de acceso',

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { CONSOLE_MESSAGES } from '../domain/console-messages'
 import { type Language, pickLanguage } from '../domain/i18n'
 import { MESSAGES as SHARED_MESSAGES } from '../domain/messages'
 
@@ -141,8 +142,12 @@ const SERVER_MESSAGES = {
     es: 'Este miembro no tiene acceso de cortesía que finalizar.',
   },
   'members.endsOnPast': {
-    en: 'The end must be a day still to come.',
-    es: 'El final debe ser un día que aún no ha llegado.',
+    en: 'The last day must be today or a day to come.',
+    es: 'El último día debe ser hoy o un día que aún no ha llegado.',
+  },
+  'members.notYourself': {
+    en: 'Your own access is not yours to change here: ask another operator.',
+    es: 'Tu propio acceso no lo puedes cambiar aquí: pídeselo a otra persona que opere el servicio.',
   },
   'operators.wrongCode': {
     en: 'This code is not right, or it was already used. Enter the newest code from your authenticator, or an unused recovery code.',
@@ -270,7 +275,7 @@ const SERVER_MESSAGES = {
   },
 } as const satisfies Record<string, Record<Language, string>>
 
-const MESSAGES = { ...SERVER_MESSAGES, ...SHARED_MESSAGES }
+const MESSAGES = { ...SERVER_MESSAGES, ...SHARED_MESSAGES, ...CONSOLE_MESSAGES }
 
 export type MessageKey = keyof typeof MESSAGES
 

@@ -64,8 +64,8 @@ export function requestEarly(path: string) {
   early.set(path, response)
 }
 
-/** Drops the answers of {@link requestEarly} to `paths` that no request has taken. */
-export function forgetEarly(paths: readonly string[]) {
+/** Drops the answers of {@link requestEarly} to `paths` (all by default) no request has taken. */
+export function forgetEarly(paths: Iterable<string> = [...early.keys()]) {
   for (const path of paths) early.delete(path)
 }
 

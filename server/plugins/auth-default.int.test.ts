@@ -38,6 +38,7 @@ describe('authentication by default under /api', () => {
       'GET /api/admin/audit',
       'GET /api/admin/members',
       'GET /api/admin/members/:id',
+      'GET /api/admin/overview',
       'GET /api/affirmations',
       'GET /api/captcha/challenge',
       'GET /api/countries',

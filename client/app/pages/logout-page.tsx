@@ -4,6 +4,7 @@ import { Navigate } from 'react-router'
 import { LOGIN_PATH } from '../../../domain/routes'
 import { FullScreenSpinner } from '../../components/ui/full-screen-spinner'
 import { signOut } from '../../features/auth/public'
+import { forgetEarly } from '../../lib/api-client'
 import { clearLocalData } from '../../lib/local-data'
 import { sessionQueryKey } from '../../lib/session'
 
@@ -18,6 +19,8 @@ export function LogoutPage() {
       .catch(() => {})
       .finally(() => {
         clearLocalData()
+        // An answer asked for early, for this member, is not the next one's.
+        forgetEarly()
         queryClient.clear()
         queryClient.setQueryData(sessionQueryKey, { user: null })
         if (active) setDone(true)

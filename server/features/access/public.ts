@@ -9,4 +9,4 @@ export {
   redeemSignupCode,
   revokeCode,
 } from './service'
-export { accessSourceOf, planStatusOf } from './sources'
+export { accessSourceOf, countAccessSources, mayHaveSource, planStatusOf } from './sources'

@@ -12,11 +12,11 @@ import {
   billingSubscriptions,
 } from '../../../db/schema/billing'
 import { hasAccess } from '../../../domain/access'
-import { MEMBER_PAGE_SIZE, SIGN_UP_DAYS } from '../../../domain/members'
+import { ACCESS_SOURCES, MEMBER_PAGE_SIZE, SIGN_UP_DAYS } from '../../../domain/members'
 import { AUDIT_PAGE_SIZE } from '../../../domain/operators'
 import { buildUser, grantAccess, TEST_PASSWORD } from '../../../tests/support/factories'
 import { setUpTestApp } from '../../../tests/support/test-app'
-import { accessFactsFor, accessSourceOf } from '../access/public'
+import { accessFactsFor, accessSourceOf, countAccessSources } from '../access/public'
 import { addOperator } from './operators'
 
 const testApp = setUpTestApp()
@@ -289,6 +289,13 @@ describe('the console’s members', () => {
       status,
       createdAt: new Date(),
     })
+    const gift = (userId: string, more: { endsAt?: Date; endedAt?: Date } = {}) => ({
+      id: randomUUID(),
+      userId,
+      reason: 'test',
+      grantedBy: 'operator@example.test',
+      ...more,
+    })
     const cases: [string, (userId: string) => Promise<unknown>, string | null][] = [
       ['nothing', async () => {}, null],
       ['an access code', (id) => grantAccess(testApp.app, id), 'code'],
@@ -333,7 +340,37 @@ describe('the console’s members', () => {
         (id) => db.insert(billingPaymentIntents).values(payment(id, 'succeeded')),
         'one_payment',
       ],
+      [
+        'complimentary access',
+        (id) => db.insert(complimentaryAccess).values(gift(id)),
+        'complimentary',
+      ],
+      [
+        'complimentary access over a failed renewal',
+        async (id) => {
+          await db.insert(billingSubscriptions).values(subscription(id, 'past_due'))
+          await db
+            .insert(complimentaryAccess)
+            .values(gift(id, { endsAt: new Date(Date.now() + 86_400_000) }))
+        },
+        'complimentary',
+      ],
+      [
+        'complimentary access past its end',
+        (id) =>
+          db.insert(complimentaryAccess).values(gift(id, { endsAt: new Date(Date.now() - 1_000) })),
+        null,
+      ],
+      [
+        'complimentary access ended, over a code',
+        async (id) => {
+          await grantAccess(testApp.app, id)
+          await db.insert(complimentaryAccess).values(gift(id, { endedAt: new Date() }))
+        },
+        'code',
+      ],
     ]
+    const before = await countAccessSources(db)
     for (const [label, arrange, source] of cases) {
       const { user } = await buildUser(testApp.app)
       await arrange(user.id)
@@ -343,6 +380,12 @@ describe('the console’s members', () => {
         .where(sql`${users.id} = ${user.id}`)
       expect(row?.source, label).toBe(source)
       expect(hasAccess(await accessFactsFor(db, user.id)), label).toBe(source !== null)
+    }
+    // The overview counts everyone at once, by joins rather than member by member: the same.
+    const after = await countAccessSources(db)
+    for (const source of [null, ...ACCESS_SOURCES]) {
+      const expected = cases.filter(([, , each]) => each === source).length
+      expect((after.get(source) ?? 0) - (before.get(source) ?? 0), String(source)).toBe(expected)
     }
   })
 
@@ -359,7 +402,8 @@ describe('the console’s members', () => {
     expect(granted.statusCode).toBe(200)
     expect(granted.json()).toMatchObject({
       reason: 'Renewal failed while travelling',
-      endsAt: '2099-01-31T00:00:00.000Z',
+      // The member still plays on the last day named; it ends as the next begins (UTC).
+      endsAt: '2099-02-01T00:00:00.000Z',
     })
     expect(await memberHasAccess(memberCookie)).toBe(true)
     const detail = (await send('GET', `/api/admin/members/${user.id}`, cookie)).json()
@@ -435,21 +479,33 @@ describe('the console’s members', () => {
         user.id,
         { reason: 'Gift', endsOn: '31/01/2099' },
         400,
-        'Indica el final como una fecha, por ejemplo 2027-01-31, o déjalo vacío.',
+        'Indica el último día como una fecha, por ejemplo 2027-01-31, o déjalo vacío.',
       ],
       [
         user.id,
         { reason: 'Gift', endsOn: '2099-02-30' },
         400,
-        'Indica el final como una fecha, por ejemplo 2027-01-31, o déjalo vacío.',
+        'Indica el último día como una fecha, por ejemplo 2027-01-31, o déjalo vacío.',
       ],
       [
         user.id,
         { reason: 'Gift', endsOn: '2020-01-01' },
         400,
-        'El final debe ser un día que aún no ha llegado.',
+        'El último día debe ser hoy o un día que aún no ha llegado.',
+      ],
+      [
+        user.id,
+        { reason: 'Line one\nline two' },
+        400,
+        'Escribe el motivo en una sola línea, sin tabulaciones.',
       ],
       ['no-such-member', { reason: 'Gift' }, 404, 'Ningún miembro tiene este identificador.'],
+      [
+        (await send('GET', '/api/session', cookie)).json().user.id,
+        { reason: 'For me' },
+        403,
+        'Tu propio acceso no lo puedes cambiar aquí',
+      ],
     ]
     for (const [id, payload, status, message] of cases) {
       const answer = await send(

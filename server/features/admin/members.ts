@@ -28,6 +28,7 @@ import {
   currentComplimentary,
   endComplimentary,
   grantComplimentary,
+  mayHaveSource,
   planStatusOf,
 } from '../access/public'
 
@@ -46,10 +47,10 @@ const searchText = sql`(lower(${users.email}) || ' ' || lower(${users.name}))`
 /** `%` and `_` typed by the operator are letters, not patterns. */
 const likeEscaped = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)
 
-// A page ends at its last member's sign-up time (as PostgreSQL writes it, to the microsecond)
-// and id, as one opaque word.
+// A page ends at its last member's sign-up time (to the microsecond, UTC, written the same way
+// whatever the database's DateStyle) and id, as one opaque word.
 const cursorSchema = z.tuple([
-  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/)),
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)),
   z.string().check(z.regex(/^[\w-]{1,64}$/)),
 ])
 const cursorOf = (at: string, id: string) =>
@@ -78,8 +79,12 @@ export async function searchMembers(
   const planStatus = planStatusOf(users.id)
   const conditions: SQL[] = []
   if (query.q) conditions.push(sql`${searchText} like ${`%${likeEscaped(query.q)}%`}`)
-  if (query.access === 'none') conditions.push(sql`${access} is null`)
-  else if (query.access) conditions.push(sql`${access} = ${query.access}`)
+  if (query.access) {
+    conditions.push(mayHaveSource(users.id, query.access))
+    conditions.push(
+      query.access === 'none' ? sql`${access} is null` : sql`${access} = ${query.access}`,
+    )
+  }
   if (query.status) conditions.push(sql`${planStatus} = ${query.status}`)
   if (query.after) {
     const [at, id] = readCursor(query.after)
@@ -91,7 +96,7 @@ export async function searchMembers(
       email: users.email,
       name: users.name,
       createdAt: users.createdAt,
-      cursorAt: sql<string>`${users.createdAt}::text`,
+      cursorAt: sql<string>`to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
       access,
       planStatus,
     })
@@ -211,14 +216,23 @@ async function lockMember(tx: Database, id: string) {
   return member
 }
 
-/** The first moment of `day` (YYYY-MM-DD), UTC; refused unless it is still to come. */
+/**
+ * The end of `day` (YYYY-MM-DD), UTC: the member may still play on the day the operator names,
+ * and it ends as the next one begins. Refused unless that is still to come.
+ */
 function endOf(day: string): Date {
-  const at = new Date(`${day}T00:00:00.000Z`)
-  if (Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== day) {
+  const start = new Date(`${day}T00:00:00.000Z`)
+  if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== day) {
     throw new AppError(400, 'members.endsOnFormat')
   }
-  if (at.getTime() <= Date.now()) throw new AppError(400, 'members.endsOnPast')
-  return at
+  const end = new Date(start.getTime() + 86_400_000)
+  if (end.getTime() <= Date.now()) throw new AppError(400, 'members.endsOnPast')
+  return end
+}
+
+/** An operator's own access is not theirs to change from the console: another operator's is. */
+function notThemselves(actor: Actor, memberId: string) {
+  if (actor.id === memberId) throw new AppError(403, 'members.notYourself')
 }
 
 /** "Grant complimentary access": from now until the day given, or until ended. */
@@ -228,6 +242,7 @@ export async function grantComplimentaryAccess(
   memberId: string,
   grant: GrantComplimentary,
 ): Promise<Complimentary> {
+  notThemselves(actor, memberId)
   const endsAt = grant.endsOn ? endOf(grant.endsOn) : null
   const granted = await db.transaction(async (tx) => {
     const member = await lockMember(tx, memberId)
@@ -261,6 +276,7 @@ export async function endComplimentaryAccess(
   memberId: string,
   reason: string,
 ): Promise<void> {
+  notThemselves(actor, memberId)
   await db.transaction(async (tx) => {
     const member = await lockMember(tx, memberId)
     const ended = await endComplimentary(tx, { userId: member.id, reason, by: actor.email })

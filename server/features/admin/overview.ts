@@ -1,4 +1,4 @@
-import { count, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/auth'
 import {
@@ -10,7 +10,7 @@ import {
 import { RUNNING_STATUSES } from '../../../domain/billing-plans'
 import { ACCESS_SOURCES, type Overview, SIGN_UP_DAYS } from '../../../domain/members'
 import type { FailedJob } from '../../plugins/jobs'
-import { accessSourceOf } from '../access/public'
+import { countAccessSources } from '../access/public'
 
 /** The queues whose jobs are messages to members: a failed one is mail that gave up. */
 export const MAIL_QUEUES: ReadonlySet<string> = new Set([
@@ -52,10 +52,7 @@ export async function overview(
   failedJobs: () => Promise<FailedJob[]>,
 ): Promise<Overview> {
   const [sources, plans, [paidInvoices], [paidOnce], signUps, jobs] = await Promise.all([
-    db
-      .select({ source: accessSourceOf(users.id), n: count() })
-      .from(users)
-      .groupBy(sql`1`),
+    countAccessSources(db),
     db.execute(sql`select
         coalesce(sum(${billingPrices.unitAmount}) filter (where plans.status in (${list(RECURRING)})), 0)::int as recurring,
         count(*) filter (where plans.status in (${list(FAILED)}))::int as failed
@@ -87,7 +84,7 @@ export async function overview(
     ACCESS_SOURCES.map((source) => [source, 0]),
   ) as Overview['withAccess']
   let members = 0
-  for (const { source, n } of sources) {
+  for (const [source, n] of sources) {
     members += n
     if (source) withAccess[source] += n
   }

@@ -12,9 +12,9 @@ import { Dialog } from '../../../components/ui/dialog'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
-import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { useEndComplimentary, useGrantComplimentary } from '../api'
+import { useConsoleMessageText } from '../messages'
 
 interface DialogProps {
   member: MemberDetail
@@ -27,8 +27,8 @@ const grantFormSchema = z.extend(grantComplimentarySchema, {
   endsOn: z.string().check(z.regex(/^(\d{4}-\d{2}-\d{2})?$/, { error: 'members.endsOnFormat' })),
 })
 
-/** Tomorrow, as the date field's earliest day (UTC, as the server reads the end). */
-const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+/** Today, UTC: the earliest last day the server takes. */
+const today = () => new Date().toISOString().slice(0, 10)
 
 /** "Grant complimentary access": why, until when (or until ended), and what it will do. */
 export function GrantComplimentaryDialog({ member, open, onOpenChange }: DialogProps) {
@@ -42,7 +42,7 @@ export function GrantComplimentaryDialog({ member, open, onOpenChange }: DialogP
 
 function GrantForm({ member, onDone }: { member: MemberDetail; onDone: () => void }) {
   const { t, i18n } = useTranslation()
-  const text = useMessageText()
+  const text = useConsoleMessageText()
   const { notify } = useNotifications()
   const form = useForm({
     resolver: zodResolver(grantFormSchema),
@@ -87,7 +87,7 @@ function GrantForm({ member, onDone }: { member: MemberDetail; onDone: () => voi
         label={t('admin.complimentary.endsOn')}
         hint={t('admin.complimentary.endsOnHint')}
         type="date"
-        min={tomorrow()}
+        min={today()}
         error={text(errors.endsOn?.message)}
         {...form.register('endsOn')}
       />
@@ -122,7 +122,7 @@ export function EndComplimentaryDialog({ member, open, onOpenChange }: DialogPro
 
 function EndForm({ member, onDone }: { member: MemberDetail; onDone: () => void }) {
   const { t } = useTranslation()
-  const text = useMessageText()
+  const text = useConsoleMessageText()
   const { notify } = useNotifications()
   const form = useForm({
     resolver: zodResolver(endComplimentarySchema),

@@ -67,6 +67,9 @@ function MemberSections({ member }: { member: MemberDetail }) {
   }
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
   const day = (iso: string) => date.format(new Date(iso))
+  // Complimentary access ends as the day after its last begins, UTC (the server's rule).
+  const utc = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' })
+  const lastDay = (endsAt: string) => utc.format(new Date(Date.parse(endsAt) - 86_400_000))
   const { account, access, plan } = member
   const complimentary = access.complimentary
   return (
@@ -92,7 +95,7 @@ function MemberSections({ member }: { member: MemberDetail }) {
           {complimentary && (
             <Row label={t('admin.access.complimentary')}>
               {complimentary.endsAt
-                ? t('admin.member.complimentaryUntil', { date: day(complimentary.endsAt) })
+                ? t('admin.member.complimentaryUntil', { date: lastDay(complimentary.endsAt) })
                 : t('admin.member.complimentaryOpen')}
               <span className="block text-sm text-slate-600">
                 {t('admin.member.complimentaryBy', {
@@ -151,8 +154,10 @@ function MemberSections({ member }: { member: MemberDetail }) {
           <p className="px-5 py-4 text-slate-600">{t('admin.member.noCards')}</p>
         ) : (
           <ul className="divide-y divide-slate-100">
-            {member.cards.map((card) => (
-              <li key={`${card.brand}-${card.last4}`} className="px-5 py-3 text-slate-900">
+            {member.cards.map((card, index) => (
+              // Two cards may share a brand and last four digits; the list never reorders.
+              // biome-ignore lint/suspicious/noArrayIndexKey: see above
+              <li key={index} className="px-5 py-3 text-slate-900">
                 {t('admin.member.card', { brand: card.brand, last4: card.last4 })}
               </li>
             ))}

@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
 import Search from 'lucide-react/icons/search'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useSearchParams } from 'react-router'
 import { SUBSCRIPTION_STATUSES } from '../../../../domain/access'
@@ -41,15 +41,25 @@ export function MembersList() {
     [setParams],
   )
   const [typed, setTyped] = useState(q)
-  // The address changed under the field (Back, a link): the field follows it.
+  // What the field last wrote to the address: an address that says anything else changed under
+  // the field (Back, a link), which then follows it. Comparing with what is typed now would
+  // take the field's own write, arriving after more keys, for such a change and drop those keys.
+  const written = useRef(q)
   const [shownQ, setShownQ] = useState(q)
   if (q !== shownQ) {
     setShownQ(q)
-    if (typed.trim() !== q) setTyped(q)
+    if (q !== written.current) {
+      written.current = q
+      setTyped(q)
+    }
   }
   useEffect(() => {
-    if (typed.trim() === q) return
-    const timer = setTimeout(() => set('q', typed.trim()), SEARCH_PAUSE_MS)
+    const term = typed.trim()
+    if (term === q) return
+    const timer = setTimeout(() => {
+      written.current = term
+      set('q', term)
+    }, SEARCH_PAUSE_MS)
     return () => clearTimeout(timer)
   }, [typed, q, set])
   const search: Omit<MemberSearchQuery, 'after'> = {
@@ -102,6 +112,12 @@ export function MembersList() {
             />
           </form>
         </search>
+        <p className="sr-only" aria-live="polite">
+          {members.isSuccess &&
+            t(members.hasNextPage ? 'admin.members.shownMore' : 'admin.members.shown', {
+              count: rows.length,
+            })}
+        </p>
         {members.isPending ? (
           <p className="text-slate-600">{t('admin.loading')}</p>
         ) : members.isError ? (

@@ -13,11 +13,11 @@ import { SectionCard } from '../../../components/ui/section-card'
 import { TextField } from '../../../components/ui/text-field'
 import { ApiError } from '../../../lib/api-client'
 import { useFormMutation } from '../../../lib/form-mutation'
-import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
 import { factorStatusQuery, useConfirmSetUp, useStartSetUp, useVerifyFactor } from '../api'
 import { Console } from '../components/console'
 import { QrCode } from '../components/qr-code'
+import { useConsoleMessageText } from '../messages'
 
 export { adminTextsReady } from '../texts'
 
@@ -89,7 +89,7 @@ function CodeForm({
   submitLabel: string
   send: UseMutationResult<unknown, Error, { code: string }>
 }) {
-  const text = useMessageText()
+  const text = useConsoleMessageText()
   const form = useForm({
     resolver: zodResolver(factorCodeRequestSchema),
     defaultValues: { code: '' },
@@ -120,7 +120,7 @@ function CodeForm({
 /** The password again, before a new key is made (a session alone must not enrol a phone). */
 function PasswordForm({ send }: { send: ReturnType<typeof useStartSetUp> }) {
   const { t } = useTranslation()
-  const text = useMessageText()
+  const text = useConsoleMessageText()
   const form = useForm({
     resolver: zodResolver(factorSetUpRequestSchema),
     defaultValues: { password: '' },
