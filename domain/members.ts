@@ -41,6 +41,7 @@ export const memberRowSchema = z.object({
   access: z.nullable(z.enum(ACCESS_SOURCES)),
   /** The current plan's status, if the member has had a plan. */
   planStatus: z.nullable(z.enum(SUBSCRIPTION_STATUSES)),
+  blocked: z.boolean(),
 })
 export type MemberRow = z.infer<typeof memberRowSchema>
 
@@ -72,6 +73,10 @@ export const memberDetailSchema = z.object({
     role: z.string(),
     emailVerified: z.boolean(),
     createdAt: z.string(),
+    /** Sessions signed in now, on any device. */
+    sessions: z.number(),
+    /** Since when, and why, an operator blocked the account; null when it is not blocked. */
+    blocked: z.nullable(z.object({ at: z.string(), reason: z.string() })),
   }),
   access: z.object({
     hasAccess: z.boolean(),
@@ -158,3 +163,6 @@ export const overviewSchema = z.object({
   signUps: z.array(z.object({ day: z.string(), count: z.number() })),
 })
 export type Overview = z.infer<typeof overviewSchema>
+
+/** An action on a member's account that the audit log keeps with why. */
+export const memberActionSchema = z.object({ reason })

@@ -129,6 +129,18 @@ const SERVER_MESSAGES = {
     en: 'Set up your authenticator first.',
     es: 'Configura primero tu autenticador.',
   },
+  'auth.accountBlocked': {
+    en: 'This account has been blocked. If you think this is a mistake, write to our support team.',
+    es: 'Esta cuenta ha sido bloqueada. Si crees que es un error, escribe a nuestro equipo de soporte.',
+  },
+  'members.notBlocked': {
+    en: 'This account is not blocked.',
+    es: 'Esta cuenta no está bloqueada.',
+  },
+  'members.alreadyBlocked': {
+    en: 'This account is already blocked.',
+    es: 'Esta cuenta ya está bloqueada.',
+  },
   'members.notFound': {
     en: 'No member has this id.',
     es: 'Ningún miembro tiene este identificador.',

@@ -26,6 +26,12 @@ export const users = pgTable(
      * (`npm run cli -- operators …`), never by a web form.
      */
     role: text('role').notNull().default('member'),
+    /**
+     * Set by an operator from the console: the account may not sign in (its sessions were
+     * ended then) until an operator unblocks it.
+     */
+    blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    blockedReason: text('blocked_reason'),
   },
   (table) => [
     check('user_role_check', sql`${table.role} in ('member', 'operator')`),

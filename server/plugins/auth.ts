@@ -3,6 +3,7 @@ import { hash, verify } from '@node-rs/argon2'
 import type { BetterAuthOptions } from 'better-auth'
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { APIError } from 'better-auth/api'
 import { emailOTP } from 'better-auth/plugins'
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -273,6 +274,23 @@ function createAuth(app: FastifyInstance, config: Config, mail: AuthMail) {
     },
     // Codes stay in the database only: single-use checks and attempt counts need one truth.
     verification: { storeInDatabase: true },
+    databaseHooks: {
+      session: {
+        create: {
+          // An account an operator blocked gets no new session: the password was checked
+          // before this, so saying so tells nothing to someone who does not hold it.
+          before: async (session) => {
+            const [row] = await db
+              .select({ blockedAt: users.blockedAt })
+              .from(users)
+              .where(eq(users.id, session.userId))
+            if (row?.blockedAt) {
+              throw new APIError('FORBIDDEN', { code: 'ACCOUNT_BLOCKED', message: 'blocked' })
+            }
+          },
+        },
+      },
+    },
     user: {
       additionalFields: {
         language: { type: 'string', required: false, defaultValue: DEFAULT_LANGUAGE, input: true },

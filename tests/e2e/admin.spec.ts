@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 import type { TestUser } from '../support/factories'
 import { expectPanelsLocked, expectPanelsOpen } from './support/access'
+import { completeHumanCheck } from './support/accounts'
 import { addSessionCookies, harness } from './support/harness'
 import { expect, test } from './support/test'
 
@@ -133,4 +134,61 @@ test('an operator finds a member without access and grants complimentary access:
   await expect(page.getByLabel('E-mail or name')).toHaveValue('lemaître')
   await expect(page.getByTestId('members').getByRole('link', { name: member.email })).toHaveCount(0)
   await memberContext.close()
+})
+
+test.describe('blocking', () => {
+  // The blocked member's sign-in is refused (403), as it should be.
+  test.use({ allowedConsoleErrors: /status of 403/ })
+
+  test('an operator blocks a member: signed out at once, told why at sign-in; unblocked, they sign in', async ({
+    page,
+    member: operator,
+    browser,
+  }) => {
+    const { user: member, session } = await harness('user', { access: true })
+    if (!session) throw new Error('no session')
+    const memberContext = await browser.newContext()
+    await addSessionCookies(memberContext, session)
+    const memberPage = await memberContext.newPage()
+    await memberPage.goto('/home')
+    await expectPanelsOpen(memberPage)
+
+    await openConsole(page, operator)
+    await page.goto(`/admin?view=members&q=${encodeURIComponent(member.email)}`)
+    await page.getByTestId('members').getByRole('link', { name: member.email }).click()
+    await page.getByRole('button', { name: 'Block account' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Block account' })
+    await expect(dialog.getByTestId('action-effect')).toHaveText(
+      `${member.email} will be signed out on every device and will not be able to sign in until an operator unblocks the account. Their plan is not changed.`,
+    )
+    await dialog.getByLabel('Reason').fill('Card testing from this account')
+    await dialog.getByRole('button', { name: 'Block', exact: true }).click()
+    await expect(dialog).toHaveCount(0)
+    await expect(page.getByTestId('member-blocked')).toContainText('Card testing from this account')
+
+    // The member's next page finds no session; signing in says why, and no more.
+    await memberPage.reload()
+    await expect(memberPage).toHaveURL(/\/login$/)
+    await memberPage.getByLabel('Email').fill(member.email)
+    await memberPage.getByLabel('Password', { exact: true }).fill(member.password)
+    await completeHumanCheck(memberPage)
+    await memberPage.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await expect(
+      memberPage.getByText(
+        'This account has been blocked. If you think this is a mistake, write to our support team.',
+      ),
+    ).toBeVisible()
+
+    await page.getByRole('button', { name: 'Unblock account' }).click()
+    const unblock = page.getByRole('dialog', { name: 'Unblock account' })
+    await unblock.getByLabel('Reason').fill('The bank confirmed the cards')
+    await unblock.getByRole('button', { name: 'Unblock', exact: true }).click()
+    await expect(page.getByTestId('member-blocked')).toHaveCount(0)
+    await expect(page.getByTestId('audit-log').getByText('Unblocked the account')).toBeVisible()
+
+    await completeHumanCheck(memberPage)
+    await memberPage.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await expect(memberPage).toHaveURL(/\/home$/)
+    await memberContext.close()
+  })
 })

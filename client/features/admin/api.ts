@@ -145,15 +145,25 @@ export function useGrantComplimentary(id: string) {
 }
 
 /** Ends the member's complimentary access now. */
-export function useEndComplimentary(id: string) {
+export const useEndComplimentary = (id: string) =>
+  useMemberAction<{ reason: string }>(id, 'complimentary/end')
+
+/** A POST on the member that answers `{ ok: true }`, with a body or none. */
+function useMemberAction<Body extends object | undefined>(id: string, action: string) {
   const changed = useMemberChanged(id)
   return useMutation({
-    mutationFn: (end: { reason: string }) =>
-      apiRequest(
-        `/api/admin/members/${encodeURIComponent(id)}/complimentary/end`,
-        okResponseSchema,
-        { method: 'POST', body: JSON.stringify(end) },
-      ),
+    mutationFn: (body: Body) =>
+      apiRequest(`/api/admin/members/${encodeURIComponent(id)}/${action}`, okResponseSchema, {
+        method: 'POST',
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }),
     onSuccess: changed,
   })
 }
+
+/** Signs the member out on every device. */
+export const useSignOutEverywhere = (id: string) => useMemberAction<undefined>(id, 'sign-out')
+/** Blocks the account, with why. */
+export const useBlockMember = (id: string) => useMemberAction<{ reason: string }>(id, 'block')
+/** Unblocks the account, with why. */
+export const useUnblockMember = (id: string) => useMemberAction<{ reason: string }>(id, 'unblock')

@@ -1,5 +1,6 @@
-import { type Column, count, getTableName, type SQL, sql } from 'drizzle-orm'
+import { type Column, count, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
+import { qualified } from '../../../db/qualified'
 import { accessCodes, complimentaryAccess } from '../../../db/schema/access'
 import { users } from '../../../db/schema/auth'
 import { billingPaymentIntents, billingSubscriptions } from '../../../db/schema/billing'
@@ -13,12 +14,7 @@ import type { AccessSource } from '../../../domain/members'
 // comes either per member (subqueries, for a page of 50) or for everyone at once (joins, for
 // the overview's counts on 100,000 members).
 
-/**
- * A column named with its table, always: inside a subquery an unqualified `"id"` would be the
- * subquery's own table's (Drizzle leaves the table out in a one-table select's fields).
- */
-const q = (column: Column) =>
-  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`
+const q = qualified
 
 const list = (values: readonly string[]) =>
   sql.join(

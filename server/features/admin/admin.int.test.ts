@@ -15,6 +15,7 @@ import { hasAccess } from '../../../domain/access'
 import { ACCESS_SOURCES, MEMBER_PAGE_SIZE, SIGN_UP_DAYS } from '../../../domain/members'
 import { AUDIT_PAGE_SIZE } from '../../../domain/operators'
 import { buildUser, grantAccess, TEST_PASSWORD } from '../../../tests/support/factories'
+import { passHumanCheckIn } from '../../../tests/support/human-check'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { accessFactsFor, accessSourceOf, countAccessSources } from '../access/public'
 import { addOperator } from './operators'
@@ -602,5 +603,109 @@ describe('the console’s overview', () => {
     const today = new Date().toISOString().slice(0, 10)
     expect(after.signUps.at(-1).day).toBe(today)
     expect(after.signUps.at(-1).count - before.signUps.at(-1).count).toBeGreaterThanOrEqual(3)
+  })
+})
+
+describe('the console’s actions on an account', () => {
+  const signIn = async (email: string, password = TEST_PASSWORD) =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/api/account/sign-in',
+      remoteAddress: `10.30.3.${++addresses % 250}`,
+      headers: { 'accept-language': 'en' },
+      payload: {
+        email,
+        password,
+        rememberMe: false,
+        humanCheck: await passHumanCheckIn(testApp.app),
+      },
+    })
+  const sessionOf = async (cookie: string) =>
+    (await send('GET', '/api/session', cookie)).json().user?.email ?? null
+
+  it('signs a member out on every device, and they may sign in again', async () => {
+    const cookie = await operatorCookie(true)
+    const { user, session } = await buildUser(testApp.app)
+    const phone = session?.header ?? ''
+    const laptop = (await signIn(user.email)).cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+    expect(await sessionOf(phone)).toBe(user.email)
+    expect(await sessionOf(laptop)).toBe(user.email)
+    expect(
+      (await send('GET', `/api/admin/members/${user.id}`, cookie)).json().account.sessions,
+    ).toBe(2)
+
+    const answer = await send('POST', `/api/admin/members/${user.id}/sign-out`, cookie)
+    expect(answer.statusCode).toBe(200)
+    expect(await sessionOf(phone)).toBeNull()
+    expect(await sessionOf(laptop)).toBeNull()
+    expect(
+      (await send('GET', `/api/admin/members/${user.id}`, cookie)).json().account.sessions,
+    ).toBe(0)
+    expect((await signIn(user.email)).statusCode).toBe(200)
+
+    const log = (await send('GET', `/api/admin/audit?member=${user.id}`, cookie)).json()
+    expect(log.entries[0]).toMatchObject({
+      action: 'members.sign-out-everywhere',
+      before: { sessions: 2 },
+      after: { sessions: 0 },
+    })
+  })
+
+  it('blocks an account: signed out, no sign-in, and says so only to the right password; unblocks it', async () => {
+    const cookie = await operatorCookie(true)
+    const { user, session } = await buildUser(testApp.app)
+    const blocked = await send('POST', `/api/admin/members/${user.id}/block`, cookie, {
+      reason: 'Chargeback fraud',
+    })
+    expect(blocked.statusCode).toBe(200)
+    expect(await sessionOf(session?.header ?? '')).toBeNull()
+    const refused = await signIn(user.email)
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().message).toBe(
+      'This account has been blocked. If you think this is a mistake, write to our support team.',
+    )
+    expect(refused.cookies.filter((c) => c.value !== '')).toEqual([])
+    // A wrong password hears what any wrong password hears.
+    expect((await signIn(user.email, 'Wrong-password-1!')).statusCode).toBe(401)
+    const detail = (await send('GET', `/api/admin/members/${user.id}`, cookie)).json()
+    expect(detail.account.blocked).toMatchObject({ reason: 'Chargeback fraud' })
+    const row = (
+      await send('GET', `/api/admin/members?q=${encodeURIComponent(user.email)}`, cookie)
+    ).json().members[0]
+    expect(row.blocked).toBe(true)
+    const again = await send(
+      'POST',
+      `/api/admin/members/${user.id}/block`,
+      cookie,
+      { reason: 'x' },
+      'es',
+    )
+    expect(again.statusCode).toBe(409)
+    expect(again.json().message).toBe('Esta cuenta ya está bloqueada.')
+
+    const unblocked = await send('POST', `/api/admin/members/${user.id}/unblock`, cookie, {
+      reason: 'Bank settled it',
+    })
+    expect(unblocked.statusCode).toBe(200)
+    expect((await signIn(user.email)).statusCode).toBe(200)
+    const log = (await send('GET', `/api/admin/audit?member=${user.id}`, cookie)).json()
+    expect(log.entries.map((entry: { action: string }) => entry.action)).toEqual([
+      'members.unblock',
+      'members.block',
+    ])
+    expect(log.entries[0].before).toMatchObject({ blocked: true, reason: 'Chargeback fraud' })
+  })
+
+  it('refuses to block without a reason, or the operator themselves', async () => {
+    const cookie = await operatorCookie(true)
+    const { user } = await buildUser(testApp.app)
+    const empty = await send('POST', `/api/admin/members/${user.id}/block`, cookie, { reason: '' })
+    expect(empty.statusCode).toBe(400)
+    const self = (await send('GET', '/api/session', cookie)).json().user.id
+    const own = await send('POST', `/api/admin/members/${self}/block`, cookie, { reason: 'Oops' })
+    expect(own.statusCode).toBe(403)
+    expect(
+      (await send('GET', `/api/admin/members/${user.id}`, cookie)).json().account.blocked,
+    ).toBeNull()
   })
 })

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
+import { qualified } from '../../../db/qualified'
 import { auditEntries } from '../../../db/schema/admin'
-import { users } from '../../../db/schema/auth'
+import { sessions as authSessions, users } from '../../../db/schema/auth'
 import {
   billingInvoices,
   billingPaymentIntents,
@@ -22,6 +23,7 @@ import {
   type MemberSearchQuery,
 } from '../../../domain/members'
 import { AppError } from '../../errors'
+import type { Auth } from '../../plugins/auth'
 import {
   accessChanged,
   accessSourceOf,
@@ -99,6 +101,7 @@ export async function searchMembers(
       cursorAt: sql<string>`to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
       access,
       planStatus,
+      blockedAt: users.blockedAt,
     })
     .from(users)
     .where(conditions.length > 0 ? and(...conditions) : undefined)
@@ -114,6 +117,7 @@ export async function searchMembers(
       createdAt: row.createdAt.toISOString(),
       access: row.access,
       planStatus: row.planStatus,
+      blocked: row.blockedAt !== null,
     })),
     next: rows.length > MEMBER_PAGE_SIZE && last ? cursorOf(last.cursorAt, last.id) : null,
   }
@@ -130,7 +134,11 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
       role: users.role,
       emailVerified: users.emailVerified,
       createdAt: users.createdAt,
+      blockedAt: users.blockedAt,
+      blockedReason: users.blockedReason,
       source: accessSourceOf(users.id),
+      sessions: sql<number>`(select count(*)::int from ${authSessions}
+        where ${qualified(authSessions.userId)} = ${qualified(users.id)} and ${qualified(authSessions.expiresAt)} > now())`,
     })
     .from(users)
     .where(eq(users.id, id))
@@ -171,6 +179,10 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
       role: account.role,
       emailVerified: account.emailVerified,
       createdAt: account.createdAt.toISOString(),
+      sessions: Number(account.sessions),
+      blocked: account.blockedAt
+        ? { at: account.blockedAt.toISOString(), reason: account.blockedReason ?? '' }
+        : null,
     },
     access: { hasAccess: account.source !== null, source: account.source, complimentary },
     plan: plan
@@ -293,4 +305,115 @@ export async function endComplimentaryAccess(
     })
   })
   await accessChanged(db, memberId)
+}
+
+/**
+ * Ends every session the member has, on every device (better-auth's own revocation, so the
+ * sessions' cache forgets them too). They may sign in again.
+ */
+export async function signOutEverywhere(
+  db: Database,
+  auth: Auth,
+  actor: Actor,
+  memberId: string,
+): Promise<void> {
+  const member = await endSessions(db, auth, memberId)
+  await db.insert(auditEntries).values({
+    id: randomUUID(),
+    actorId: actor.id,
+    actor: actor.email,
+    action: 'members.sign-out-everywhere',
+    memberId: member.id,
+    memberEmail: member.email,
+    before: { sessions: member.sessions },
+    after: { sessions: 0 },
+  })
+}
+
+async function endSessions(db: Database, auth: Auth, memberId: string) {
+  const [member] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      sessions: sql<number>`(select count(*)::int from ${authSessions}
+        where ${qualified(authSessions.userId)} = ${qualified(users.id)} and ${qualified(authSessions.expiresAt)} > now())`,
+    })
+    .from(users)
+    .where(eq(users.id, memberId))
+  if (!member) throw new AppError(404, 'members.notFound')
+  const { internalAdapter } = await auth.$context
+  await internalAdapter.deleteUserSessions(member.id)
+  return { ...member, sessions: Number(member.sessions) }
+}
+
+/**
+ * Blocks the account: no new session (server/plugins/auth.ts refuses one), and every session
+ * it has ends now. Written before the sessions end, so none can begin in between.
+ */
+export async function blockMember(
+  db: Database,
+  auth: Auth,
+  actor: Actor,
+  memberId: string,
+  reason: string,
+): Promise<void> {
+  notThemselves(actor, memberId)
+  await db.transaction(async (tx) => {
+    const member = await lockMember(tx, memberId)
+    const [was] = await tx
+      .select({ blockedAt: users.blockedAt })
+      .from(users)
+      .where(eq(users.id, member.id))
+    if (was?.blockedAt) throw new AppError(409, 'members.alreadyBlocked')
+    const at = new Date()
+    await tx
+      .update(users)
+      .set({ blockedAt: at, blockedReason: reason, updatedAt: at })
+      .where(eq(users.id, member.id))
+    await tx.insert(auditEntries).values({
+      id: randomUUID(),
+      actorId: actor.id,
+      actor: actor.email,
+      action: 'members.block',
+      memberId: member.id,
+      memberEmail: member.email,
+      before: { blocked: false },
+      after: { blocked: true },
+      reason,
+    })
+  })
+  await endSessions(db, auth, memberId)
+}
+
+/** Lets a blocked account sign in again. */
+export async function unblockMember(
+  db: Database,
+  actor: Actor,
+  memberId: string,
+  reason: string,
+): Promise<void> {
+  notThemselves(actor, memberId)
+  await db.transaction(async (tx) => {
+    const member = await lockMember(tx, memberId)
+    const [was] = await tx
+      .select({ blockedAt: users.blockedAt, blockedReason: users.blockedReason })
+      .from(users)
+      .where(eq(users.id, member.id))
+    if (!was?.blockedAt) throw new AppError(409, 'members.notBlocked')
+    await tx
+      .update(users)
+      .set({ blockedAt: null, blockedReason: null, updatedAt: new Date() })
+      .where(eq(users.id, member.id))
+    await tx.insert(auditEntries).values({
+      id: randomUUID(),
+      actorId: actor.id,
+      actor: actor.email,
+      action: 'members.unblock',
+      memberId: member.id,
+      memberEmail: member.email,
+      before: { blocked: true, since: was.blockedAt.toISOString(), reason: was.blockedReason },
+      after: { blocked: false },
+      reason,
+    })
+  })
 }

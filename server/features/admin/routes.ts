@@ -5,6 +5,7 @@ import {
   complimentarySchema,
   endComplimentarySchema,
   grantComplimentarySchema,
+  memberActionSchema,
   memberDetailSchema,
   memberPageSchema,
   memberParamsSchema,
@@ -17,10 +18,13 @@ import { listFailedJobs } from '../../plugins/jobs'
 import { auditPage } from './audit'
 import {
   type Actor,
+  blockMember,
   endComplimentaryAccess,
   grantComplimentaryAccess,
   memberDetail,
   searchMembers,
+  signOutEverywhere,
+  unblockMember,
 } from './members'
 import { overview } from './overview'
 import { consoleState } from './second-factor'
@@ -152,6 +156,63 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store')
       return auditPage(app.db, request.query)
+    },
+  )
+
+  app.post(
+    '/members/:id/sign-out',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Sign the member out on every device; they may sign in again',
+        params: memberParamsSchema,
+        response: { 200: okResponseSchema, ...memberRefusals },
+      },
+    },
+    async (request) => {
+      await signOutEverywhere(app.db, app.auth, await actorOf(request), request.params.id)
+      return { ok: true as const }
+    },
+  )
+
+  app.post(
+    '/members/:id/block',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Block the account, with a reason: signed out everywhere, no sign-in until unblocked',
+        params: memberParamsSchema,
+        body: memberActionSchema,
+        response: { 200: okResponseSchema, ...memberRefusals },
+      },
+    },
+    async (request) => {
+      await blockMember(
+        app.db,
+        app.auth,
+        await actorOf(request),
+        request.params.id,
+        request.body.reason,
+      )
+      return { ok: true as const }
+    },
+  )
+
+  app.post(
+    '/members/:id/unblock',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Unblock the account, with a reason',
+        params: memberParamsSchema,
+        body: memberActionSchema,
+        response: { 200: okResponseSchema, ...memberRefusals },
+      },
+    },
+    async (request) => {
+      await unblockMember(app.db, await actorOf(request), request.params.id, request.body.reason)
+      return { ok: true as const }
     },
   )
 }

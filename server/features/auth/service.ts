@@ -78,6 +78,8 @@ const BETTER_AUTH_ERRORS: Record<string, { status: number; message: MessageKey }
   TOO_MANY_ATTEMPTS: { status: 400, message: 'auth.codeTooManyAttempts' },
   INVALID_PASSWORD: { status: 400, message: 'auth.currentPasswordIncorrect' },
   SESSION_NOT_FRESH: { status: 403, message: 'auth.sessionNotFresh' },
+  // server/plugins/auth.ts refuses a session to an account an operator blocked.
+  ACCOUNT_BLOCKED: { status: 403, message: 'auth.accountBlocked' },
   // A code for an address that has no pending sign-up behaves like a wrong code.
   USER_NOT_FOUND: { status: 400, message: 'auth.codeInvalid' },
 }

@@ -2,11 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
-import {
-  endComplimentarySchema,
-  grantComplimentarySchema,
-  type MemberDetail,
-} from '../../../../domain/members'
+import { grantComplimentarySchema, type MemberDetail } from '../../../../domain/members'
 import { Button } from '../../../components/ui/button'
 import { Dialog } from '../../../components/ui/dialog'
 import { FormAlert } from '../../../components/ui/form-alert'
@@ -15,6 +11,7 @@ import { useFormMutation } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
 import { useEndComplimentary, useGrantComplimentary } from '../api'
 import { useConsoleMessageText } from '../messages'
+import { ReasonDialog } from './reason-dialog'
 
 interface DialogProps {
   member: MemberDetail
@@ -114,56 +111,14 @@ function GrantForm({ member, onDone }: { member: MemberDetail; onDone: () => voi
 export function EndComplimentaryDialog({ member, open, onOpenChange }: DialogProps) {
   const { t } = useTranslation()
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={t('admin.complimentary.end')}>
-      <EndForm member={member} onDone={() => onOpenChange(false)} />
-    </Dialog>
-  )
-}
-
-function EndForm({ member, onDone }: { member: MemberDetail; onDone: () => void }) {
-  const { t } = useTranslation()
-  const text = useConsoleMessageText()
-  const { notify } = useNotifications()
-  const form = useForm({
-    resolver: zodResolver(endComplimentarySchema),
-    defaultValues: { reason: '' },
-  })
-  const { errors } = form.formState
-  const { submit, pending } = useFormMutation(form, useEndComplimentary(member.account.id), {
-    messagesAt: 'form',
-  })
-  return (
-    <form
-      noValidate
-      onSubmit={form.handleSubmit((values) =>
-        submit(values, {
-          onSuccess: () => {
-            notify('success', t('admin.complimentary.ended'))
-            onDone()
-          },
-        }),
-      )}
-      className="flex flex-col gap-4"
-    >
-      <TextField
-        label={t('admin.complimentary.reason')}
-        hint={t('admin.complimentary.reasonHint')}
-        maxLength={500}
-        error={text(errors.reason?.message)}
-        {...form.register('reason')}
-      />
-      <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
-        {t('admin.complimentary.endEffect', { email: member.account.email })}
-      </p>
-      <FormAlert message={errors.root?.server?.message} />
-      <div className="mt-2 flex flex-wrap justify-end gap-2">
-        <Button variant="ghost" onClick={onDone}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" loading={pending}>
-          {t('admin.complimentary.endSubmit')}
-        </Button>
-      </div>
-    </form>
+    <ReasonDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('admin.complimentary.end')}
+      effect={t('admin.complimentary.endEffect', { email: member.account.email })}
+      submitLabel={t('admin.complimentary.endSubmit')}
+      done={t('admin.complimentary.ended')}
+      send={useEndComplimentary(member.account.id)}
+    />
   )
 }

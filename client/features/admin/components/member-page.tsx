@@ -9,10 +9,12 @@ import type { MemberDetail } from '../../../../domain/members'
 import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
 import { ApiError } from '../../../lib/api-client'
-import { memberQuery } from '../api'
+import { memberQuery, useBlockMember, useUnblockMember } from '../api'
 import { accessLabel, statusLabel } from './access-label'
 import { AuditLog } from './audit-log'
 import { EndComplimentaryDialog, GrantComplimentaryDialog } from './complimentary-dialogs'
+import { ReasonDialog } from './reason-dialog'
+import { SignOutDialog } from './sign-out-dialog'
 
 /** One member: account, access and what gives it, plan, cards, invoices, payments, activity. */
 export function MemberPage({ id }: { id: string }) {
@@ -61,7 +63,9 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 function MemberSections({ member }: { member: MemberDetail }) {
   const { t, i18n } = useTranslation()
-  const [dialog, setDialog] = useState<'grant' | 'end' | null>(null)
+  const [dialog, setDialog] = useState<'grant' | 'end' | 'sign-out' | 'block' | 'unblock' | null>(
+    null,
+  )
   const close = (open: boolean) => {
     if (!open) setDialog(null)
   }
@@ -71,6 +75,8 @@ function MemberSections({ member }: { member: MemberDetail }) {
   const utc = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' })
   const lastDay = (endsAt: string) => utc.format(new Date(Date.parse(endsAt) - 86_400_000))
   const { account, access, plan } = member
+  const block = useBlockMember(account.id)
+  const unblock = useUnblockMember(account.id)
   const complimentary = access.complimentary
   return (
     <>
@@ -129,7 +135,38 @@ function MemberSections({ member }: { member: MemberDetail }) {
           </Row>
           <Row label={t('admin.member.language')}>{t(`admin.languages.${account.language}`)}</Row>
           <Row label={t('admin.member.role')}>{t(`admin.roles.${account.role}`)}</Row>
+          <Row label={t('admin.member.signedIn')}>
+            {t('admin.member.sessions', { count: account.sessions })}
+          </Row>
+          {account.blocked && (
+            <Row label={t('admin.member.blocked')}>
+              <span data-testid="member-blocked">
+                {t('admin.member.blockedSince', {
+                  date: day(account.blocked.at),
+                  reason: account.blocked.reason,
+                })}
+              </span>
+            </Row>
+          )}
         </dl>
+        <div className="flex flex-wrap gap-3 border-t border-slate-100 px-5 py-4">
+          <Button
+            variant="secondary"
+            disabled={account.sessions === 0}
+            onClick={() => setDialog('sign-out')}
+          >
+            {t('admin.account.signOut')}
+          </Button>
+          {account.blocked ? (
+            <Button variant="secondary" onClick={() => setDialog('unblock')}>
+              {t('admin.account.unblock')}
+            </Button>
+          ) : (
+            <Button variant="secondary" onClick={() => setDialog('block')}>
+              {t('admin.account.block')}
+            </Button>
+          )}
+        </div>
       </SectionCard>
 
       <SectionCard title={t('admin.member.plan')}>
@@ -213,6 +250,25 @@ function MemberSections({ member }: { member: MemberDetail }) {
 
       <GrantComplimentaryDialog member={member} open={dialog === 'grant'} onOpenChange={close} />
       <EndComplimentaryDialog member={member} open={dialog === 'end'} onOpenChange={close} />
+      <SignOutDialog member={member} open={dialog === 'sign-out'} onOpenChange={close} />
+      <ReasonDialog
+        open={dialog === 'block'}
+        onOpenChange={close}
+        title={t('admin.account.block')}
+        effect={t('admin.account.blockEffect', { email: account.email })}
+        submitLabel={t('admin.account.blockSubmit')}
+        done={t('admin.account.blockedDone')}
+        send={block}
+      />
+      <ReasonDialog
+        open={dialog === 'unblock'}
+        onOpenChange={close}
+        title={t('admin.account.unblock')}
+        effect={t('admin.account.unblockEffect', { email: account.email })}
+        submitLabel={t('admin.account.unblockSubmit')}
+        done={t('admin.account.unblockedDone')}
+        send={unblock}
+      />
     </>
   )
 }

@@ -150,6 +150,11 @@ export function MembersList() {
                   {member.name}
                 </span>
                 <span className="text-sm text-slate-700">
+                  {member.blocked && (
+                    <strong className="mr-2 rounded bg-red-50 px-1.5 py-0.5 font-medium text-red-800">
+                      {t('admin.member.blocked')}
+                    </strong>
+                  )}
                   {accessLabel(t, member.access)}
                   {member.planStatus && ` · ${statusLabel(t, member.planStatus)}`}
                 </span>
