@@ -166,3 +166,7 @@ export type Overview = z.infer<typeof overviewSchema>
 
 /** An action on a member's account that the audit log keeps with why. */
 export const memberActionSchema = z.object({ reason })
+
+/** Ending a member's plan from the console: now, or at the end of the period it is in. */
+export const cancelPlanSchema = z.object({ reason, when: z.enum(['now', 'period-end']) })
+export type CancelPlan = z.infer<typeof cancelPlanSchema>

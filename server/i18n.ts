@@ -85,6 +85,14 @@ const SERVER_MESSAGES = {
     en: 'This action is not available for your plan right now. Reload the page to see its current state.',
     es: 'Esta acción no está disponible para tu plan ahora mismo. Recarga la página para ver su estado actual.',
   },
+  'billing.noRunningPlan': {
+    en: 'This member has no running plan to cancel.',
+    es: 'Este miembro no tiene ningún plan en curso que cancelar.',
+  },
+  'billing.alreadyEnding': {
+    en: 'This plan already ends at the end of its period.',
+    es: 'Este plan ya termina al final de su periodo.',
+  },
   'billing.invoiceNotFound': {
     en: 'This invoice does not exist.',
     es: 'Esta factura no existe.',

@@ -167,3 +167,16 @@ export const useSignOutEverywhere = (id: string) => useMemberAction<undefined>(i
 export const useBlockMember = (id: string) => useMemberAction<{ reason: string }>(id, 'block')
 /** Unblocks the account, with why. */
 export const useUnblockMember = (id: string) => useMemberAction<{ reason: string }>(id, 'unblock')
+
+/** Ends the member's running plan now, or at the end of its period. */
+export function useCancelPlan(id: string, when: 'now' | 'period-end') {
+  const changed = useMemberChanged(id)
+  return useMutation({
+    mutationFn: ({ reason }: { reason: string }) =>
+      apiRequest(`/api/admin/members/${encodeURIComponent(id)}/plan/cancel`, okResponseSchema, {
+        method: 'POST',
+        body: JSON.stringify({ reason, when }),
+      }),
+    onSuccess: changed,
+  })
+}

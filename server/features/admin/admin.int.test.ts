@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { Secret, TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import { accessCodes, complimentaryAccess } from '../../../db/schema/access'
 import { auditEntries } from '../../../db/schema/admin'
@@ -16,9 +15,9 @@ import { ACCESS_SOURCES, MEMBER_PAGE_SIZE, SIGN_UP_DAYS } from '../../../domain/
 import { AUDIT_PAGE_SIZE } from '../../../domain/operators'
 import { buildUser, grantAccess, TEST_PASSWORD } from '../../../tests/support/factories'
 import { passHumanCheckIn } from '../../../tests/support/human-check'
+import { operatorCookie as operatorCookieFor } from '../../../tests/support/operators'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { accessFactsFor, accessSourceOf, countAccessSources } from '../access/public'
-import { addOperator } from './operators'
 
 const testApp = setUpTestApp()
 
@@ -43,31 +42,7 @@ function call(method: string, url: string, cookie?: string) {
 }
 
 /** An operator's session cookie, with the second factor passed in it or not. */
-async function operatorCookie(passed: boolean): Promise<string> {
-  const { user, session } = await buildUser(testApp.app)
-  if (!session) throw new Error('no session')
-  await addOperator(testApp.app.db, user.email)
-  if (passed) {
-    const setUp = await testApp.app.inject({
-      method: 'POST',
-      url: '/api/operator-factor/set-up',
-      remoteAddress: `10.30.1.${++addresses}`,
-      headers: { cookie: session.header },
-      payload: { password: TEST_PASSWORD },
-    })
-    const { secret } = setUp.json()
-    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate()
-    const confirmed = await testApp.app.inject({
-      method: 'POST',
-      url: '/api/operator-factor/set-up/confirm',
-      remoteAddress: `10.30.1.${++addresses}`,
-      headers: { cookie: session.header },
-      payload: { code },
-    })
-    expect(confirmed.statusCode).toBe(200)
-  }
-  return session.header
-}
+const operatorCookie = (passed: boolean) => operatorCookieFor(testApp.app, { passed })
 
 describe('the console’s API', () => {
   it('answers 403 on every route to a visitor, a member and an operator without the factor', async () => {

@@ -15,6 +15,7 @@ import { clientRecords } from '../../../db/schema/clients'
 import { harmonizeSessions } from '../../../db/schema/harmonize'
 import { RUNNING_STATUSES } from '../../../domain/billing-plans'
 import {
+  type CancelPlan,
   type Complimentary,
   type GrantComplimentary,
   MEMBER_PAGE_SIZE,
@@ -33,6 +34,7 @@ import {
   mayHaveSource,
   planStatusOf,
 } from '../access/public'
+import { type BillingDeps, cancelPlanFor } from '../billing/public'
 
 // The console's members: a list a page at a time, one member's page, and the changes an operator
 // makes to them, each written to the audit log in the same transaction.
@@ -415,5 +417,34 @@ export async function unblockMember(
       after: { blocked: false },
       reason,
     })
+  })
+}
+
+/** Cancels the member's running plan now or at its period's end, through the gateway. */
+export async function cancelMemberPlan(
+  deps: BillingDeps,
+  actor: Actor,
+  memberId: string,
+  request: CancelPlan,
+): Promise<void> {
+  const [member] = await deps.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.id, memberId))
+  if (!member) throw new AppError(404, 'members.notFound')
+  const change = await cancelPlanFor(deps, member.id, request.when)
+  // After the gateway's answer, not in its transaction: the plan changed whatever happens next,
+  // so the log says so whatever happens next.
+  await deps.db.insert(auditEntries).values({
+    id: randomUUID(),
+    actorId: actor.id,
+    actor: actor.email,
+    action:
+      request.when === 'now' ? 'members.plan.cancel-now' : 'members.plan.cancel-at-period-end',
+    memberId: member.id,
+    memberEmail: member.email,
+    before: change.before,
+    after: change.after,
+    reason: request.reason,
   })
 }

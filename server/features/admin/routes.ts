@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
 import {
+  cancelPlanSchema,
   complimentarySchema,
   endComplimentarySchema,
   grantComplimentarySchema,
@@ -19,6 +20,7 @@ import { auditPage } from './audit'
 import {
   type Actor,
   blockMember,
+  cancelMemberPlan,
   endComplimentaryAccess,
   grantComplimentaryAccess,
   memberDetail,
@@ -212,6 +214,28 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await unblockMember(app.db, await actorOf(request), request.params.id, request.body.reason)
+      return { ok: true as const }
+    },
+  )
+
+  app.post(
+    '/members/:id/plan/cancel',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Cancel the member's running plan now, or at the end of its period, with a reason",
+        params: memberParamsSchema,
+        body: cancelPlanSchema,
+        response: { 200: okResponseSchema, ...memberRefusals },
+      },
+    },
+    async (request) => {
+      await cancelMemberPlan(
+        { db: app.db, payments: app.payments },
+        await actorOf(request),
+        request.params.id,
+        request.body,
+      )
       return { ok: true as const }
     },
   )

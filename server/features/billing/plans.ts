@@ -5,6 +5,7 @@ import {
   billingInvoices,
   billingPaymentIntents,
   billingPrices,
+  billingSubscriptions,
 } from '../../../db/schema/billing'
 import { ACCESS_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../domain/access'
 import { priceLabel, type SandboxPaymentCheckRequest } from '../../../domain/billing'
@@ -15,6 +16,7 @@ import {
   type PlanState,
   planActions,
   type ReactivatePlanRequest,
+  RUNNING_STATUSES,
   type StartPlanRequest,
   type Subscription,
   type UpgradePreview,
@@ -247,6 +249,50 @@ async function updatePlan(
     await syncCustomer(deps, await customerOf(deps.db, userId))
   })
   return planStateOf(deps, userId)
+}
+
+/** What an operator's cancellation changed: the plan before and after, for the audit log. */
+export interface PlanCancellation {
+  before: { status: SubscriptionStatus; cancelAtPeriodEnd: boolean }
+  after: { status: SubscriptionStatus; cancelAtPeriodEnd: boolean }
+}
+
+/**
+ * The console: ends the member's running plan (either monthly plan) now, or lets it run to the
+ * end of the period it is in. In the member's turn, as their own actions are; the gateway's
+ * answer is synced (and access told) before it returns.
+ */
+export async function cancelPlanFor(
+  deps: BillingDeps,
+  userId: string,
+  when: 'now' | 'period-end',
+): Promise<PlanCancellation> {
+  return withMemberLock(deps.db, userId, async () => {
+    const plan = await currentPlanRow(deps.db, userId)
+    if (!plan || !RUNNING_STATUSES.includes(plan.status)) {
+      throw new AppError(409, 'billing.noRunningPlan')
+    }
+    if (when === 'period-end' && plan.cancelAtPeriodEnd) {
+      throw new AppError(409, 'billing.alreadyEnding')
+    }
+    await planChange(() =>
+      when === 'now'
+        ? deps.payments.cancelSubscription(plan.id)
+        : deps.payments.updateSubscription(plan.id, { cancelAtPeriodEnd: true }),
+    )
+    await syncCustomer(deps, await customerOf(deps.db, userId))
+    const [after] = await deps.db
+      .select({
+        status: billingSubscriptions.status,
+        cancelAtPeriodEnd: billingSubscriptions.cancelAtPeriodEnd,
+      })
+      .from(billingSubscriptions)
+      .where(eq(billingSubscriptions.id, plan.id))
+    return {
+      before: { status: plan.status, cancelAtPeriodEnd: plan.cancelAtPeriodEnd },
+      after: after ?? { status: plan.status, cancelAtPeriodEnd: plan.cancelAtPeriodEnd },
+    }
+  })
 }
 
 /** Cancel Renewal: the plan runs to the end of the period it is in, then ends. */

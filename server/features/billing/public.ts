@@ -2,7 +2,7 @@
 // the payment and plan facts the access rule reads.
 export { advanceClock } from './clock'
 export { paymentFactsFor } from './payments'
-export { planStatusFor } from './plans'
+export { cancelPlanFor, type PlanCancellation, planStatusFor } from './plans'
 export { resyncCustomers } from './resync'
 export type { BillingDeps } from './service'
 export { archivePrice, createPrice, ensureCatalog, listAllPrices } from './service'

@@ -5,11 +5,12 @@ import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
 import { formatAmount } from '../../../../domain/billing'
+import { RUNNING_STATUSES } from '../../../../domain/billing-plans'
 import type { MemberDetail } from '../../../../domain/members'
 import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
 import { ApiError } from '../../../lib/api-client'
-import { memberQuery, useBlockMember, useUnblockMember } from '../api'
+import { memberQuery, useBlockMember, useCancelPlan, useUnblockMember } from '../api'
 import { accessLabel, statusLabel } from './access-label'
 import { AuditLog } from './audit-log'
 import { EndComplimentaryDialog, GrantComplimentaryDialog } from './complimentary-dialogs'
@@ -51,6 +52,16 @@ export function MemberPage({ id }: { id: string }) {
   )
 }
 
+/** The dialogs a member's page opens: each says what it will do before it does it. */
+type Action =
+  | 'grant'
+  | 'end'
+  | 'sign-out'
+  | 'block'
+  | 'unblock'
+  | 'cancel-period-end'
+  | 'cancel-now'
+
 /** A label and its value in a card's list. */
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -63,9 +74,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 function MemberSections({ member }: { member: MemberDetail }) {
   const { t, i18n } = useTranslation()
-  const [dialog, setDialog] = useState<'grant' | 'end' | 'sign-out' | 'block' | 'unblock' | null>(
-    null,
-  )
+  const [dialog, setDialog] = useState<Action | null>(null)
   const close = (open: boolean) => {
     if (!open) setDialog(null)
   }
@@ -77,6 +86,8 @@ function MemberSections({ member }: { member: MemberDetail }) {
   const { account, access, plan } = member
   const block = useBlockMember(account.id)
   const unblock = useUnblockMember(account.id)
+  const cancelAtPeriodEnd = useCancelPlan(account.id, 'period-end')
+  const cancelNow = useCancelPlan(account.id, 'now')
   const complimentary = access.complimentary
   return (
     <>
@@ -171,16 +182,30 @@ function MemberSections({ member }: { member: MemberDetail }) {
 
       <SectionCard title={t('admin.member.plan')}>
         {plan ? (
-          <dl className="divide-y divide-slate-100">
-            <Row label={t('admin.member.planName')}>{t(`admin.plans.${plan.plan}`)}</Row>
-            <Row label={t('admin.members.status')}>
-              <span data-testid="member-plan-status">{statusLabel(t, plan.status)}</span>
-            </Row>
-            <Row label={t('admin.member.periodEnd')}>
-              {day(plan.currentPeriodEnd)}
-              {plan.cancelAtPeriodEnd && ` · ${t('admin.member.cancelsThen')}`}
-            </Row>
-          </dl>
+          <>
+            <dl className="divide-y divide-slate-100">
+              <Row label={t('admin.member.planName')}>{t(`admin.plans.${plan.plan}`)}</Row>
+              <Row label={t('admin.members.status')}>
+                <span data-testid="member-plan-status">{statusLabel(t, plan.status)}</span>
+              </Row>
+              <Row label={t('admin.member.periodEnd')}>
+                {day(plan.currentPeriodEnd)}
+                {plan.cancelAtPeriodEnd && ` · ${t('admin.member.cancelsThen')}`}
+              </Row>
+            </dl>
+            {RUNNING_STATUSES.includes(plan.status) && (
+              <div className="flex flex-wrap gap-3 border-t border-slate-100 px-5 py-4">
+                {!plan.cancelAtPeriodEnd && (
+                  <Button variant="secondary" onClick={() => setDialog('cancel-period-end')}>
+                    {t('admin.plan.cancelAtPeriodEnd')}
+                  </Button>
+                )}
+                <Button variant="secondary" onClick={() => setDialog('cancel-now')}>
+                  {t('admin.plan.cancelNow')}
+                </Button>
+              </div>
+            )}
+          </>
         ) : (
           <p className="px-5 py-4 text-slate-600">{t('admin.member.noPlan')}</p>
         )}
@@ -251,6 +276,31 @@ function MemberSections({ member }: { member: MemberDetail }) {
       <GrantComplimentaryDialog member={member} open={dialog === 'grant'} onOpenChange={close} />
       <EndComplimentaryDialog member={member} open={dialog === 'end'} onOpenChange={close} />
       <SignOutDialog member={member} open={dialog === 'sign-out'} onOpenChange={close} />
+      {plan && (
+        <>
+          <ReasonDialog
+            open={dialog === 'cancel-period-end'}
+            onOpenChange={close}
+            title={t('admin.plan.cancelAtPeriodEnd')}
+            effect={t('admin.plan.periodEndEffect', {
+              email: account.email,
+              date: day(plan.currentPeriodEnd),
+            })}
+            submitLabel={t('admin.plan.cancelSubmit')}
+            done={t('admin.plan.cancelledAtPeriodEnd')}
+            send={cancelAtPeriodEnd}
+          />
+          <ReasonDialog
+            open={dialog === 'cancel-now'}
+            onOpenChange={close}
+            title={t('admin.plan.cancelNow')}
+            effect={t('admin.plan.nowEffect', { email: account.email })}
+            submitLabel={t('admin.plan.cancelSubmit')}
+            done={t('admin.plan.cancelledNow')}
+            send={cancelNow}
+          />
+        </>
+      )}
       <ReasonDialog
         open={dialog === 'block'}
         onOpenChange={close}
