@@ -8,6 +8,7 @@ import {
 import { apiRequest } from './api-client'
 import { currentLanguage } from './i18n'
 import { offlineFirstQuery, withOfflineCopy } from './offline-cache'
+import { panelQueryKey } from './query-keys'
 
 // Here rather than in the panels feature: the harmonizing screen (harmonize) and the scans
 // (clients) read the same panels and affirmations, and panels and harmonize do not import each
@@ -33,7 +34,7 @@ export const panelsQuery = (language: Language) =>
 /** One panel with its info and ingredients in `language`. */
 export const panelQuery = (id: string, language: Language) =>
   queryOptions({
-    queryKey: ['panel', id, language],
+    queryKey: panelQueryKey(id, language),
     queryFn: () =>
       withOfflineCopy(`panel:${id}:${language}`, () =>
         apiRequest(`/api/panels/${id}`, panelDetailSchema),

@@ -46,7 +46,7 @@ test.describe('before any JavaScript runs', () => {
         page.getByTestId('panel-grid').getByRole('link', { name: /Sueño/ }),
       ).toBeVisible()
       await page.goto('/panel-info/03')
-      await expect(page.getByRole('heading', { name: 'Sueño' })).toBeVisible()
+      await expect(page.getByRole('heading', { name: 'Sueño', exact: true })).toBeVisible()
       await expect(page.getByText('Tono Solfeggio: 174 Hz')).toBeVisible()
     })
   })
@@ -83,7 +83,9 @@ test.describe('before any JavaScript runs', () => {
     await expect(cards).toHaveCount(16)
     await cards.filter({ hasText: 'Sleep' }).click()
     await expect(page).toHaveURL(/\/panel-info\/03$/)
-    await expect(page.getByRole('heading', { name: 'Sleep' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Sleep', exact: true })).toBeVisible()
+    // The header names the panel from the HTML, not "..." until the app runs.
+    await expect(page.getByTestId('header-title')).toHaveText('Sleep Panel')
     await expect(page.getByText('Solfeggio tone: 174 Hz')).toBeVisible()
     await expect(page.getByRole('link', { name: 'Start harmonizing' })).toHaveAttribute(
       'href',

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import Menu from 'lucide-react/icons/menu'
 import type { Ref } from 'react'
@@ -6,12 +7,22 @@ import { useLocation } from 'react-router'
 import { useFirstPageShown } from '../../lib/after-first-page'
 import { useHeaderContent } from '../../lib/header-slot'
 import { usePaymentInProgress } from '../../lib/payment-progress'
+import { panelQueryKey } from '../../lib/query-keys'
 import { titleKeyOf } from '../route-titles'
 import { LanguageSelector } from './language-selector'
 
 function useRouteTitle(): string {
-  const { t } = useTranslation()
-  const key = titleKeyOf(useLocation().pathname)
+  const { t, i18n } = useTranslation()
+  const queryClient = useQueryClient()
+  const { pathname } = useLocation()
+  // A panel's page names its panel from the first paint when its texts are at hand, as in the
+  // build's HTML of it (they come with the page), not "..." until the page's own code runs.
+  const panelId = /^\/panel-info\/([^/]+)$/.exec(pathname)?.[1]
+  const panel = panelId
+    ? queryClient.getQueryData<{ name?: unknown }>(panelQueryKey(panelId, i18n.language))
+    : undefined
+  if (typeof panel?.name === 'string') return t('panels.panelTitle', { name: panel.name })
+  const key = titleKeyOf(pathname)
   return key ? t(`titles.${key}`) : ''
 }
 
