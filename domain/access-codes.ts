@@ -50,3 +50,8 @@ export const createCodesRequestSchema = z.object({
   count: z.optional(z.int().check(z.minimum(1), z.maximum(500))),
   note: z.optional(textSchema().check(z.maxLength(200))),
 })
+
+/** One code by its text, as the console sends it to revoke. */
+export const codeRequestSchema = z.object({
+  code: z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(/^[\w-]+$/)),
+})

@@ -156,7 +156,7 @@ export const overviewSchema = z.object({
   monthlyRecurring: z.number(),
   /** Paid invoices and one-time payments of the last 30 days. */
   revenueLast30Days: z.number(),
-  /** Members whose plan's last charge was refused and is still owed. */
+  /** Members whose plan's renewal was refused and is being retried. */
   failedPayments: z.number(),
   /** Messages (mail, codes, invoices) that gave up after their retries, kept for a week. */
   mailGaveUp: z.number(),

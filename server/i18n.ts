@@ -166,8 +166,8 @@ const SERVER_MESSAGES = {
     es: 'El último día debe ser hoy o un día que aún no ha llegado.',
   },
   'members.notYourself': {
-    en: 'Your own access is not yours to change here: ask another operator.',
-    es: 'Tu propio acceso no lo puedes cambiar aquí: pídeselo a otra persona que opere el servicio.',
+    en: 'Your own account is not yours to change here: ask another operator.',
+    es: 'Tu propia cuenta no la puedes cambiar aquí: pídeselo a otra persona que opere el servicio.',
   },
   'operators.wrongCode': {
     en: 'This code is not right, or it was already used. Enter the newest code from your authenticator, or an unused recovery code.',

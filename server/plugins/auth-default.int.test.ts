@@ -36,6 +36,7 @@ describe('authentication by default under /api', () => {
       // The console's API: public to the sign-in check, each answered by the console's own
       // guard (403 to anyone but an operator who passed the second factor).
       'GET /api/admin/audit',
+      'GET /api/admin/codes',
       'GET /api/admin/members',
       'GET /api/admin/members/:id',
       'GET /api/admin/overview',
@@ -56,9 +57,12 @@ describe('authentication by default under /api', () => {
       'POST /api/account/sign-in',
       'POST /api/account/sign-out',
       'POST /api/account/sign-up',
+      'POST /api/admin/codes',
+      'POST /api/admin/codes/revoke',
       'POST /api/admin/members/:id/block',
       'POST /api/admin/members/:id/complimentary',
       'POST /api/admin/members/:id/complimentary/end',
+      'POST /api/admin/members/:id/plan/cancel',
       'POST /api/admin/members/:id/sign-out',
       'POST /api/admin/members/:id/unblock',
       'POST /api/billing/webhook',

@@ -288,6 +288,17 @@ function createAuth(app: FastifyInstance, config: Config, mail: AuthMail) {
               throw new APIError('FORBIDDEN', { code: 'ACCOUNT_BLOCKED', message: 'blocked' })
             }
           },
+          // A sign-in that passed the check above just before a block was written, and whose
+          // session came after the block ended the account's sessions, is ended here.
+          after: async (session) => {
+            const [row] = await db
+              .select({ blockedAt: users.blockedAt })
+              .from(users)
+              .where(eq(users.id, session.userId))
+            if (!row?.blockedAt) return
+            const { internalAdapter } = await app.auth.$context
+            await internalAdapter.deleteSession(session.token)
+          },
         },
       },
     },

@@ -480,7 +480,7 @@ describe('the console’s members', () => {
         (await send('GET', '/api/session', cookie)).json().user.id,
         { reason: 'For me' },
         403,
-        'Tu propio acceso no lo puedes cambiar aquí',
+        'Tu propia cuenta no la puedes cambiar aquí',
       ],
     ]
     for (const [id, payload, status, message] of cases) {
@@ -542,13 +542,45 @@ describe('the console’s overview', () => {
     const payer = (await buildUser(testApp.app)).user
     const late = (await buildUser(testApp.app)).user
     await buildUser(testApp.app, { access: true })
-    await db
-      .insert(billingSubscriptions)
-      .values([plan(payer.id, 'active'), plan(late.id, 'past_due')])
+    const paying = plan(payer.id, 'active')
+    await db.insert(billingSubscriptions).values([paying, plan(late.id, 'past_due')])
+    // A ONE PAYMENT bought as an upgrade is both an invoice and a payment: counted once.
+    const upgrader = (await buildUser(testApp.app)).user
+    await db.insert(billingInvoices).values({
+      id: `in_${randomUUID()}`,
+      number: `TEST-${randomUUID().slice(0, 8)}`,
+      userId: upgrader.id,
+      subscriptionId: null,
+      status: 'paid',
+      billingReason: 'manual',
+      currency: 'usd',
+      subtotal: 9_900,
+      total: 9_900,
+      amountDue: 9_900,
+      amountPaid: 9_900,
+      lines: [],
+      customerName: 'Upgrader',
+      customerEmail: upgrader.email,
+      attemptCount: 1,
+      periodStart: new Date(),
+      periodEnd: new Date(),
+      paidAt: new Date(),
+      createdAt: new Date(),
+    })
+    await db.insert(billingPaymentIntents).values({
+      id: `pi_${randomUUID()}`,
+      userId: upgrader.id,
+      priceId,
+      amount: 9_900,
+      currency: 'usd',
+      status: 'succeeded',
+      createdAt: new Date(),
+    })
     await db.insert(billingInvoices).values({
       id: `in_${randomUUID()}`,
       number: `TEST-${randomUUID().slice(0, 8)}`,
       userId: payer.id,
+      subscriptionId: paying.id,
       status: 'paid',
       billingReason: 'subscription_create',
       currency: 'usd',
@@ -570,11 +602,12 @@ describe('the console’s overview', () => {
     // Besides those three, setUp's operator counts as a member too.
     expect(after.members - before.members).toBeGreaterThanOrEqual(3)
     expect(after.withAccess.subscription - before.withAccess.subscription).toBe(1)
+    expect(after.withAccess.one_payment - before.withAccess.one_payment).toBe(1)
     expect(after.withAccess.code - before.withAccess.code).toBe(1)
     // The refused renewal is owed, still counted as recurring while it is retried.
     expect(after.failedPayments - before.failedPayments).toBe(1)
     expect(after.monthlyRecurring - before.monthlyRecurring).toBe(3_000)
-    expect(after.revenueLast30Days - before.revenueLast30Days).toBe(1_500)
+    expect(after.revenueLast30Days - before.revenueLast30Days).toBe(1_500 + 9_900)
     const today = new Date().toISOString().slice(0, 10)
     expect(after.signUps.at(-1).day).toBe(today)
     expect(after.signUps.at(-1).count - before.signUps.at(-1).count).toBeGreaterThanOrEqual(3)
@@ -682,5 +715,75 @@ describe('the console’s actions on an account', () => {
     expect(
       (await send('GET', `/api/admin/members/${user.id}`, cookie)).json().account.blocked,
     ).toBeNull()
+  })
+})
+
+describe('the console’s access codes', () => {
+  it('creates codes to give out, lists them with their state, and revokes one: its holder loses access', async () => {
+    const cookie = await operatorCookie(true)
+    const note = `Retreat ${randomUUID().slice(0, 6)}`
+    const made = await send('POST', '/api/admin/codes', cookie, { count: 3, note })
+    expect(made.statusCode).toBe(200)
+    const codes: string[] = made.json().codes
+    expect(codes).toHaveLength(3)
+    expect(new Set(codes).size).toBe(3)
+
+    const { user, session } = await buildUser(testApp.app)
+    const memberCookie = session?.header ?? ''
+    const redeemed = await send('POST', '/api/account/access-code', memberCookie, {
+      code: codes[0],
+    })
+    expect(redeemed.statusCode).toBe(200)
+    expect(await memberHasAccess(memberCookie)).toBe(true)
+
+    const listed = (await send('GET', '/api/admin/codes', cookie)).json().codes
+    const ours = listed.filter((code: { note: string | null }) => code.note === note)
+    expect(
+      ours
+        .map((code: { code: string; status: string; redeemedBy: string | null }) => [
+          code.code,
+          code.status,
+          code.redeemedBy,
+        ])
+        .sort(),
+    ).toEqual(
+      [
+        [codes[0], 'redeemed', user.email],
+        [codes[1], 'available', null],
+        [codes[2], 'available', null],
+      ].sort(),
+    )
+
+    const revoked = await send('POST', '/api/admin/codes/revoke', cookie, { code: codes[0] })
+    expect(revoked.json()).toEqual({ revoked: true })
+    expect(await memberHasAccess(memberCookie)).toBe(false)
+    expect(
+      (await send('POST', '/api/admin/codes/revoke', cookie, { code: codes[0] })).json(),
+    ).toEqual({
+      revoked: false,
+    })
+
+    const log = (await send('GET', '/api/admin/audit', cookie)).json().entries
+    expect(log[0]).toMatchObject({
+      action: 'codes.revoke',
+      after: { code: codes[0], revoked: true },
+    })
+    expect(log[1]).toMatchObject({ action: 'codes.create', after: { count: 3, note } })
+  })
+
+  it('refuses a number of codes it will not make, or a code that is no code', async () => {
+    const cookie = await operatorCookie(true)
+    for (const body of [{ count: 0 }, { count: 501 }, { count: 2.5 }]) {
+      expect(
+        (await send('POST', '/api/admin/codes', cookie, body)).statusCode,
+        JSON.stringify(body),
+      ).toBe(400)
+    }
+    for (const body of [{ code: '' }, { code: 'a b' }, {}]) {
+      expect(
+        (await send('POST', '/api/admin/codes/revoke', cookie, body)).statusCode,
+        JSON.stringify(body),
+      ).toBe(400)
+    }
   })
 })

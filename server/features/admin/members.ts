@@ -360,13 +360,13 @@ export async function blockMember(
   reason: string,
 ): Promise<void> {
   notThemselves(actor, memberId)
-  await db.transaction(async (tx) => {
+  const blocked = await db.transaction(async (tx) => {
     const member = await lockMember(tx, memberId)
     const [was] = await tx
       .select({ blockedAt: users.blockedAt })
       .from(users)
       .where(eq(users.id, member.id))
-    if (was?.blockedAt) throw new AppError(409, 'members.alreadyBlocked')
+    if (was?.blockedAt) return false
     const at = new Date()
     await tx
       .update(users)
@@ -383,8 +383,12 @@ export async function blockMember(
       after: { blocked: true },
       reason,
     })
+    return true
   })
+  // Also when it was blocked already: a block whose sessions did not all end (a failure after
+  // it was written) ends them when it is asked again.
   await endSessions(db, auth, memberId)
+  if (!blocked) throw new AppError(409, 'members.alreadyBlocked')
 }
 
 /** Lets a blocked account sign in again. */
@@ -427,24 +431,26 @@ export async function cancelMemberPlan(
   memberId: string,
   request: CancelPlan,
 ): Promise<void> {
+  notThemselves(actor, memberId)
   const [member] = await deps.db
     .select({ id: users.id, email: users.email })
     .from(users)
     .where(eq(users.id, memberId))
   if (!member) throw new AppError(404, 'members.notFound')
-  const change = await cancelPlanFor(deps, member.id, request.when)
-  // After the gateway's answer, not in its transaction: the plan changed whatever happens next,
-  // so the log says so whatever happens next.
-  await deps.db.insert(auditEntries).values({
-    id: randomUUID(),
-    actorId: actor.id,
-    actor: actor.email,
-    action:
-      request.when === 'now' ? 'members.plan.cancel-now' : 'members.plan.cancel-at-period-end',
-    memberId: member.id,
-    memberEmail: member.email,
-    before: change.before,
-    after: change.after,
-    reason: request.reason,
+  // Written as soon as the gateway has changed the plan: if syncing its answer fails after
+  // that, the plan changed all the same, and a retry would find nothing left to cancel.
+  await cancelPlanFor(deps, member.id, request.when, async (change) => {
+    await deps.db.insert(auditEntries).values({
+      id: randomUUID(),
+      actorId: actor.id,
+      actor: actor.email,
+      action:
+        request.when === 'now' ? 'members.plan.cancel-now' : 'members.plan.cancel-at-period-end',
+      memberId: member.id,
+      memberEmail: member.email,
+      before: change.before,
+      after: change.after,
+      reason: request.reason,
+    })
   })
 }

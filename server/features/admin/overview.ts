@@ -21,9 +21,9 @@ export const MAIL_QUEUES: ReadonlySet<string> = new Set([
 ])
 
 /** Plans that bring money in every month: paid, or a refused charge still being retried. */
-const RECURRING = ['active', 'trialing', 'past_due'] as const
-/** A refused charge still owed. */
-const FAILED = ['past_due', 'unpaid'] as const
+const RECURRING = ['active', 'past_due'] as const
+/** A refused renewal the card provider is still retrying. */
+const FAILED = ['past_due'] as const
 
 const list = (values: readonly string[]) =>
   sql.join(
@@ -61,22 +61,27 @@ export async function overview(
     db
       .select({ total: sql<number>`coalesce(sum(${billingInvoices.amountPaid}), 0)::int` })
       .from(billingInvoices)
-      .where(sql`${billingInvoices.paidAt} >= now() - interval '30 days'`),
+      // A plan's invoices only: a ONE PAYMENT bought as an upgrade has an invoice too, and is
+      // counted once, as the payment below.
+      .where(
+        sql`${billingInvoices.paidAt} >= now() - interval '30 days' and ${billingInvoices.subscriptionId} is not null`,
+      ),
     db
       .select({ total: sql<number>`coalesce(sum(${billingPaymentIntents.amount}), 0)::int` })
       .from(billingPaymentIntents)
       .where(
         sql`${billingPaymentIntents.status} = 'succeeded' and ${billingPaymentIntents.createdAt} >= now() - interval '30 days'`,
       ),
+    // Days of UTC, whatever the database session's time zone.
     db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, (
         select count(*) from ${users}
-        where ${users.createdAt} >= day and ${users.createdAt} < day + interval '1 day'
+        where ${users.createdAt} >= day::timestamp at time zone 'UTC'
+          and ${users.createdAt} < (day + 1)::timestamp at time zone 'UTC'
       )::int as count
-      from generate_series(
-        date_trunc('day', now(), 'UTC') - ${`${SIGN_UP_DAYS - 1} days`}::interval,
-        date_trunc('day', now(), 'UTC'),
-        interval '1 day'
-      ) as day
+      from (
+        select (now() at time zone 'UTC')::date - offset_days as day
+        from generate_series(0, ${SIGN_UP_DAYS - 1}::int) as offset_days
+      ) as days
       order by day`),
     failedJobs(),
   ])

@@ -1,5 +1,11 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod/mini'
+import {
+  codeRequestSchema,
+  createCodesRequestSchema,
+  operatorCodeSchema,
+} from '../../../domain/access-codes'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
 import {
   cancelPlanSchema,
@@ -17,6 +23,7 @@ import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
 import { AppError } from '../../errors'
 import { listFailedJobs } from '../../plugins/jobs'
 import { auditPage } from './audit'
+import { consoleCodes, consoleCreateCodes, consoleRevokeCode } from './codes'
 import {
   type Actor,
   blockMember,
@@ -238,5 +245,50 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       )
       return { ok: true as const }
     },
+  )
+
+  app.get(
+    '/codes',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Every access code with its state, newest first',
+        response: { 200: z.object({ codes: z.array(operatorCodeSchema) }), ...refusals },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return { codes: await consoleCodes(app.db) }
+    },
+  )
+
+  app.post(
+    '/codes',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Create access codes (1 to 500), with an optional note',
+        body: createCodesRequestSchema,
+        response: { 200: z.object({ codes: z.array(z.string()) }), ...refusals },
+      },
+    },
+    async (request) => ({
+      codes: await consoleCreateCodes(app.db, await actorOf(request), request.body),
+    }),
+  )
+
+  app.post(
+    '/codes/revoke',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Revoke an access code: whoever redeemed it loses the access it gave',
+        body: codeRequestSchema,
+        response: { 200: z.object({ revoked: z.boolean() }), ...refusals },
+      },
+    },
+    async (request) => ({
+      revoked: await consoleRevokeCode(app.db, await actorOf(request), request.body.code),
+    }),
   )
 }

@@ -5,7 +5,6 @@ import {
   billingInvoices,
   billingPaymentIntents,
   billingPrices,
-  billingSubscriptions,
 } from '../../../db/schema/billing'
 import { ACCESS_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../domain/access'
 import { priceLabel, type SandboxPaymentCheckRequest } from '../../../domain/billing'
@@ -266,7 +265,9 @@ export async function cancelPlanFor(
   deps: BillingDeps,
   userId: string,
   when: 'now' | 'period-end',
-): Promise<PlanCancellation> {
+  /** Told as soon as the gateway has made the change, before it is synced here. */
+  changed: (change: PlanCancellation) => Promise<void>,
+): Promise<void> {
   return withMemberLock(deps.db, userId, async () => {
     const plan = await currentPlanRow(deps.db, userId)
     if (!plan || !RUNNING_STATUSES.includes(plan.status)) {
@@ -275,23 +276,20 @@ export async function cancelPlanFor(
     if (when === 'period-end' && plan.cancelAtPeriodEnd) {
       throw new AppError(409, 'billing.alreadyEnding')
     }
-    await planChange(() =>
+    const answer = await planChange(() =>
       when === 'now'
         ? deps.payments.cancelSubscription(plan.id)
         : deps.payments.updateSubscription(plan.id, { cancelAtPeriodEnd: true }),
     )
-    await syncCustomer(deps, await customerOf(deps.db, userId))
-    const [after] = await deps.db
-      .select({
-        status: billingSubscriptions.status,
-        cancelAtPeriodEnd: billingSubscriptions.cancelAtPeriodEnd,
-      })
-      .from(billingSubscriptions)
-      .where(eq(billingSubscriptions.id, plan.id))
-    return {
+    // The gateway's word on the plan now, whatever the sync below meets.
+    await changed({
       before: { status: plan.status, cancelAtPeriodEnd: plan.cancelAtPeriodEnd },
-      after: after ?? { status: plan.status, cancelAtPeriodEnd: plan.cancelAtPeriodEnd },
-    }
+      after: {
+        status: when === 'now' ? 'canceled' : plan.status,
+        cancelAtPeriodEnd: answer.cancel_at_period_end,
+      },
+    })
+    await syncCustomer(deps, await customerOf(deps.db, userId))
   })
 }
 
