@@ -192,3 +192,35 @@ test.describe('blocking', () => {
     await memberContext.close()
   })
 })
+
+test('an operator makes access codes with a note, sees them listed, and revokes one', async ({
+  page,
+  member: operator,
+}) => {
+  await openConsole(page, operator)
+  await page.getByRole('link', { name: 'Codes', exact: true }).click()
+  await page.getByLabel('How many').fill('600')
+  await page.getByRole('button', { name: 'Make codes' }).click()
+  await expect(page.getByText('Enter a number from 1 to 500.')).toBeVisible()
+  const note = `Retreat ${Date.now()}`
+  await page.getByLabel('How many').fill('2')
+  await page.getByLabel('Note (optional)').fill(note)
+  await page.getByRole('button', { name: 'Make codes' }).click()
+  await expect(page.getByText('2 new codes: give them out as they are.')).toBeVisible()
+  const made = await page.getByTestId('made-codes').getByRole('listitem').allTextContents()
+  expect(made).toHaveLength(2)
+
+  const row = page
+    .getByTestId('codes')
+    .getByRole('listitem')
+    .filter({ hasText: made[0] ?? '' })
+  await expect(row).toContainText('Not used yet')
+  await expect(row).toContainText(note)
+  await row.getByRole('button', { name: 'Revoke' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Revoke this code' })
+  await expect(dialog).toContainText(`${made[0]} will no longer work for anyone.`)
+  await dialog.getByRole('button', { name: 'Revoke the code' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(row).toContainText('Revoked')
+  await expect(row.getByRole('button', { name: 'Revoke' })).toHaveCount(0)
+})

@@ -4,6 +4,8 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query'
+import { z } from 'zod/mini'
+import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/access-codes'
 import { okResponseSchema } from '../../../domain/api'
 import {
   complimentarySchema,
@@ -178,5 +180,44 @@ export function useCancelPlan(id: string, when: 'now' | 'period-end') {
         body: JSON.stringify({ reason, when }),
       }),
     onSuccess: changed,
+  })
+}
+
+/** Every access code with its state, newest first. */
+export const codesQuery = queryOptions({
+  queryKey: ['admin', 'codes'],
+  queryFn: () => apiRequest('/api/admin/codes', z.object({ codes: z.array(operatorCodeSchema) })),
+})
+
+const createCodes = endpoint(
+  'POST',
+  '/api/admin/codes',
+  createCodesRequestSchema,
+  z.object({ codes: z.array(z.string()) }),
+)
+
+/** New access codes; the list and the log show them. */
+export function useCreateCodes() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: createCodes,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: codesQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+      ]),
+  })
+}
+
+/** Revokes a code; whoever redeemed it loses the access it gave. */
+export function useRevokeCode() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (code: string) =>
+      apiRequest('/api/admin/codes/revoke', z.object({ revoked: z.boolean() }), {
+        method: 'POST',
+        body: JSON.stringify({ code }),
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   })
 }

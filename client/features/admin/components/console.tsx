@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
 import { AuditLog } from './audit-log'
+import { Codes } from './codes'
 import { MemberPage } from './member-page'
 import { MembersList } from './members-list'
 import { Overview } from './overview'
 
-const VIEWS = ['overview', 'members', 'audit'] as const
+const VIEWS = ['overview', 'members', 'codes', 'audit'] as const
 type View = (typeof VIEWS)[number]
 const isView = (value: string | null): value is View =>
   value !== null && (VIEWS as readonly string[]).includes(value)
@@ -24,7 +25,10 @@ export function Console() {
   const view: View = isView(asked) ? asked : 'overview'
   return (
     <>
-      <nav aria-label={t('admin.nav.label')} className="flex gap-2 border-b border-slate-200">
+      <nav
+        aria-label={t('admin.nav.label')}
+        className="flex gap-1 overflow-x-auto border-b border-slate-200"
+      >
         {VIEWS.map((name) => (
           <Link
             key={name}
@@ -40,7 +44,15 @@ export function Console() {
           </Link>
         ))}
       </nav>
-      {view === 'overview' ? <Overview /> : view === 'members' ? <MembersList /> : <AuditLog />}
+      {view === 'overview' ? (
+        <Overview />
+      ) : view === 'members' ? (
+        <MembersList />
+      ) : view === 'codes' ? (
+        <Codes />
+      ) : (
+        <AuditLog />
+      )}
     </>
   )
 }
