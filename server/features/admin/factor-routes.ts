@@ -51,7 +51,10 @@ export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
   /**
    * A code or a password is a secret checked: 5 tries of each per operator and per address in
    * 15 minutes, counted before the check so that requests sent at once cannot pass the limit.
-   * A refused one is logged, so whoever runs the server can see guessing.
+   * A right one gives the tries back, as a sign-in does: operators sharing an office's address
+   * are not locked out by each other's daily codes, and guessing still meets the limit (another
+   * operator's right code does not reset the operator being guessed). A refused one is logged,
+   * so whoever runs the server can see guessing.
    */
   async function checked<T>(
     request: FastifyRequest,
@@ -59,10 +62,15 @@ export const factorRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'code' | 'password',
     check: () => Promise<T>,
   ) {
-    await app.rateLimiter.consume(`factor-${what}:user:${operator.id}`, TRIES)
-    await app.rateLimiter.consume(`factor-${what}:ip:${clientKey(request.ip)}`, TRIES)
+    const keys = [
+      `factor-${what}:user:${operator.id}`,
+      `factor-${what}:ip:${clientKey(request.ip)}`,
+    ]
+    for (const key of keys) await app.rateLimiter.consume(key, TRIES)
     try {
-      return await check()
+      const passed = await check()
+      await Promise.all(keys.map((key) => app.rateLimiter.reset(key)))
+      return passed
     } catch (error) {
       if (error instanceof AppError && error.statusCode === 400) {
         request.log.warn(

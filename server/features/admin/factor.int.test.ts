@@ -182,6 +182,21 @@ describe('the operator’s second factor', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
   })
 
+  it('gives the tries back on a right answer: operators at one address are not locked out by each other', async () => {
+    const remoteAddress = nextAddress()
+    for (let attempt = 0; attempt < 7; attempt++) {
+      const { cookie } = await operator()
+      const answer = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/operator-factor/set-up',
+        remoteAddress,
+        headers: { cookie },
+        payload: { password: TEST_PASSWORD },
+      })
+      expect(answer.statusCode, `operator ${attempt + 1}`).toBe(200)
+    }
+  })
+
   it('allows five tries per address in a quarter of an hour, whatever the operator', async () => {
     const remoteAddress = nextAddress()
     const answers: number[] = []
