@@ -1,13 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm'
 import { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
 import { auditEntries } from '../../../db/schema/admin'
 import { AUDIT_PAGE_SIZE, type AuditEntry } from '../../../domain/operators'
 import { AppError } from '../../errors'
-
-/** Where a page of the audit log ends: the last entry's time and id, as one opaque word. */
-const cursorOf = (entry: { at: Date; id: string }) =>
-  Buffer.from(JSON.stringify([entry.at.toISOString(), entry.id])).toString('base64url')
+import { cursorOf, readCursor } from './cursor'
 
 // What a cursor may hold: a time PostgreSQL can compare (ISO, years 1970 to 9999) and an id
 // as the log writes them. Anything else was not made here.
@@ -16,19 +14,11 @@ const cursorSchema = z.tuple([
   z.string().check(z.regex(/^[\w-]{1,64}$/)),
 ])
 
-function readCursor(cursor: string): { at: Date; id: string } {
-  let decoded: unknown
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-  } catch {
-    throw new AppError(400, 'operators.badCursor')
-  }
-  const parsed = cursorSchema.safeParse(decoded)
-  const at = parsed.success ? new Date(parsed.data[0]) : null
-  if (!parsed.success || !at || Number.isNaN(at.getTime())) {
-    throw new AppError(400, 'operators.badCursor')
-  }
-  return { at, id: parsed.data[1] }
+function readAuditCursor(cursor: string): { at: Date; id: string } {
+  const [iso, id] = readCursor(cursor, cursorSchema)
+  const at = new Date(iso)
+  if (Number.isNaN(at.getTime())) throw new AppError(400, 'operators.badCursor')
+  return { at, id }
 }
 
 /**
@@ -43,7 +33,7 @@ export async function auditPage(
   const conditions: SQL[] = []
   if (query.member) conditions.push(eq(auditEntries.memberId, query.member))
   if (query.after) {
-    const { at, id } = readCursor(query.after)
+    const { at, id } = readAuditCursor(query.after)
     const older = or(lt(auditEntries.at, at), and(eq(auditEntries.at, at), lt(auditEntries.id, id)))
     if (older) conditions.push(older)
   }
@@ -67,6 +57,40 @@ export async function auditPage(
       after: row.after ?? null,
       reason: row.reason,
     })),
-    next: rows.length > AUDIT_PAGE_SIZE && last ? cursorOf(last) : null,
+    next: rows.length > AUDIT_PAGE_SIZE && last ? cursorOf([last.at.toISOString(), last.id]) : null,
   }
+}
+
+/** Who acts: the operator's account and e-mail, as the audit log names them. */
+export interface Actor {
+  id: string
+  email: string
+}
+
+/**
+ * Writes what an operator changed to the audit log, in the caller's transaction when there is
+ * one: the entry stands or falls with the change.
+ */
+export async function writeAudit(
+  db: Database,
+  actor: Actor,
+  entry: {
+    action: string
+    member?: { id: string; email: string }
+    before?: unknown
+    after?: unknown
+    reason?: string
+  },
+): Promise<void> {
+  await db.insert(auditEntries).values({
+    id: randomUUID(),
+    actorId: actor.id,
+    actor: actor.email,
+    action: entry.action,
+    memberId: entry.member?.id ?? null,
+    memberEmail: entry.member?.email ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+    reason: entry.reason ?? null,
+  })
 }

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import type { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
-import { auditEntries } from '../../../db/schema/admin'
 import type { createCodesRequestSchema, OperatorCode } from '../../../domain/access-codes'
 import { createCodes, listCodes, revokeCode } from '../access/public'
-import type { Actor } from './members'
+import { type Actor, writeAudit } from './audit'
 
 // Access codes from the console: the access service the operator command's operations run
 // (operator/operations.ts), with the same request schema, so the console and `npm run cli --
@@ -22,10 +20,7 @@ export async function consoleCreateCodes(
   input: z.infer<typeof createCodesRequestSchema>,
 ): Promise<string[]> {
   const codes = await createCodes(db, input.count ?? 1, input.note)
-  await db.insert(auditEntries).values({
-    id: randomUUID(),
-    actorId: actor.id,
-    actor: actor.email,
+  await writeAudit(db, actor, {
     action: 'codes.create',
     after: { count: codes.length, note: input.note ?? null },
   })
@@ -40,10 +35,7 @@ export async function consoleRevokeCode(
 ): Promise<boolean> {
   const revoked = await revokeCode(db, code)
   if (revoked) {
-    await db.insert(auditEntries).values({
-      id: randomUUID(),
-      actorId: actor.id,
-      actor: actor.email,
+    await writeAudit(db, actor, {
       action: 'codes.revoke',
       before: { code, revoked: false },
       after: { code, revoked: true },

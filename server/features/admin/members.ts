@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
 import { qualified } from '../../../db/qualified'
-import { auditEntries } from '../../../db/schema/admin'
 import { sessions as authSessions, users } from '../../../db/schema/auth'
 import {
   billingInvoices,
@@ -35,15 +33,11 @@ import {
   planStatusOf,
 } from '../access/public'
 import { type BillingDeps, cancelPlanFor } from '../billing/public'
+import { type Actor, writeAudit } from './audit'
+import { cursorOf, readCursor } from './cursor'
 
 // The console's members: a list a page at a time, one member's page, and the changes an operator
 // makes to them, each written to the audit log in the same transaction.
-
-/** Who acts: the operator's account and e-mail, as the audit log names them. */
-export interface Actor {
-  id: string
-  email: string
-}
 
 /** What the search matches: the index `user_search_idx` is on this very expression. */
 const searchText = sql`(lower(${users.email}) || ' ' || lower(${users.name}))`
@@ -52,24 +46,11 @@ const searchText = sql`(lower(${users.email}) || ' ' || lower(${users.name}))`
 const likeEscaped = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)
 
 // A page ends at its last member's sign-up time (to the microsecond, UTC, written the same way
-// whatever the database's DateStyle) and id, as one opaque word.
+// whatever the database's DateStyle) and id.
 const cursorSchema = z.tuple([
   z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)),
   z.string().check(z.regex(/^[\w-]{1,64}$/)),
 ])
-const cursorOf = (at: string, id: string) =>
-  Buffer.from(JSON.stringify([at, id])).toString('base64url')
-function readCursor(cursor: string): [string, string] {
-  let decoded: unknown
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-  } catch {
-    throw new AppError(400, 'operators.badCursor')
-  }
-  const parsed = cursorSchema.safeParse(decoded)
-  if (!parsed.success) throw new AppError(400, 'operators.badCursor')
-  return parsed.data
-}
 
 /**
  * A page of members, newest first, matching the search (any part of the e-mail or the name)
@@ -91,7 +72,7 @@ export async function searchMembers(
   }
   if (query.status) conditions.push(sql`${planStatus} = ${query.status}`)
   if (query.after) {
-    const [at, id] = readCursor(query.after)
+    const [at, id] = readCursor(query.after, cursorSchema)
     conditions.push(sql`(${users.createdAt}, ${users.id}) < (${at}::timestamptz, ${id})`)
   }
   const rows = await db
@@ -121,7 +102,7 @@ export async function searchMembers(
       planStatus: row.planStatus,
       blocked: row.blockedAt !== null,
     })),
-    next: rows.length > MEMBER_PAGE_SIZE && last ? cursorOf(last.cursorAt, last.id) : null,
+    next: rows.length > MEMBER_PAGE_SIZE && last ? cursorOf([last.cursorAt, last.id]) : null,
   }
 }
 
@@ -266,13 +247,9 @@ export async function grantComplimentaryAccess(
       endsAt,
       by: actor.email,
     })
-    await tx.insert(auditEntries).values({
-      id: randomUUID(),
-      actorId: actor.id,
-      actor: actor.email,
+    await writeAudit(tx, actor, {
       action: 'members.complimentary.grant',
-      memberId: member.id,
-      memberEmail: member.email,
+      member,
       before: { complimentary: null },
       after: { complimentary: { endsAt: given.endsAt } },
       reason: grant.reason,
@@ -294,13 +271,9 @@ export async function endComplimentaryAccess(
   await db.transaction(async (tx) => {
     const member = await lockMember(tx, memberId)
     const ended = await endComplimentary(tx, { userId: member.id, reason, by: actor.email })
-    await tx.insert(auditEntries).values({
-      id: randomUUID(),
-      actorId: actor.id,
-      actor: actor.email,
+    await writeAudit(tx, actor, {
       action: 'members.complimentary.end',
-      memberId: member.id,
-      memberEmail: member.email,
+      member,
       before: { complimentary: { grantedAt: ended.grantedAt, endsAt: ended.endsAt } },
       after: { complimentary: null },
       reason,
@@ -320,13 +293,9 @@ export async function signOutEverywhere(
   memberId: string,
 ): Promise<void> {
   const member = await endSessions(db, auth, memberId)
-  await db.insert(auditEntries).values({
-    id: randomUUID(),
-    actorId: actor.id,
-    actor: actor.email,
+  await writeAudit(db, actor, {
     action: 'members.sign-out-everywhere',
-    memberId: member.id,
-    memberEmail: member.email,
+    member,
     before: { sessions: member.sessions },
     after: { sessions: 0 },
   })
@@ -372,13 +341,9 @@ export async function blockMember(
       .update(users)
       .set({ blockedAt: at, blockedReason: reason, updatedAt: at })
       .where(eq(users.id, member.id))
-    await tx.insert(auditEntries).values({
-      id: randomUUID(),
-      actorId: actor.id,
-      actor: actor.email,
+    await writeAudit(tx, actor, {
       action: 'members.block',
-      memberId: member.id,
-      memberEmail: member.email,
+      member,
       before: { blocked: false },
       after: { blocked: true },
       reason,
@@ -410,13 +375,9 @@ export async function unblockMember(
       .update(users)
       .set({ blockedAt: null, blockedReason: null, updatedAt: new Date() })
       .where(eq(users.id, member.id))
-    await tx.insert(auditEntries).values({
-      id: randomUUID(),
-      actorId: actor.id,
-      actor: actor.email,
+    await writeAudit(tx, actor, {
       action: 'members.unblock',
-      memberId: member.id,
-      memberEmail: member.email,
+      member,
       before: { blocked: true, since: was.blockedAt.toISOString(), reason: was.blockedReason },
       after: { blocked: false },
       reason,
@@ -440,14 +401,10 @@ export async function cancelMemberPlan(
   // Written as soon as the gateway has changed the plan: if syncing its answer fails after
   // that, the plan changed all the same, and a retry would find nothing left to cancel.
   await cancelPlanFor(deps, member.id, request.when, async (change) => {
-    await deps.db.insert(auditEntries).values({
-      id: randomUUID(),
-      actorId: actor.id,
-      actor: actor.email,
+    await writeAudit(deps.db, actor, {
       action:
         request.when === 'now' ? 'members.plan.cancel-now' : 'members.plan.cancel-at-period-end',
-      memberId: member.id,
-      memberEmail: member.email,
+      member,
       before: change.before,
       after: change.after,
       reason: request.reason,

@@ -22,10 +22,9 @@ import {
 import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
 import { AppError } from '../../errors'
 import { listFailedJobs } from '../../plugins/jobs'
-import { auditPage } from './audit'
+import { type Actor, auditPage } from './audit'
 import { consoleCodes, consoleCreateCodes, consoleRevokeCode } from './codes'
 import {
-  type Actor,
   blockMember,
   cancelMemberPlan,
   endComplimentaryAccess,

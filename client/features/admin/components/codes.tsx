@@ -7,14 +7,14 @@ import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
 import { createCodesRequestSchema, type OperatorCode } from '../../../../domain/access-codes'
 import { Button } from '../../../components/ui/button'
-import { Dialog } from '../../../components/ui/dialog'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { SectionCard } from '../../../components/ui/section-card'
 import { TextField } from '../../../components/ui/text-field'
-import { readServerError, useFormMutation } from '../../../lib/form-mutation'
+import { useFormMutation } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
 import { codesQuery, useCreateCodes, useRevokeCode } from '../api'
 import { useConsoleMessageText } from '../messages'
+import { ConfirmDialog } from './confirm-dialog'
 
 /** How many codes the list shows at first, and adds with each "Show more". */
 const SHOWN = 50
@@ -175,53 +175,20 @@ function MadeCodes({ codes }: { codes: string[] }) {
 
 function RevokeDialog({ code, onClose }: { code: OperatorCode | null; onClose: () => void }) {
   const { t } = useTranslation()
-  const { notify } = useNotifications()
-  const revoke = useRevokeCode()
-  const close = () => {
-    revoke.reset()
-    onClose()
-  }
   return (
-    <Dialog
+    <ConfirmDialog
       open={code !== null}
-      onOpenChange={(open) => {
-        if (!open) close()
-      }}
+      onClose={onClose}
       title={t('admin.codes.revokeTitle')}
-    >
-      <div className="flex flex-col gap-4">
-        <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {code?.redeemedBy
-            ? t('admin.codes.revokeRedeemed', { code: code.code, email: code.redeemedBy })
-            : t('admin.codes.revokeAvailable', { code: code?.code ?? '' })}
-        </p>
-        <FormAlert
-          message={
-            revoke.isError
-              ? readServerError(revoke.error, t('common.networkError')).message
-              : undefined
-          }
-        />
-        <div className="mt-2 flex flex-wrap justify-end gap-2">
-          <Button variant="ghost" onClick={close}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            loading={revoke.isPending}
-            onClick={() =>
-              code &&
-              revoke.mutate(code.code, {
-                onSuccess: () => {
-                  notify('success', t('admin.codes.revoked'))
-                  close()
-                },
-              })
-            }
-          >
-            {t('admin.codes.revokeSubmit')}
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      effect={
+        code?.redeemedBy
+          ? t('admin.codes.revokeRedeemed', { code: code.code, email: code.redeemedBy })
+          : t('admin.codes.revokeAvailable', { code: code?.code ?? '' })
+      }
+      submitLabel={t('admin.codes.revokeSubmit')}
+      done={t('admin.codes.revoked')}
+      action={useRevokeCode()}
+      variables={code?.code ?? ''}
+    />
   )
 }
