@@ -224,3 +224,28 @@ test('an operator makes access codes with a note, sees them listed, and revokes 
   await expect(row).toContainText('Revoked')
   await expect(row.getByRole('button', { name: 'Revoke' })).toHaveCount(0)
 })
+
+test.describe('prices', () => {
+  // The refused price is answered 400, as it should be.
+  test.use({ allowedConsoleErrors: /status of 400/ })
+
+  test('an operator sees the prices on sale, and a price the gateway cannot sell is refused in place', async ({
+    page,
+    member: operator,
+  }) => {
+    // Putting a price on sale is tested against the server (admin.int.test.ts): here it would
+    // offer every member of the shared test server a new plan while other tests run.
+    await openConsole(page, operator)
+    await page.getByRole('link', { name: 'Prices', exact: true }).click()
+    const prices = page.getByTestId('prices').getByRole('listitem')
+    await expect(prices.filter({ hasText: 'On sale' }).first()).toBeVisible()
+    await page.getByLabel('Name').fill('Spring!')
+    await page.getByLabel('Amount (USD)').fill('twenty')
+    await page.getByRole('button', { name: 'Put on sale' }).click()
+    await expect(page.getByText('Enter an amount such as 49 or 49.50.')).toBeVisible()
+    await page.getByLabel('Amount (USD)').fill('25')
+    await page.getByRole('button', { name: 'Put on sale' }).click()
+    // The server's own word on the name, under the field.
+    await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true')
+  })
+})

@@ -7,6 +7,7 @@ import {
 import { z } from 'zod/mini'
 import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/access-codes'
 import { okResponseSchema } from '../../../domain/api'
+import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
 import {
   complimentarySchema,
   type GrantComplimentary,
@@ -217,6 +218,41 @@ export function useRevokeCode() {
       apiRequest('/api/admin/codes/revoke', z.object({ revoked: z.boolean() }), {
         method: 'POST',
         body: JSON.stringify({ code }),
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
+  })
+}
+
+/** Every price of the product, on sale or archived, newest first. */
+export const pricesQuery = queryOptions({
+  queryKey: ['admin', 'prices'],
+  queryFn: () => apiRequest('/api/admin/prices', z.object({ prices: z.array(priceSchema) })),
+})
+
+const createPrice = endpoint(
+  'POST',
+  '/api/admin/prices',
+  createPriceRequestSchema,
+  z.object({ price: priceSchema }),
+)
+
+/** Puts a new price on sale. */
+export function useCreatePrice() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: createPrice,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
+  })
+}
+
+/** Takes a price off sale. */
+export function useArchivePrice() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest('/api/admin/prices/archive', z.object({ price: priceSchema }), {
+        method: 'POST',
+        body: JSON.stringify({ id }),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   })

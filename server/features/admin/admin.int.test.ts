@@ -787,3 +787,48 @@ describe('the console’s access codes', () => {
     }
   })
 })
+
+describe('the console’s prices', () => {
+  it('puts a price on sale and archives it, through the gateway, with the log', async () => {
+    const cookie = await operatorCookie(true)
+    const nickname = `SPRING_${randomUUID().slice(0, 6).toUpperCase()}`
+    const made = await send('POST', '/api/admin/prices', cookie, {
+      nickname,
+      plan: 'subscription',
+      unitAmount: 2_500,
+    })
+    expect(made.statusCode).toBe(200)
+    const price = made.json().price
+    expect(price).toMatchObject({ nickname, label: nickname.replace('_', ' '), active: true })
+    const listed = (await send('GET', '/api/admin/prices', cookie)).json().prices
+    expect(listed.find((row: { id: string }) => row.id === price.id)).toMatchObject({
+      active: true,
+    })
+
+    const archived = await send('POST', '/api/admin/prices/archive', cookie, { id: price.id })
+    expect(archived.json().price).toMatchObject({ id: price.id, active: false })
+    // Archived twice: nothing changes, and the log says it once.
+    await send('POST', '/api/admin/prices/archive', cookie, { id: price.id })
+    const log = (await send('GET', '/api/admin/audit', cookie)).json().entries
+    expect(log.slice(0, 2).map((entry: { action: string }) => entry.action)).toEqual([
+      'prices.archive',
+      'prices.create',
+    ])
+    expect(log[1].after).toMatchObject({ id: price.id, nickname, unitAmount: 2_500 })
+  })
+
+  it('refuses a price it cannot sell, and one it does not know', async () => {
+    const cookie = await operatorCookie(true)
+    for (const body of [
+      { nickname: '', plan: 'subscription', unitAmount: 2_500 },
+      { nickname: 'Spring!', plan: 'subscription', unitAmount: 2_500 },
+      { nickname: 'SPRING', plan: 'weekly', unitAmount: 2_500 },
+      { nickname: 'SPRING', plan: 'subscription', unitAmount: 10 },
+    ]) {
+      const answer = await send('POST', '/api/admin/prices', cookie, body)
+      expect(answer.statusCode, JSON.stringify(body)).toBe(400)
+    }
+    const unknown = await send('POST', '/api/admin/prices/archive', cookie, { id: 'price_nope' })
+    expect(unknown.statusCode).toBe(404)
+  })
+})

@@ -7,6 +7,7 @@ import {
   operatorCodeSchema,
 } from '../../../domain/access-codes'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
+import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
 import {
   cancelPlanSchema,
   complimentarySchema,
@@ -35,10 +36,16 @@ import {
   unblockMember,
 } from './members'
 import { overview } from './overview'
+import { consoleArchivePrice, consoleCreatePrice, consolePrices } from './prices'
 import { consoleState } from './second-factor'
 
 const refusals = { 400: apiErrorSchema, 403: apiErrorSchema }
 const memberRefusals = { ...refusals, 404: apiErrorSchema, 409: apiErrorSchema }
+
+/** A price by its gateway id. */
+const priceRequestSchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[\w-]+$/)),
+})
 
 /**
  * The console's API, under /api/admin/. Every route answers 403 to anyone but an operator who
@@ -288,6 +295,53 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       revoked: await consoleRevokeCode(app.db, await actorOf(request), request.body.code),
+    }),
+  )
+
+  const billing = { db: app.db, payments: app.payments }
+
+  app.get(
+    '/prices',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Every price of the product, on sale or archived, newest first',
+        response: { 200: z.object({ prices: z.array(priceSchema) }), ...refusals },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return { prices: await consolePrices(billing) }
+    },
+  )
+
+  app.post(
+    '/prices',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Put a new price on sale at the payment gateway',
+        body: createPriceRequestSchema,
+        response: { 200: z.object({ price: priceSchema }), ...refusals },
+      },
+    },
+    async (request) => ({
+      price: await consoleCreatePrice(billing, await actorOf(request), request.body),
+    }),
+  )
+
+  app.post(
+    '/prices/archive',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Take a price off sale; plans already bought on it go on',
+        body: priceRequestSchema,
+        response: { 200: z.object({ price: priceSchema }), ...memberRefusals },
+      },
+    },
+    async (request) => ({
+      price: await consoleArchivePrice(billing, await actorOf(request), request.body.id),
     }),
   )
 }

@@ -5,8 +5,9 @@ import { Codes } from './codes'
 import { MemberPage } from './member-page'
 import { MembersList } from './members-list'
 import { Overview } from './overview'
+import { Prices } from './prices'
 
-const VIEWS = ['overview', 'members', 'codes', 'audit'] as const
+const VIEWS = ['overview', 'members', 'codes', 'prices', 'audit'] as const
 type View = (typeof VIEWS)[number]
 const isView = (value: string | null): value is View =>
   value !== null && (VIEWS as readonly string[]).includes(value)
@@ -50,6 +51,8 @@ export function Console() {
         <MembersList />
       ) : view === 'codes' ? (
         <Codes />
+      ) : view === 'prices' ? (
+        <Prices />
       ) : (
         <AuditLog />
       )}
