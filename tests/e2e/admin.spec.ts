@@ -124,6 +124,9 @@ test('an operator finds a member without access and grants complimentary access:
     page.getByTestId('audit-log').getByText('Granted complimentary access'),
   ).toBeVisible()
   await expect(page.getByText('Renewal failed while travelling').first()).toBeVisible()
+  // The log says what changed in words, not as data.
+  await expect(page.getByTestId('audit-before').first()).toHaveText('Complimentary access: —')
+  await expect(page.getByTestId('audit-after').first()).toHaveText('Complimentary access: ends: —')
 
   // The member's own page, opened again, lets them play.
   await memberPage.reload()

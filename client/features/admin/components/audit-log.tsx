@@ -52,7 +52,31 @@ export function AuditLog({ member }: { member?: string }) {
   )
 }
 
-const shown = (value: unknown) => (value === null ? '—' : JSON.stringify(value))
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
+
+/**
+ * A state before or after a change, in words: each field by its name in the console's language
+ * (its own name when the console has none), yes and no, dates as dates, nothing as a dash.
+ */
+function useStateText(): (value: unknown) => string {
+  const { t, i18n } = useTranslation()
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+  const text = (value: unknown): string => {
+    if (value === null || value === undefined) return '—'
+    if (typeof value === 'boolean') return value ? t('admin.yes') : t('admin.no')
+    if (typeof value === 'string')
+      return ISO_TIME.test(value) ? date.format(new Date(value)) : value
+    if (typeof value !== 'object') return String(value)
+    if (Array.isArray(value)) return value.map(text).join(', ')
+    return Object.entries(value)
+      .map(
+        ([key, field]) =>
+          `${t(`admin.audit.fields.${key}`, { defaultValue: key })}: ${text(field)}`,
+      )
+      .join('; ')
+  }
+  return text
+}
 
 function AuditRow({
   entry,
@@ -64,6 +88,7 @@ function AuditRow({
   hideMember: boolean
 }) {
   const { t } = useTranslation()
+  const stateText = useStateText()
   return (
     <li className="flex flex-col gap-1 py-3 text-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -88,9 +113,9 @@ function AuditRow({
         {(entry.before !== null || entry.after !== null) && (
           <>
             <dt className="text-slate-500">{t('admin.audit.before')}</dt>
-            <dd className="font-mono">{shown(entry.before)}</dd>
+            <dd data-testid="audit-before">{stateText(entry.before)}</dd>
             <dt className="text-slate-500">{t('admin.audit.after')}</dt>
-            <dd className="font-mono">{shown(entry.after)}</dd>
+            <dd data-testid="audit-after">{stateText(entry.after)}</dd>
           </>
         )}
         {entry.reason && (

@@ -28,14 +28,14 @@ export function Console() {
     <>
       <nav
         aria-label={t('admin.nav.label')}
-        className="flex gap-1 overflow-x-auto border-b border-slate-200"
+        className="flex flex-wrap gap-x-1 border-b border-slate-200"
       >
         {VIEWS.map((name) => (
           <Link
             key={name}
             to={name === 'overview' ? '/admin' : `/admin?view=${name}`}
             aria-current={view === name ? 'page' : undefined}
-            className={`-mb-px border-b-2 px-3 py-2 font-medium ${
+            className={`-mb-px border-b-2 px-2.5 py-2 font-medium sm:px-3 ${
               view === name
                 ? 'border-brand-600 text-brand-800'
                 : 'border-transparent text-slate-600 hover:text-brand-700'
