@@ -73,45 +73,45 @@ export function MembersList() {
   return (
     <SectionCard title={t('admin.members.title')}>
       <div className="flex flex-col gap-4 px-5 py-4">
-        <search>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault()
-              set('q', typed.trim())
-            }}
-            className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr]"
-          >
-            <TextField
-              label={t('admin.members.search')}
-              type="search"
-              value={typed}
-              maxLength={100}
-              onChange={(event) => setTyped(event.target.value)}
-              adornment={<Search aria-hidden className="size-5 text-slate-400" />}
-            />
-            <SelectField
-              label={t('admin.members.access')}
-              value={isOneOf(ACCESS_FILTERS, access) ? access : ''}
-              onChange={(event) => set('access', event.target.value)}
-              options={[
-                { value: '', label: t('admin.members.any') },
-                ...ACCESS_FILTERS.map((value) => ({
-                  value,
-                  label: accessLabel(t, value === 'none' ? null : value),
-                })),
-              ]}
-            />
-            <SelectField
-              label={t('admin.members.status')}
-              value={isOneOf(SUBSCRIPTION_STATUSES, status) ? status : ''}
-              onChange={(event) => set('status', event.target.value)}
-              options={[
-                { value: '', label: t('admin.members.any') },
-                ...SUBSCRIPTION_STATUSES.map((value) => ({ value, label: statusLabel(t, value) })),
-              ]}
-            />
-          </form>
-        </search>
+        {/* biome-ignore lint/a11y/useSemanticElements: <search> is unknown before Safari 17 */}
+        <form
+          role="search"
+          onSubmit={(event) => {
+            event.preventDefault()
+            set('q', typed.trim())
+          }}
+          className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr]"
+        >
+          <TextField
+            label={t('admin.members.search')}
+            type="search"
+            value={typed}
+            maxLength={100}
+            onChange={(event) => setTyped(event.target.value)}
+            adornment={<Search aria-hidden className="size-5 text-slate-400" />}
+          />
+          <SelectField
+            label={t('admin.members.access')}
+            value={isOneOf(ACCESS_FILTERS, access) ? access : ''}
+            onChange={(event) => set('access', event.target.value)}
+            options={[
+              { value: '', label: t('admin.members.any') },
+              ...ACCESS_FILTERS.map((value) => ({
+                value,
+                label: accessLabel(t, value === 'none' ? null : value),
+              })),
+            ]}
+          />
+          <SelectField
+            label={t('admin.members.status')}
+            value={isOneOf(SUBSCRIPTION_STATUSES, status) ? status : ''}
+            onChange={(event) => set('status', event.target.value)}
+            options={[
+              { value: '', label: t('admin.members.any') },
+              ...SUBSCRIPTION_STATUSES.map((value) => ({ value, label: statusLabel(t, value) })),
+            ]}
+          />
+        </form>
         <p className="sr-only" aria-live="polite">
           {members.isSuccess &&
             t(members.hasNextPage ? 'admin.members.shownMore' : 'admin.members.shown', {
