@@ -89,6 +89,11 @@ export const sessionUserSchema = z.object({
   language: z.enum(LANGUAGES),
   /** ISO time of the newest avatar (also a cache key for its URL); null when none. */
   avatarUpdatedAt: z.nullable(z.string()),
+  /**
+   * Present for an operator, as they were when the session began: the menu offers the console
+   * (which asks the database itself).
+   */
+  operator: z.optional(z.literal(true)),
 })
 export type SessionUser = z.infer<typeof sessionUserSchema>
 

@@ -80,6 +80,8 @@ export interface AuthUser {
   language: Language
   avatarKey: string | null
   avatarUpdatedAt: Date | null
+  /** As it was when the session began: the console checks the database itself (ADR 0029). */
+  role: 'member' | 'operator'
 }
 
 export type Auth = ReturnType<typeof createAuth>
@@ -149,6 +151,7 @@ export function toAuthUser(user: Record<string, unknown>): AuthUser {
     language: isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
     avatarKey: (user.avatarKey as string | null | undefined) ?? null,
     avatarUpdatedAt: user.avatarUpdatedAt ? new Date(user.avatarUpdatedAt as string) : null,
+    role: user.role === 'operator' ? 'operator' : 'member',
   }
 }
 
@@ -308,6 +311,9 @@ function createAuth(app: FastifyInstance, config: Config, mail: AuthMail) {
         signupCode: { type: 'string', required: false, input: true },
         avatarKey: { type: 'string', required: false, input: false },
         avatarUpdatedAt: { type: 'date', required: false, input: false },
+        // Given and taken by the command line only (server/features/admin/operators.ts); read
+        // here so the session's answer can offer the console's link without a query.
+        role: { type: 'string', required: false, input: false, defaultValue: 'member' },
       },
     },
     emailAndPassword: {

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 import type { TestUser } from '../support/factories'
 import { expectPanelsLocked, expectPanelsOpen } from './support/access'
-import { completeHumanCheck } from './support/accounts'
+import { completeHumanCheck, signInAs } from './support/accounts'
 import { addSessionCookies, harness } from './support/harness'
 import { expect, test } from './support/test'
 
@@ -251,4 +251,30 @@ test.describe('prices', () => {
     // The server's own word on the name, under the field.
     await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true')
   })
+})
+
+test('an operator signed in afresh finds the console in the menu; a member does not', async ({
+  page,
+  member: operator,
+  browser,
+}) => {
+  await page.goto('/home')
+  await page.getByRole('button', { name: 'Open menu' }).click()
+  await expect(
+    page.getByTestId('side-menu').getByRole('link', { name: 'My Account' }),
+  ).toBeVisible()
+  await expect(page.getByTestId('side-menu').getByRole('link', { name: 'Console' })).toHaveCount(0)
+
+  await harness('operator', { email: operator.email })
+  const context = await browser.newContext()
+  await signInAs(context, operator)
+  const operatorPage = await context.newPage()
+  await operatorPage.goto('/home')
+  await operatorPage.getByRole('button', { name: 'Open menu' }).click()
+  await operatorPage.getByTestId('side-menu').getByRole('link', { name: 'Console' }).click()
+  await expect(operatorPage).toHaveURL(/\/admin$/)
+  await expect(
+    operatorPage.getByRole('heading', { name: 'Protect the console with your phone' }),
+  ).toBeVisible()
+  await context.close()
 })

@@ -12,6 +12,7 @@ import LifeBuoy from 'lucide-react/icons/life-buoy'
 import LogIn from 'lucide-react/icons/log-in'
 import LogOut from 'lucide-react/icons/log-out'
 import MailCheck from 'lucide-react/icons/mail-check'
+import ShieldCheck from 'lucide-react/icons/shield-check'
 import ShieldAlert from 'lucide-react/icons/shield-exclamation-point'
 import Sparkles from 'lucide-react/icons/sparkles'
 import UserCog from 'lucide-react/icons/user-cog'
@@ -52,6 +53,9 @@ const MAIN_ITEMS: MenuItem[] = [
   { label: 'support', to: '/support', Icon: LifeBuoy },
   { label: 'logout', to: '/logout', Icon: LogOut },
 ]
+
+/** For operators only; /admin itself refuses anyone else. */
+const CONSOLE_ITEM: MenuItem = { label: 'console', to: '/admin', Icon: ShieldCheck }
 
 // Every page of the member's menu needs an account: a visitor is offered the ways into one.
 const VISITOR_ITEMS: MenuItem[] = [
@@ -144,6 +148,14 @@ export function SideMenu({
                     <MenuLink key={item.to} item={item} onNavigate={close} />
                   ))}
                 </ul>
+                {user.operator && (
+                  <>
+                    <hr className="border-slate-200" />
+                    <ul>
+                      <MenuLink item={CONSOLE_ITEM} onNavigate={close} />
+                    </ul>
+                  </>
+                )}
               </>
             ) : (
               <ul>

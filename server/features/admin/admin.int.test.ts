@@ -13,11 +13,17 @@ import {
 import { hasAccess } from '../../../domain/access'
 import { ACCESS_SOURCES, MEMBER_PAGE_SIZE, SIGN_UP_DAYS } from '../../../domain/members'
 import { AUDIT_PAGE_SIZE } from '../../../domain/operators'
-import { buildUser, grantAccess, TEST_PASSWORD } from '../../../tests/support/factories'
+import {
+  buildUser,
+  createSession,
+  grantAccess,
+  TEST_PASSWORD,
+} from '../../../tests/support/factories'
 import { passHumanCheckIn } from '../../../tests/support/human-check'
 import { operatorCookie as operatorCookieFor } from '../../../tests/support/operators'
 import { setUpTestApp } from '../../../tests/support/test-app'
 import { accessFactsFor, accessSourceOf, countAccessSources } from '../access/public'
+import { addOperator } from './operators'
 
 const testApp = setUpTestApp()
 
@@ -830,5 +836,16 @@ describe('the console’s prices', () => {
     }
     const unknown = await send('POST', '/api/admin/prices/archive', cookie, { id: 'price_nope' })
     expect(unknown.statusCode).toBe(404)
+  })
+})
+
+describe('the session’s answer', () => {
+  it('names an operator as one from their next session on, and nobody else', async () => {
+    const { user, session } = await buildUser(testApp.app)
+    const before = (await send('GET', '/api/session', session?.header ?? '')).json()
+    expect(before.user).not.toHaveProperty('operator')
+    await addOperator(testApp.app.db, user.email)
+    const next = await createSession(testApp.app, user.id)
+    expect((await send('GET', '/api/session', next.header)).json().user.operator).toBe(true)
   })
 })

@@ -9,5 +9,6 @@ export function presentSessionUser(user: AuthUser): SessionUser {
     email: user.email,
     language: user.language,
     avatarUpdatedAt: user.avatarUpdatedAt?.toISOString() ?? null,
+    ...(user.role === 'operator' ? { operator: true } : {}),
   }
 }
