@@ -6,6 +6,11 @@ import { buildUser, TEST_PASSWORD } from './factories'
 
 let addresses = 0
 
+/** Makes the confirmed account with `email` an operator, as `npm run cli -- operators add` does. */
+export async function makeOperator(app: FastifyInstance, email: string): Promise<void> {
+  await addOperator(app.db, email)
+}
+
 /**
  * A new operator's session cookie, with the second factor set up and passed in it (through the
  * routes, as the console does) or not.

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { addOperator } from '../../../server/features/admin/public'
 import { buildUser, TEST_PASSWORD } from '../../../tests/support/factories'
+import { makeOperator } from '../../../tests/support/operators'
 import {
   type AppServer,
   signedInMember,
@@ -31,7 +31,7 @@ const post = (url: string, body: object) =>
 /** Signs an operator in and passes the second factor in this page's session. */
 async function openConsole() {
   const operator = await signedInMember(server)
-  await addOperator(server.app.db, operator.email)
+  await makeOperator(server.app, operator.email)
   const { secret } = await (
     await post('/api/operator-factor/set-up', { password: TEST_PASSWORD })
   ).json()
