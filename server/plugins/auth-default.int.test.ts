@@ -39,6 +39,7 @@ describe('authentication by default under /api', () => {
       'GET /api/admin/codes',
       'GET /api/admin/members',
       'GET /api/admin/members/:id',
+      'GET /api/admin/members/:id/invoices/:invoiceId/pdf',
       'GET /api/admin/overview',
       'GET /api/admin/prices',
       'GET /api/affirmations',

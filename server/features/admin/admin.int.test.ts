@@ -849,3 +849,57 @@ describe('the session’s answer', () => {
     expect((await send('GET', '/api/session', next.header)).json().user.operator).toBe(true)
   })
 })
+
+describe('the console’s invoices', () => {
+  it('opens a member’s invoice as a PDF, and no invoice of another member', async () => {
+    const cookie = await operatorCookie(true)
+    const { user } = await buildUser(testApp.app)
+    const { user: other } = await buildUser(testApp.app)
+    const id = `in_${randomUUID()}`
+    await testApp.app.db.insert(billingInvoices).values({
+      id,
+      number: `TEST-${randomUUID().slice(0, 8)}`,
+      userId: user.id,
+      subscriptionId: null,
+      status: 'paid',
+      billingReason: 'manual',
+      currency: 'usd',
+      subtotal: 4_900,
+      total: 4_900,
+      amountDue: 4_900,
+      amountPaid: 4_900,
+      lines: [
+        {
+          description: 'ONE PAYMENT',
+          amount: 4_900,
+          proration: false,
+          periodStart: new Date().toISOString(),
+          periodEnd: new Date().toISOString(),
+        },
+      ],
+      customerName: 'Ana',
+      customerEmail: user.email,
+      attemptCount: 1,
+      periodStart: new Date(),
+      periodEnd: new Date(),
+      paidAt: new Date(),
+      createdAt: new Date(),
+    })
+    const pdf = await send('GET', `/api/admin/members/${user.id}/invoices/${id}/pdf`, cookie)
+    expect(pdf.statusCode).toBe(200)
+    expect(pdf.headers['content-type']).toBe('application/pdf')
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-')
+    const detail = (await send('GET', `/api/admin/members/${user.id}`, cookie)).json()
+    expect(detail.invoices.map((invoice: { id: string }) => invoice.id)).toEqual([id])
+
+    const elsewhere = await send('GET', `/api/admin/members/${other.id}/invoices/${id}/pdf`, cookie)
+    expect(elsewhere.statusCode).toBe(404)
+    const member = await buildUser(testApp.app)
+    const asMember = await send(
+      'GET',
+      `/api/admin/members/${user.id}/invoices/${id}/pdf`,
+      member.session?.header ?? '',
+    )
+    expect(asMember.statusCode).toBe(403)
+  })
+})

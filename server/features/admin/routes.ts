@@ -22,7 +22,9 @@ import {
 } from '../../../domain/members'
 import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
 import { AppError } from '../../errors'
+import { requestLanguage } from '../../i18n'
 import { listFailedJobs } from '../../plugins/jobs'
+import { sendInvoicePdf } from '../billing/public'
 import { type Actor, auditPage } from './audit'
 import { consoleCodes, consoleCreateCodes, consoleRevokeCode } from './codes'
 import {
@@ -343,5 +345,25 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       price: await consoleArchivePrice(billing, await actorOf(request), request.body.id),
     }),
+  )
+
+  app.get(
+    '/members/:id/invoices/:invoiceId/pdf',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "One of the member's invoices as a PDF, in the operator's language",
+        params: z.object({
+          id: memberParamsSchema.shape.id,
+          invoiceId: z.string().check(z.regex(/^[\w-]{1,64}$/)),
+        }),
+        response: { 403: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const operator = await app.getUser(request)
+      const language = operator?.language ?? requestLanguage(request)
+      return sendInvoicePdf(app, reply, request.params.id, request.params.invoiceId, language)
+    },
   )
 }

@@ -11,13 +11,11 @@ import {
   upgradePreviewSchema,
 } from '../../../domain/billing-plans'
 import { answeringRefusals, cardCaller, consumeCardTry } from './card-tries'
-import { invoiceDocument, invoiceFileName, sellerOf } from './invoice-mail'
-import { renderInvoicePdf } from './invoice-pdf'
+import { sendInvoicePdf } from './invoice-pdf-reply'
 import {
   answerSandboxPlanCheck,
   cancelRenewal,
   invoicesOf,
-  ownInvoice,
   pausePlan,
   payOpenInvoice,
   planChecked,
@@ -193,22 +191,7 @@ export const planRoutes: FastifyPluginAsyncZod<{ catchUpEveryMs: number }> = asy
     },
     async (request, reply) => {
       const user = await app.requireUser(request)
-      const row = await ownInvoice(app.db, user.id, request.params.id)
-      // In Stripe mode the invoice is Stripe's, and so is its PDF: the member is sent there, to
-      // the address Stripe gives now (the ones it gave before expire after some weeks).
-      if (row.pdfUrl) {
-        const current = await app.payments.retrieveInvoice(row.id)
-        return reply
-          .header('cache-control', 'private, no-store')
-          .redirect(current?.invoice_pdf ?? row.pdfUrl)
-      }
-      const pdf = await renderInvoicePdf(invoiceDocument(row, user.language), sellerOf(app))
-      // The bytes go as they are; the response schemas above describe only the error bodies.
-      return reply
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', `inline; filename="${invoiceFileName(row)}"`)
-        .type('application/pdf')
-        .send(pdf as never)
+      return sendInvoicePdf(app, reply, user.id, request.params.id, user.language)
     },
   )
 

@@ -234,7 +234,14 @@ function MemberSections({ member }: { member: MemberDetail }) {
           <ul className="divide-y divide-slate-100" data-testid="member-invoices">
             {member.invoices.map((invoice) => (
               <li key={invoice.id} className="flex flex-wrap gap-x-4 gap-y-1 px-5 py-3">
-                <span className="font-medium text-slate-900">{invoice.number}</span>
+                <a
+                  href={`/api/admin/members/${encodeURIComponent(account.id)}/invoices/${encodeURIComponent(invoice.id)}/pdf`}
+                  target="_blank"
+                  rel="noopener"
+                  className="font-medium text-brand-800 underline-offset-2 hover:underline"
+                >
+                  {t('admin.member.invoicePdf', { number: invoice.number })}
+                </a>
                 <span className="text-slate-700">{day(invoice.createdAt)}</span>
                 <span className="text-slate-900">{formatAmount(invoice.amount)}</span>
                 <span className="text-slate-700">
