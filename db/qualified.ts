@@ -6,3 +6,10 @@ import { type Column, getTableName, type SQL, sql } from 'drizzle-orm'
  */
 export const qualified = (column: Column): SQL =>
   sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`
+
+/** Values as a parenthesised SQL list's inside, each a parameter: `in (${sqlList(values)})`. */
+export const sqlList = (values: readonly string[]): SQL =>
+  sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  )

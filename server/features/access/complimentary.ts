@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
+import { qualified } from '../../../db/qualified'
 import { complimentaryAccess } from '../../../db/schema/access'
 import type { Complimentary } from '../../../domain/members'
 import { AppError } from '../../errors'
@@ -9,12 +10,13 @@ import { AppError } from '../../errors'
 // The console calls these inside its own transaction, beside the audit entry, and tells access
 // once it has committed (accessChanged).
 
-/** The rows still giving access at `now`: not ended, and with no end or an end still to come. */
-export const complimentaryActive = (now: SQL | Date = sql`now()`): SQL =>
-  and(
-    isNull(complimentaryAccess.endedAt),
-    or(isNull(complimentaryAccess.endsAt), gt(complimentaryAccess.endsAt, now)),
-  ) as SQL
+/**
+ * The grants still giving access: not ended, with no end or an end still to come. The access
+ * rule in SQL (sources.ts) reads the same condition.
+ */
+export const complimentaryInForce: SQL = sql`${qualified(complimentaryAccess.endedAt)} is null
+  and (${qualified(complimentaryAccess.endsAt)} is null
+    or ${qualified(complimentaryAccess.endsAt)} > now())`
 
 const present = (row: typeof complimentaryAccess.$inferSelect): Complimentary => ({
   reason: row.reason,
@@ -31,7 +33,7 @@ export async function currentComplimentary(
   const [row] = await db
     .select()
     .from(complimentaryAccess)
-    .where(and(eq(complimentaryAccess.userId, userId), complimentaryActive()))
+    .where(and(eq(complimentaryAccess.userId, userId), complimentaryInForce))
     .orderBy(desc(complimentaryAccess.grantedAt))
     .limit(1)
   return row ? present(row) : null
@@ -67,7 +69,7 @@ export async function endComplimentary(
   const [row] = await db
     .update(complimentaryAccess)
     .set({ endedAt: new Date(), endedBy: end.by, endReason: end.reason })
-    .where(and(eq(complimentaryAccess.userId, end.userId), complimentaryActive()))
+    .where(and(eq(complimentaryAccess.userId, end.userId), complimentaryInForce))
     .returning()
   if (!row) throw new AppError(409, 'members.complimentaryNone')
   return present(row)

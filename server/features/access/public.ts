@@ -9,4 +9,10 @@ export {
   redeemSignupCode,
   revokeCode,
 } from './service'
-export { accessSourceOf, countAccessSources, mayHaveSource, planStatusOf } from './sources'
+export {
+  accessSourceOf,
+  countAccessSources,
+  currentPlans,
+  mayHaveSource,
+  planStatusOf,
+} from './sources'

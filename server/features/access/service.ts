@@ -25,6 +25,12 @@ import { currentComplimentary } from './complimentary'
  * one-time payments.
  */
 export async function accessFactsFor(db: Database, userId: string): Promise<AccessFacts> {
+  return (await readFacts(db, userId)).facts
+}
+
+/** The facts, with the complimentary grant in force (its end bounds how long they are kept). */
+async function readFacts(db: Database, userId: string) {
+  const complimentary = await currentComplimentary(db, userId)
   // Every code the user holds counts: one revoked code must not hide another still valid.
   const [codes] = await db
     .select({
@@ -34,12 +40,13 @@ export async function accessFactsFor(db: Database, userId: string): Promise<Acce
     .from(accessCodes)
     .where(eq(accessCodes.redeemedBy, userId))
   const held = Number(codes?.held ?? 0)
-  return {
-    complimentary: (await currentComplimentary(db, userId)) !== null,
+  const facts: AccessFacts = {
+    complimentary: complimentary !== null,
     code: held > 0 ? { status: Number(codes?.active) > 0 ? 'ACTIVE' : 'INACTIVE' } : null,
     subscriptionStatus: await planStatusFor(db, userId),
     paymentIntents: await paymentFactsFor(db, userId),
   }
+  return { facts, complimentary }
 }
 
 /** How long an answer is kept at most; every change that affects it clears it at once. */
@@ -62,10 +69,7 @@ export function accessOf(
         ? Math.min(ACCESS_CACHE_SECONDS, Math.floor((Date.parse(until) - Date.now()) / 1000))
         : ACCESS_CACHE_SECONDS,
     async () => {
-      const [facts, complimentary] = await Promise.all([
-        accessFactsFor(db, userId),
-        currentComplimentary(db, userId),
-      ])
+      const { facts, complimentary } = await readFacts(db, userId)
       return {
         hasAccess: hasAccess(facts),
         flow: displayedPaymentFlow(facts),

@@ -1,12 +1,13 @@
 import { type Column, count, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { qualified } from '../../../db/qualified'
+import { qualified, sqlList } from '../../../db/qualified'
 import { accessCodes, complimentaryAccess } from '../../../db/schema/access'
 import { users } from '../../../db/schema/auth'
 import { billingPaymentIntents, billingSubscriptions } from '../../../db/schema/billing'
 import { ACCESS_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../domain/access'
 import { RUNNING_STATUSES } from '../../../domain/billing-plans'
 import type { AccessSource } from '../../../domain/members'
+import { complimentaryInForce } from './complimentary'
 
 // The access rule (domain/access.ts hasAccess, with billing's choice of the current plan) as SQL,
 // for the console to list, filter and count many members in one query. admin.int.test.ts holds
@@ -15,12 +16,6 @@ import type { AccessSource } from '../../../domain/members'
 // the overview's counts on 100,000 members).
 
 const q = qualified
-
-const list = (values: readonly string[]) =>
-  sql.join(
-    values.map((value) => sql`${value}`),
-    sql`, `,
-  )
 
 /** What the rule reads of one member, each as an SQL expression. */
 interface Facts {
@@ -35,16 +30,14 @@ interface Facts {
 const sourceOf = (facts: Facts): SQL<AccessSource | null> => sql<AccessSource | null>`case
   when ${facts.complimentary} then 'complimentary'
   when ${facts.code} then 'code'
-  when ${facts.planStatus} in (${list(ACCESS_SUBSCRIPTION_STATUSES)}) then ${facts.plan}
+  when ${facts.planStatus} in (${sqlList(ACCESS_SUBSCRIPTION_STATUSES)}) then ${facts.plan}
   when ${facts.paidOnce} then 'one_payment'
 end`
 
-const complimentaryInForce = sql`${q(complimentaryAccess.endedAt)} is null
-  and (${q(complimentaryAccess.endsAt)} is null or ${q(complimentaryAccess.endsAt)} > now())`
 const codeInForce = sql`${q(accessCodes.redeemedBy)} is not null and ${q(accessCodes.revokedAt)} is null`
 const paid = sql`${q(billingPaymentIntents.status)} = 'succeeded'`
 /** The current plan first: the newest running one, else the newest (billing's currentPlanRow). */
-const currentFirst = sql`${q(billingSubscriptions.status)} in (${list(RUNNING_STATUSES)}) desc,
+const currentFirst = sql`${q(billingSubscriptions.status)} in (${sqlList(RUNNING_STATUSES)}) desc,
   ${q(billingSubscriptions.createdAt)} desc, ${q(billingSubscriptions.id)} desc`
 
 const currentPlan = (userId: Column, field: Column) =>
@@ -74,7 +67,7 @@ const holders = {
   plan: (plan: 'subscription' | 'four_payments') =>
     sql`select ${q(billingSubscriptions.userId)} from ${billingSubscriptions}
       where ${q(billingSubscriptions.plan)} = ${plan}
-        and ${q(billingSubscriptions.status)} in (${list(ACCESS_SUBSCRIPTION_STATUSES)})`,
+        and ${q(billingSubscriptions.status)} in (${sqlList(ACCESS_SUBSCRIPTION_STATUSES)})`,
   paid: sql`select ${q(billingPaymentIntents.userId)} from ${billingPaymentIntents} where ${paid}`,
 }
 
@@ -100,13 +93,18 @@ export function mayHaveSource(userId: Column, source: AccessSource | 'none'): SQ
   }
 }
 
+/**
+ * Every member's current plan (billing's currentPlanRow, for everyone at once): a subquery with
+ * `user_id`, `plan`, `price_id` and `status`.
+ */
+export const currentPlans = sql`(select distinct on (${q(billingSubscriptions.userId)})
+    ${q(billingSubscriptions.userId)} as user_id, ${q(billingSubscriptions.plan)} as plan,
+    ${q(billingSubscriptions.priceId)} as price_id, ${q(billingSubscriptions.status)} as status
+  from ${billingSubscriptions}
+  order by ${q(billingSubscriptions.userId)}, ${currentFirst})`
+
 /** How many members each source gives access to, and how many have none, for everyone at once. */
 export async function countAccessSources(db: Database): Promise<Map<AccessSource | null, number>> {
-  const current = sql`(select distinct on (${q(billingSubscriptions.userId)})
-      ${q(billingSubscriptions.userId)} as user_id, ${q(billingSubscriptions.plan)} as plan,
-      ${q(billingSubscriptions.status)} as status
-    from ${billingSubscriptions}
-    order by ${q(billingSubscriptions.userId)}, ${currentFirst})`
   const source = sourceOf({
     complimentary: sql`comp.user_id is not null`,
     code: sql`code.user_id is not null`,
@@ -125,7 +123,7 @@ export async function countAccessSources(db: Database): Promise<Map<AccessSource
       sql`(select distinct user_id from (${holders.code}) as k (user_id)) as code`,
       sql`code.user_id = ${q(users.id)}`,
     )
-    .leftJoin(sql`${current} as plan`, sql`plan.user_id = ${q(users.id)}`)
+    .leftJoin(sql`${currentPlans} as plan`, sql`plan.user_id = ${q(users.id)}`)
     .leftJoin(
       sql`(select distinct user_id from (${holders.paid}) as p (user_id)) as paid`,
       sql`paid.user_id = ${q(users.id)}`,

@@ -1,17 +1,12 @@
 import type { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
-import type { createCodesRequestSchema, OperatorCode } from '../../../domain/access-codes'
-import { createCodes, listCodes, revokeCode } from '../access/public'
+import type { createCodesRequestSchema } from '../../../domain/access-codes'
+import { createCodes, revokeCode } from '../access/public'
 import { type Actor, writeAudit } from './audit'
 
 // Access codes from the console: the access service the operator command's operations run
 // (operator/operations.ts), with the same request schema, so the console and `npm run cli --
 // codes …` never disagree; each change with the audit log's entry.
-
-/** Every code with its state, newest first. */
-export function consoleCodes(db: Database): Promise<OperatorCode[]> {
-  return listCodes(db)
-}
 
 /** New codes, to copy and give out. */
 export async function consoleCreateCodes(

@@ -52,6 +52,11 @@ const cursorSchema = z.tuple([
   z.string().check(z.regex(/^[\w-]{1,64}$/)),
 ])
 
+/** How many sessions the member has signed in now, on any device. */
+const activeSessions = sql<number>`(select count(*)::int from ${authSessions}
+  where ${qualified(authSessions.userId)} = ${qualified(users.id)}
+    and ${qualified(authSessions.expiresAt)} > now())`
+
 /**
  * A page of members, newest first, matching the search (any part of the e-mail or the name)
  * and the filters. Pages follow the sign-up time and id (`user_created_idx`), never an offset.
@@ -120,8 +125,7 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
       blockedAt: users.blockedAt,
       blockedReason: users.blockedReason,
       source: accessSourceOf(users.id),
-      sessions: sql<number>`(select count(*)::int from ${authSessions}
-        where ${qualified(authSessions.userId)} = ${qualified(users.id)} and ${qualified(authSessions.expiresAt)} > now())`,
+      sessions: activeSessions,
     })
     .from(users)
     .where(eq(users.id, id))
@@ -203,7 +207,12 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
  */
 async function lockMember(tx: Database, id: string) {
   const [member] = await tx
-    .select({ id: users.id, email: users.email })
+    .select({
+      id: users.id,
+      email: users.email,
+      blockedAt: users.blockedAt,
+      blockedReason: users.blockedReason,
+    })
     .from(users)
     .where(eq(users.id, id))
     .for('update')
@@ -306,8 +315,7 @@ async function endSessions(db: Database, auth: Auth, memberId: string) {
     .select({
       id: users.id,
       email: users.email,
-      sessions: sql<number>`(select count(*)::int from ${authSessions}
-        where ${qualified(authSessions.userId)} = ${qualified(users.id)} and ${qualified(authSessions.expiresAt)} > now())`,
+      sessions: activeSessions,
     })
     .from(users)
     .where(eq(users.id, memberId))
@@ -331,11 +339,7 @@ export async function blockMember(
   notThemselves(actor, memberId)
   const blocked = await db.transaction(async (tx) => {
     const member = await lockMember(tx, memberId)
-    const [was] = await tx
-      .select({ blockedAt: users.blockedAt })
-      .from(users)
-      .where(eq(users.id, member.id))
-    if (was?.blockedAt) return false
+    if (member.blockedAt) return false
     const at = new Date()
     await tx
       .update(users)
@@ -366,11 +370,8 @@ export async function unblockMember(
   notThemselves(actor, memberId)
   await db.transaction(async (tx) => {
     const member = await lockMember(tx, memberId)
-    const [was] = await tx
-      .select({ blockedAt: users.blockedAt, blockedReason: users.blockedReason })
-      .from(users)
-      .where(eq(users.id, member.id))
-    if (!was?.blockedAt) throw new AppError(409, 'members.notBlocked')
+    const since = member.blockedAt
+    if (!since) throw new AppError(409, 'members.notBlocked')
     await tx
       .update(users)
       .set({ blockedAt: null, blockedReason: null, updatedAt: new Date() })
@@ -378,7 +379,7 @@ export async function unblockMember(
     await writeAudit(tx, actor, {
       action: 'members.unblock',
       member,
-      before: { blocked: true, since: was.blockedAt.toISOString(), reason: was.blockedReason },
+      before: { blocked: true, since: since.toISOString(), reason: member.blockedReason },
       after: { blocked: false },
       reason,
     })

@@ -1,16 +1,11 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
+import { sqlList } from '../../../db/qualified'
 import { users } from '../../../db/schema/auth'
-import {
-  billingInvoices,
-  billingPaymentIntents,
-  billingPrices,
-  billingSubscriptions,
-} from '../../../db/schema/billing'
-import { RUNNING_STATUSES } from '../../../domain/billing-plans'
+import { billingInvoices, billingPaymentIntents, billingPrices } from '../../../db/schema/billing'
 import { ACCESS_SOURCES, type Overview, SIGN_UP_DAYS } from '../../../domain/members'
 import type { FailedJob } from '../../plugins/jobs'
-import { countAccessSources } from '../access/public'
+import { countAccessSources, currentPlans } from '../access/public'
 
 /** The queues whose jobs are messages to members: a failed one is mail that gave up. */
 export const MAIL_QUEUES: ReadonlySet<string> = new Set([
@@ -24,21 +19,6 @@ export const MAIL_QUEUES: ReadonlySet<string> = new Set([
 const RECURRING = ['active', 'past_due'] as const
 /** A refused renewal the card provider is still retrying. */
 const FAILED = ['past_due'] as const
-
-const list = (values: readonly string[]) =>
-  sql.join(
-    values.map((value) => sql`${value}`),
-    sql`, `,
-  )
-
-/** Each member's current plan (billing's currentPlanRow, for everyone at once). */
-const currentPlans = sql`(select distinct on (${billingSubscriptions.userId})
-    ${billingSubscriptions.userId} as user_id, ${billingSubscriptions.priceId} as price_id,
-    ${billingSubscriptions.status} as status
-  from ${billingSubscriptions}
-  order by ${billingSubscriptions.userId},
-    ${billingSubscriptions.status} in (${list(RUNNING_STATUSES)}) desc,
-    ${billingSubscriptions.createdAt} desc, ${billingSubscriptions.id} desc)`
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
 
@@ -54,8 +34,8 @@ export async function overview(
   const [sources, plans, [paidInvoices], [paidOnce], signUps, jobs] = await Promise.all([
     countAccessSources(db),
     db.execute(sql`select
-        coalesce(sum(${billingPrices.unitAmount}) filter (where plans.status in (${list(RECURRING)})), 0)::int as recurring,
-        count(*) filter (where plans.status in (${list(FAILED)}))::int as failed
+        coalesce(sum(${billingPrices.unitAmount}) filter (where plans.status in (${sqlList(RECURRING)})), 0)::int as recurring,
+        count(*) filter (where plans.status in (${sqlList(FAILED)}))::int as failed
       from ${currentPlans} as plans
       join ${billingPrices} on ${billingPrices.id} = plans.price_id`),
     db

@@ -24,9 +24,10 @@ import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
 import { AppError } from '../../errors'
 import { requestLanguage } from '../../i18n'
 import { listFailedJobs } from '../../plugins/jobs'
+import { listCodes } from '../access/public'
 import { sendInvoicePdf } from '../billing/public'
 import { type Actor, auditPage } from './audit'
-import { consoleCodes, consoleCreateCodes, consoleRevokeCode } from './codes'
+import { consoleCreateCodes, consoleRevokeCode } from './codes'
 import {
   blockMember,
   cancelMemberPlan,
@@ -266,7 +267,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store')
-      return { codes: await consoleCodes(app.db) }
+      return { codes: await listCodes(app.db) }
     },
   )
 
