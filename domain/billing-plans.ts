@@ -70,6 +70,8 @@ export const invoiceSchema = z.object({
   currency: z.enum(CURRENCIES),
   createdAt: z.string(),
   paidAt: z.nullable(z.string()),
+  /** Cents given back on it (refunds done or on their way to the card); 0 for most. */
+  refunded: z.int(),
   /** Where the PDF is. */
   pdfUrl: z.string(),
 })

@@ -26,6 +26,10 @@ export const CONSOLE_MESSAGES = {
     en: 'Enter the last day as a date, for example 2027-01-31, or leave it empty.',
     es: 'Indica el último día como una fecha, por ejemplo 2027-01-31, o déjalo vacío.',
   },
+  'members.refundAmount': {
+    en: 'Enter an amount from $0.01 up to what is left to give back, such as 15 or 7.50.',
+    es: 'Indica un importe desde 0,01 $ hasta lo que queda por devolver, como 15 o 7,50.',
+  },
   'members.queryTooLong': {
     en: 'Search with fewer than 100 characters.',
     es: 'Busca con menos de 100 caracteres.',

@@ -99,6 +99,9 @@ export const memberDetailSchema = z.object({
       number: z.string(),
       status: z.string(),
       ...money,
+      /** Cents the member paid on it, and how many of them were given back. */
+      amountPaid: z.int(),
+      refunded: z.int(),
       createdAt: z.string(),
     }),
   ),
@@ -170,3 +173,30 @@ export const memberActionSchema = z.object({ reason })
 /** Ending a member's plan from the console: now, or at the end of the period it is in. */
 export const cancelPlanSchema = z.object({ reason, when: z.enum(['now', 'period-end']) })
 export type CancelPlan = z.infer<typeof cancelPlanSchema>
+
+/** The most one refund may give back, in cents ($100,000): the largest amount a price may have. */
+export const REFUND_MAX_CENTS = 10_000_000
+
+/**
+ * Refunding a paid invoice from the console: how many cents go back to the card, why, and the
+ * request's own key. The page makes a key per refund it means, so the same request sent twice
+ * (a double click, a retry after a time-out) gives back once.
+ */
+export const refundSchema = z.object({
+  invoiceId: z.string().check(z.regex(/^in_[A-Za-z0-9_]{1,250}$/)),
+  amount: z
+    .int({ error: 'members.refundAmount' })
+    .check(
+      z.minimum(1, { error: 'members.refundAmount' }),
+      z.maximum(REFUND_MAX_CENTS, { error: 'members.refundAmount' }),
+    ),
+  reason,
+  requestKey: z.string().check(z.regex(/^[A-Za-z0-9-]{16,100}$/)),
+})
+export type RefundRequest = z.infer<typeof refundSchema>
+
+export const refundResponseSchema = z.object({
+  refund: z.object({ id: z.string(), amount: z.int(), status: z.string() }),
+  /** Cents given back on the invoice, this refund included. */
+  refunded: z.int(),
+})

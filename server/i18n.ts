@@ -89,6 +89,18 @@ const SERVER_MESSAGES = {
     en: 'This member has no running plan to cancel.',
     es: 'Este miembro no tiene ningún plan en curso que cancelar.',
   },
+  'billing.refundNotPaid': {
+    en: 'Only a paid invoice can be refunded.',
+    es: 'Solo se puede reembolsar una factura pagada.',
+  },
+  'billing.refundNothingLeft': {
+    en: 'This invoice has been refunded in full already.',
+    es: 'Esta factura ya se ha reembolsado por completo.',
+  },
+  'billing.refundTooLarge': {
+    en: 'The refund is more than is left to give back on this invoice. Reload the page to see what is left.',
+    es: 'El reembolso supera lo que queda por devolver de esta factura. Recarga la página para ver lo que queda.',
+  },
   'billing.alreadyEnding': {
     en: 'This plan already ends at the end of its period.',
     es: 'Este plan ya termina al final de su periodo.',

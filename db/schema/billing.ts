@@ -182,6 +182,35 @@ export const billingInvoices = pgTable(
 )
 
 /**
+ * Money given back on a paid invoice (the console's Refund), mirrored from the gateway. Written
+ * from the gateway's answer to the refund, and again by each sync of the member, which reads
+ * the refunds of every payment that has one here (the provider lists refunds by payment only).
+ */
+export const billingRefunds = pgTable(
+  'billing_refund',
+  {
+    /** The gateway's id (`re_…`). */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invoiceId: text('invoice_id').notNull(),
+    paymentIntentId: text('payment_intent_id').notNull(),
+    /** Cents. */
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    /** The provider's: `pending`, `succeeded`, `failed`, `canceled` or `requires_action`. */
+    status: text('status').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('billing_refund_invoice_idx').on(table.invoiceId),
+    index('billing_refund_user_idx').on(table.userId, table.createdAt),
+  ],
+)
+
+/**
  * Each event the provider reported (its webhook), recorded once by its id: a repeated delivery
  * finds its row and changes nothing. The sync it asks for runs in a job; `processed_at` says
  * when that job finished.

@@ -670,6 +670,79 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       expect(await storedCount('payment_intent', eq(sandboxObjects.customer, customer.id))).toBe(1)
     })
 
+    it('gives back part of a payment, then the rest, once per key, and never more than it took', async () => {
+      const { customer, card } = await customerWithCard('4242424242424242')
+      const paid = await payment(customer, card.id, `${run}-pay-refund`)
+      await gateway().listPaymentIntents(customer.id)
+      const metadata = { user_id: customer.metadata.user_id, invoice_id: 'in_refunded' }
+      const part = await gateway().createRefund(
+        { paymentIntent: paid.id, amount: 4_900, metadata },
+        { idempotencyKey: `${run}-refund-1` },
+      )
+      expect(part).toEqual({
+        id: expect.stringMatching(/^re_/),
+        object: 'refund',
+        amount: 4_900,
+        currency: 'usd',
+        payment_intent: paid.id,
+        status: 'succeeded',
+        reason: 'requested_by_customer',
+        metadata,
+        created: expect.any(Number),
+      })
+      // The same request again is the same refund, not a second one.
+      const again = await gateway().createRefund(
+        { paymentIntent: paid.id, amount: 4_900, metadata },
+        { idempotencyKey: `${run}-refund-1` },
+      )
+      expect(again.id).toBe(part.id)
+      expect(
+        await refusal(
+          gateway().createRefund(
+            { paymentIntent: paid.id, amount: 10_001, metadata },
+            { idempotencyKey: `${run}-refund-2` },
+          ),
+        ),
+      ).toEqual({ code: 'amount_too_large', declineCode: undefined })
+      const rest = await gateway().createRefund(
+        { paymentIntent: paid.id, amount: 10_000, metadata },
+        { idempotencyKey: `${run}-refund-3` },
+      )
+      expect(rest.amount).toBe(10_000)
+      expect(
+        await refusal(
+          gateway().createRefund(
+            { paymentIntent: paid.id, amount: 1, metadata },
+            { idempotencyKey: `${run}-refund-4` },
+          ),
+        ),
+      ).toEqual({ code: 'charge_already_refunded', declineCode: undefined })
+      expect((await gateway().listRefunds(paid.id)).map((refund) => refund.id)).toEqual([
+        rest.id,
+        part.id,
+      ])
+      // The payment itself still reads as paid: a refund changes no payment, plan or invoice.
+      expect((await gateway().retrievePaymentIntent(paid.id))?.status).toBe('succeeded')
+    })
+
+    it('refunds only a payment that went through', async () => {
+      const { customer, card } = await customerWithCard('4000000000009995')
+      const refused = await payment(customer, card.id, `${run}-pay-refused-refund`)
+      await gateway().listPaymentIntents(customer.id)
+      expect(
+        await refusal(
+          gateway().createRefund(
+            {
+              paymentIntent: refused.id,
+              amount: 100,
+              metadata: { user_id: customer.metadata.user_id, invoice_id: 'in_none' },
+            },
+            { idempotencyKey: `${run}-refund-refused` },
+          ),
+        ),
+      ).toEqual({ code: 'payment_intent_unexpected_state', declineCode: undefined })
+    })
+
     it('a card refused at the charge: processing, then refused for insufficient funds', async () => {
       const { customer, card } = await customerWithCard('4000000000009995')
       const made = await payment(customer, card.id, `${run}-pay-poor`)

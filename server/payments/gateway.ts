@@ -229,6 +229,26 @@ export interface GatewayInvoice {
   invoice_pdf?: string
 }
 
+/**
+ * Money given back on a charge that succeeded, in full or in part. A card refund is usually
+ * `succeeded` at once; `pending` while the bank has not confirmed it, and `failed` when the card
+ * can no longer take it (the money then waits at the provider for another way back).
+ */
+export interface GatewayRefund {
+  id: string
+  object: 'refund'
+  /** Cents. */
+  amount: number
+  currency: 'usd'
+  payment_intent: string
+  status: 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled'
+  /** Only the provider's own words are accepted; ours go in the metadata and the audit log. */
+  reason: 'requested_by_customer' | 'duplicate' | 'fraudulent' | null
+  /** Our user, and the invoice it gives money back on, so a refund can be traced back. */
+  metadata: { user_id: string; invoice_id: string }
+  created: number
+}
+
 /** What moving a plan to another price would cost now: the new price less the unused time. */
 export interface GatewayUpgradePreview {
   /** The new price's amount, in cents. */
@@ -463,6 +483,17 @@ export interface PaymentGateway {
   listInvoices(customer: string): Promise<GatewayInvoice[]>
   /** Charges an open invoice again, with this card ('Pay Actual Invoice'). */
   payInvoice(id: string, input: { paymentMethod: string }): Promise<GatewayInvoice>
+  /**
+   * Gives back `amount` cents (or all that is left) of a charge that succeeded, to the card it
+   * was paid with. More than is left is a GatewayError `amount_too_large`; a charge given back
+   * in full already is `charge_already_refunded`. Plans and invoices do not change.
+   */
+  createRefund(
+    input: { paymentIntent: string; amount: number; metadata: GatewayRefund['metadata'] },
+    options?: RequestOptions,
+  ): Promise<GatewayRefund>
+  /** The refunds of one charge, newest first. */
+  listRefunds(paymentIntent: string): Promise<GatewayRefund[]>
   /**
    * The event in a webhook delivery, checked against the endpoint's signing secret; a GatewayError
    * `signature_invalid` when the signature is missing, wrong or older than five minutes.

@@ -8,6 +8,7 @@ import type {
   GatewayPaymentMethod,
   GatewayPrice,
   GatewayProduct,
+  GatewayRefund,
   GatewaySetupIntent,
   GatewaySubscription,
 } from './gateway'
@@ -348,5 +349,43 @@ export function toInvoice(invoice: Stripe.Invoice): GatewayInvoice | null {
     },
     created: invoice.created,
     ...(invoice.invoice_pdf ? { invoice_pdf: invoice.invoice_pdf } : {}),
+  }
+}
+
+const REFUND_STATUSES: GatewayRefund['status'][] = [
+  'pending',
+  'requires_action',
+  'succeeded',
+  'failed',
+  'canceled',
+]
+
+const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const
+
+/**
+ * A refund of one of our payments, or null when it is not ours (not in dollars, made in the
+ * provider's dashboard without our user and invoice): the app lists only what it gave back.
+ */
+export function toRefund(refund: Stripe.Refund): GatewayRefund | null {
+  const { metadata } = refund
+  const paymentIntent = idOf(refund.payment_intent)
+  if (refund.currency !== 'usd' || !paymentIntent || !metadata?.user_id || !metadata.invoice_id) {
+    return null
+  }
+  const status = REFUND_STATUSES.find((known) => known === refund.status)
+  if (!status) {
+    throw new Error(`Refund ${refund.id} has a status the app does not know: ${refund.status}.`)
+  }
+  const reason = REFUND_REASONS.find((known) => known === refund.reason) ?? null
+  return {
+    id: refund.id,
+    object: 'refund',
+    amount: refund.amount,
+    currency: 'usd',
+    payment_intent: paymentIntent,
+    status,
+    reason,
+    metadata: { user_id: metadata.user_id, invoice_id: metadata.invoice_id },
+    created: refund.created,
   }
 }

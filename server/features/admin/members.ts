@@ -11,6 +11,7 @@ import {
 } from '../../../db/schema/billing'
 import { clientRecords } from '../../../db/schema/clients'
 import { harmonizeSessions } from '../../../db/schema/harmonize'
+import { formatAmount } from '../../../domain/billing'
 import { RUNNING_STATUSES } from '../../../domain/billing-plans'
 import {
   type CancelPlan,
@@ -20,6 +21,7 @@ import {
   type MemberDetail,
   type MemberRow,
   type MemberSearchQuery,
+  type RefundRequest,
 } from '../../../domain/members'
 import { AppError } from '../../errors'
 import type { Auth } from '../../plugins/auth'
@@ -32,7 +34,13 @@ import {
   mayHaveSource,
   planStatusOf,
 } from '../access/public'
-import { type BillingDeps, cancelPlanFor } from '../billing/public'
+import {
+  type BillingDeps,
+  cancelPlanFor,
+  type RefundDone,
+  refundedOn,
+  refundInvoice,
+} from '../billing/public'
 import { type Actor, writeAudit } from './audit'
 import { cursorOf, readCursor } from './cursor'
 
@@ -144,7 +152,7 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
         .where(eq(billingPaymentMethods.userId, id))
         .orderBy(desc(billingPaymentMethods.createdAt)),
       db
-        .select()
+        .select({ invoice: billingInvoices, refunded: refundedOn(billingInvoices.id) })
         .from(billingInvoices)
         .where(eq(billingInvoices.userId, id))
         .orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.id)),
@@ -181,13 +189,15 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
         }
       : null,
     cards,
-    invoices: invoices.map((row) => ({
-      id: row.id,
-      number: row.number,
-      status: row.status,
-      amount: row.total,
-      currency: row.currency,
-      createdAt: row.createdAt.toISOString(),
+    invoices: invoices.map(({ invoice, refunded }) => ({
+      id: invoice.id,
+      number: invoice.number,
+      status: invoice.status,
+      amount: invoice.total,
+      currency: invoice.currency,
+      amountPaid: invoice.amountPaid,
+      refunded,
+      createdAt: invoice.createdAt.toISOString(),
     })),
     payments: payments.map((row) => ({
       id: row.id,
@@ -411,4 +421,47 @@ export async function cancelMemberPlan(
       reason: request.reason,
     })
   })
+}
+
+/**
+ * Gives back part or all of a member's paid invoice, to the card that paid it. The same request
+ * twice (its key) refunds once and is written to the audit log once. Plans and access do not
+ * change: cancelling or granting access are actions of their own.
+ */
+export async function refundMember(
+  deps: BillingDeps,
+  actor: Actor,
+  memberId: string,
+  request: RefundRequest,
+): Promise<{ refund: RefundDone['refund']; refunded: number }> {
+  notThemselves(actor, memberId)
+  const [member] = await deps.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.id, memberId))
+  if (!member) throw new AppError(404, 'members.notFound')
+  const done = await refundInvoice(
+    deps,
+    {
+      userId: member.id,
+      invoiceId: request.invoiceId,
+      amount: request.amount,
+      requestKey: request.requestKey,
+    },
+    // Written as soon as the gateway gave the money back, whatever the sync after it meets.
+    async ({ refund, invoice, refundedBefore }) => {
+      await writeAudit(deps.db, actor, {
+        action: 'members.refund',
+        member,
+        before: { invoice: invoice.number, refunded: formatAmount(refundedBefore) },
+        after: {
+          invoice: invoice.number,
+          refunded: formatAmount(refundedBefore + refund.amount),
+          refund: refund.id,
+        },
+        reason: request.reason,
+      })
+    },
+  )
+  return { refund: done.refund, refunded: done.refundedBefore + done.refund.amount }
 }

@@ -19,6 +19,8 @@ import {
   memberParamsSchema,
   memberSearchQuerySchema,
   overviewSchema,
+  refundResponseSchema,
+  refundSchema,
 } from '../../../domain/members'
 import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
 import { AppError } from '../../errors'
@@ -34,6 +36,7 @@ import {
   endComplimentaryAccess,
   grantComplimentaryAccess,
   memberDetail,
+  refundMember,
   searchMembers,
   signOutEverywhere,
   unblockMember,
@@ -254,6 +257,27 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       )
       return { ok: true as const }
     },
+  )
+
+  app.post(
+    '/members/:id/refund',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Give back part or all of a member's paid invoice to the card that paid it (once per request key)",
+        params: memberParamsSchema,
+        body: refundSchema,
+        response: { 200: refundResponseSchema, ...memberRefusals },
+      },
+    },
+    async (request) =>
+      refundMember(
+        { db: app.db, payments: app.payments },
+        await actorOf(request),
+        request.params.id,
+        request.body,
+      ),
   )
 
   app.get(

@@ -32,6 +32,7 @@ import { accessFactsKey, cacheFor, invalidate } from '../../plugins/cache'
 import { isCountry, isStateOf } from '../reference/public'
 import { type MemberLockOptions, withMemberLock } from './member-lock'
 import { hasRunningPlan, invoiceRow, planStatus, subscriptionRow } from './plan-sync'
+import { readRefunds, writeRefunds } from './refund-rows'
 import type { BillingDeps } from './service'
 
 /** Who is paying: the signed-in user as billing needs them. */
@@ -213,6 +214,7 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   let intents = await payments.listPaymentIntents(customerId)
   let subscriptions = await payments.listSubscriptions(customerId)
   let invoices = await payments.listInvoices(customerId)
+  const refunds = await readRefunds({ db, payments }, userId)
   // Failing half-way, the rows are still written from what was read (a paid ONE PAYMENT then
   // blocks a second one at once), and the failure is raised after, for the job to retry.
   let unsettled: unknown = null
@@ -320,6 +322,7 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
         .values(bill)
         .onConflictDoUpdate({ target: billingInvoices.id, set: bill })
     }
+    await writeRefunds(tx, userId, refunds)
     const kept = methods.map((method) => method.id)
     await tx
       .delete(billingPaymentMethods)

@@ -26,6 +26,7 @@ import { customerIdFor, type Payer, syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
 import { answerChargeCheck, giveUpUnansweredChecks } from './payments'
 import { currentPlanRow, hasLifetimePayment, type SubscriptionRow } from './plan-sync'
+import { refundedOn } from './refund-rows'
 import type { BillingDeps } from './service'
 
 // The monthly plans (SUBSCRIPTION and FOUR PAYMENTS) and invoices: what My Account shows and
@@ -65,7 +66,7 @@ export async function planStatusFor(
   return plan.status
 }
 
-const presentInvoice = (row: InvoiceRow): Invoice => ({
+const presentInvoice = (row: InvoiceRow, refunded = 0): Invoice => ({
   id: row.id,
   number: row.number,
   status: row.status as Invoice['status'],
@@ -73,6 +74,7 @@ const presentInvoice = (row: InvoiceRow): Invoice => ({
   currency: row.currency,
   createdAt: row.createdAt.toISOString(),
   paidAt: row.paidAt?.toISOString() ?? null,
+  refunded,
   pdfUrl: `/api/billing/invoices/${row.id}/pdf`,
 })
 
@@ -474,11 +476,11 @@ export async function answerSandboxPlanCheck(
 /** The user's invoices, newest first (the invoices table). */
 export async function invoicesOf(db: Database, userId: string): Promise<Invoice[]> {
   const rows = await db
-    .select()
+    .select({ invoice: billingInvoices, refunded: refundedOn(billingInvoices.id) })
     .from(billingInvoices)
     .where(eq(billingInvoices.userId, userId))
     .orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.number))
-  return rows.map(presentInvoice)
+  return rows.map((row) => presentInvoice(row.invoice, row.refunded))
 }
 
 /** One of the user's own invoices; another user's reads as missing. */

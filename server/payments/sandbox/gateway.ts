@@ -11,6 +11,7 @@ import {
   type GatewayPaymentMethod,
   type GatewayPrice,
   type GatewayProduct,
+  type GatewayRefund,
   type GatewaySetupIntent,
   type GatewaySubscription,
   type GatewayUpgradePreview,
@@ -134,6 +135,14 @@ const asksForCheck = (method: StoredPaymentMethod, offSession: boolean) =>
 
 const publicMethod = ({ sandbox: _, ...method }: StoredPaymentMethod): GatewayPaymentMethod =>
   method
+
+/** A refund as the sandbox keeps it: with its charge's customer, so it is listed by owner. */
+type StoredRefund = GatewayRefund & { customer: string }
+
+const publicRefund = ({ customer: _, ...refund }: StoredRefund): GatewayRefund => refund
+
+/** What a refund may not change: the money given back never passes what the charge took. */
+const RETURNED_STATUSES: GatewayRefund['status'][] = ['pending', 'requires_action', 'succeeded']
 
 /** The sandbox's gateway, plus what only the sandbox has: the card form, the bank and the clocks. */
 export interface SandboxGateway extends PaymentGateway {
@@ -824,6 +833,78 @@ export function createSandboxGateway(
 
     authenticatePaymentIntent: (id, input) =>
       authenticatePaymentIntent(id, input).then(publicIntent),
+
+    createRefund: ({ paymentIntent, amount, metadata }, options) =>
+      store.atomically(async () => {
+        const id = sandboxId('re')
+        let customer = ''
+        const refund = await create<StoredRefund>(
+          'refund',
+          id,
+          async () => {
+            // The charge's row lock makes two refunds of it at once take turns, so together
+            // they never give back more than it took.
+            const intent = await change<StoredPaymentIntent>(
+              paymentIntent,
+              'payment_intent',
+              (c) => c,
+            )
+            if (!intent) throw missing('payment_intent', paymentIntent)
+            if (intent.status !== 'succeeded') {
+              throw new GatewayError(
+                'payment_intent_unexpected_state',
+                `This PaymentIntent (${paymentIntent}) does not have a successful charge to refund.`,
+              )
+            }
+            const earlier = await store.listAll<StoredRefund>(
+              'refund',
+              sql`${sandboxData}->>'payment_intent' = ${paymentIntent}`,
+            )
+            const returned = earlier
+              .filter((each) => RETURNED_STATUSES.includes(each.status))
+              .reduce((sum, each) => sum + each.amount, 0)
+            const left = intent.amount - returned
+            if (left <= 0) {
+              throw new GatewayError(
+                'charge_already_refunded',
+                `Charge for ${paymentIntent} has already been refunded.`,
+              )
+            }
+            if (!Number.isInteger(amount) || amount < 1 || amount > left) {
+              throw new GatewayError(
+                'amount_too_large',
+                `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+              )
+            }
+            customer = intent.customer
+            return {
+              id,
+              object: 'refund',
+              amount,
+              currency: 'usd',
+              payment_intent: paymentIntent,
+              // A test card takes its refund at once, as Stripe's test cards do.
+              status: 'succeeded',
+              reason: 'requested_by_customer',
+              metadata,
+              created: await plans.timeOf(intent.customer),
+              customer: intent.customer,
+            }
+          },
+          options,
+        )
+        // A repeated request gets the first refund and tells nothing again.
+        if (customer) await emit({ type: 'charge.refunded', customer })
+        return publicRefund(refund)
+      }),
+
+    listRefunds: async (paymentIntent) =>
+      (
+        await store.listAll<StoredRefund>(
+          'refund',
+          sql`${sandboxData}->>'payment_intent' = ${paymentIntent}`,
+        )
+      ).map(publicRefund),
 
     listPaymentIntents: async (customer) =>
       (await store.listOf<StoredPaymentIntent>('payment_intent', customer)).map(publicIntent),

@@ -119,6 +119,7 @@ export interface SandboxEvent {
     | 'invoice.finalized'
     | 'invoice.voided'
     | 'setup_intent.succeeded'
+    | 'charge.refunded'
   customer: string
 }
 

@@ -17,6 +17,7 @@ import {
   paramsOf,
   StripeHttpError,
 } from './http/protocol'
+import { refundRoutes } from './http/refunds'
 import { setupIntentRoutes } from './http/setup-intents'
 import { subscriptionRoutes } from './http/subscriptions'
 import { testClockRoutes } from './http/test-clocks'
@@ -320,6 +321,7 @@ export async function startSandboxServer(options: {
   subscriptionRoutes(app, gateway)
   invoiceRoutes(app, gateway, { pdfBase: options.invoicePdfBase })
   testClockRoutes(app, gateway)
+  refundRoutes(app, gateway)
 
   const url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 })
   return {

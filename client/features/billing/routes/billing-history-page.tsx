@@ -130,6 +130,15 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
                 >
                   {invoice.status.toUpperCase()}
                 </span>
+                {invoice.refunded > 0 && (
+                  <span data-testid="invoice-refunded" className="mt-1 block text-xs text-slate-700">
+                    {invoice.refunded >= invoice.total
+                      ? t('billing.history.refundedAll')
+                      : t('billing.history.refundedPart', {
+                          amount: formatAmount(invoice.refunded),
+                        })}
+                  </span>
+                )}
               </td>
               <td className={cell}>
                 <a

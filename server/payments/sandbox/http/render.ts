@@ -9,6 +9,7 @@ import type {
   GatewayPaymentMethod,
   GatewayPrice,
   GatewayProduct,
+  GatewayRefund,
   GatewaySetupIntent,
   GatewaySubscription,
 } from '../../gateway'
@@ -932,5 +933,29 @@ export function renderSetupIntent(intent: GatewaySetupIntent): Stripe.SetupInten
     single_use_mandate: null,
     status: intent.status,
     usage: 'off_session',
+  }
+}
+
+export function renderRefund(refund: GatewayRefund): Stripe.Refund {
+  return {
+    id: refund.id,
+    object: 'refund',
+    amount: refund.amount,
+    balance_transaction: null,
+    // The sandbox keeps no charge objects: the refund names the payment it gives back on.
+    charge: null,
+    created: refund.created,
+    currency: refund.currency,
+    // Stripe names a customer only on refunds of a customer's balance.
+    customer: null,
+    customer_account: null,
+    metadata: { ...refund.metadata },
+    payment_intent: refund.payment_intent,
+    payment_method: null,
+    reason: refund.reason,
+    receipt_number: null,
+    source_transfer_reversal: null,
+    status: refund.status,
+    transfer_reversal: null,
   }
 }

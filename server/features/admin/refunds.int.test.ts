@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import type { Invoice, PlanState } from '../../../domain/billing-plans'
+import {
+  apiCallsTo,
+  billingCallsTo,
+  memberWithCookie,
+  planCallsTo,
+} from '../../../tests/support/api-calls'
+import { operatorCookie } from '../../../tests/support/operators'
+import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
+
+// The console gives money back on a member's paid invoice through the payment gateway (the
+// sandbox behind the Stripe SDK here): in part or in full, once per request, never more than was
+// paid, shown on the member's own invoice history and in the audit log, and leaving the plan
+// and access as they were.
+
+const testApp = setUpTestApp(
+  {},
+  { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
+)
+const call = apiCallsTo(() => testApp.app)
+const { planWhen } = planCallsTo(call)
+const { priceOf, saveCard } = billingCallsTo(call)
+const statusIs = (status: string) => (state: PlanState) => state.subscription?.status === status
+
+/** A member whose SUBSCRIPTION started, with its first invoice paid. */
+async function subscriber() {
+  const { user, cookie } = await memberWithCookie(testApp.app)
+  await saveCard(cookie, '4242424242424242')
+  const started = await call('POST', '/api/billing/plan/start', cookie, {
+    priceId: await priceOf(cookie, 'subscription'),
+    attemptId: randomUUID(),
+  })
+  expect(started.statusCode).toBe(200)
+  await planWhen(cookie, statusIs('active'))
+  const [invoice] = await invoicesOf(cookie)
+  if (!invoice) throw new Error('the first invoice is missing')
+  expect(invoice.status).toBe('paid')
+  return { user, cookie, invoice }
+}
+
+const invoicesOf = async (cookie: string): Promise<Invoice[]> =>
+  (await call('GET', '/api/billing/invoices', cookie)).json().invoices
+
+const refund = (
+  operator: string,
+  memberId: string,
+  body: Record<string, unknown>,
+  language = 'en',
+) => call('POST', `/api/admin/members/${memberId}/refund`, operator, body, language)
+
+describe('refunds from the console', () => {
+  it('gives back part, then the rest; the member sees it on their invoice, keeps access, and the log says who and why', async () => {
+    const operator = await operatorCookie(testApp.app)
+    const { user, cookie, invoice } = await subscriber()
+    const part = await refund(operator, user.id, {
+      invoiceId: invoice.id,
+      amount: 500,
+      reason: 'Session did not play on their phone',
+      requestKey: randomUUID(),
+    })
+    expect(part.statusCode, part.body).toBe(200)
+    expect(part.json()).toMatchObject({
+      refund: { id: expect.stringMatching(/^re_/), amount: 500, status: 'succeeded' },
+      refunded: 500,
+    })
+    expect((await invoicesOf(cookie))[0]).toMatchObject({ id: invoice.id, refunded: 500 })
+    expect((await call('GET', '/api/access', cookie)).json().hasAccess).toBe(true)
+
+    const detail = (await call('GET', `/api/admin/members/${user.id}`, operator)).json()
+    expect(detail.invoices[0]).toMatchObject({
+      id: invoice.id,
+      amountPaid: invoice.total,
+      refunded: 500,
+    })
+    expect(detail.plan).toMatchObject({ status: 'active' })
+
+    const rest = await refund(operator, user.id, {
+      invoiceId: invoice.id,
+      amount: invoice.total - 500,
+      reason: 'Agreed to refund it all',
+      requestKey: randomUUID(),
+    })
+    expect(rest.statusCode, rest.body).toBe(200)
+    expect(rest.json().refunded).toBe(invoice.total)
+    expect((await invoicesOf(cookie))[0]?.refunded).toBe(invoice.total)
+
+    const nothing = await refund(
+      operator,
+      user.id,
+      { invoiceId: invoice.id, amount: 1, reason: 'Once more', requestKey: randomUUID() },
+      'es',
+    )
+    expect(nothing.statusCode).toBe(409)
+    expect(nothing.json().message).toBe('Esta factura ya se ha reembolsado por completo.')
+
+    const log = (await call('GET', `/api/admin/audit?member=${user.id}`, operator)).json()
+    const refunds = log.entries.filter(
+      (entry: { action: string }) => entry.action === 'members.refund',
+    )
+    expect(refunds).toHaveLength(2)
+    expect(refunds[1]).toMatchObject({
+      reason: 'Session did not play on their phone',
+      before: { invoice: invoice.number, refunded: '$0.00' },
+      after: { invoice: invoice.number, refunded: '$5.00' },
+    })
+    expect(refunds[0]).toMatchObject({ reason: 'Agreed to refund it all' })
+  })
+
+  it('the same request sent twice gives back once, and is logged once', async () => {
+    const operator = await operatorCookie(testApp.app)
+    const { user, cookie, invoice } = await subscriber()
+    const body = {
+      invoiceId: invoice.id,
+      amount: 700,
+      reason: 'Double click',
+      requestKey: randomUUID(),
+    }
+    const [first, second] = await Promise.all([
+      refund(operator, user.id, body),
+      refund(operator, user.id, body),
+    ])
+    expect(first?.statusCode, first?.body).toBe(200)
+    expect(second?.statusCode, second?.body).toBe(200)
+    expect(second?.json().refund.id).toBe(first?.json().refund.id)
+    expect((await invoicesOf(cookie))[0]?.refunded).toBe(700)
+    const log = (await call('GET', `/api/admin/audit?member=${user.id}`, operator)).json()
+    expect(
+      log.entries.filter((entry: { action: string }) => entry.action === 'members.refund'),
+    ).toHaveLength(1)
+  })
+
+  it('two refunds at once of the whole invoice: one goes through, the other is refused', async () => {
+    const operator = await operatorCookie(testApp.app)
+    const { user, cookie, invoice } = await subscriber()
+    const whole = () =>
+      refund(operator, user.id, {
+        invoiceId: invoice.id,
+        amount: invoice.total,
+        reason: 'Two operators at once',
+        requestKey: randomUUID(),
+      })
+    const answers = await Promise.all([whole(), whole()])
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409])
+    expect((await invoicesOf(cookie))[0]?.refunded).toBe(invoice.total)
+  })
+
+  it('refuses more than is left, nothing, bad input and another member’s invoice, and changes nothing', async () => {
+    const operator = await operatorCookie(testApp.app)
+    const { user, cookie, invoice } = await subscriber()
+    const other = await subscriber()
+    const tooMuch = await refund(
+      operator,
+      user.id,
+      { invoiceId: invoice.id, amount: invoice.total + 1, reason: 'x', requestKey: randomUUID() },
+      'es',
+    )
+    expect(tooMuch.statusCode).toBe(409)
+    expect(tooMuch.json().message).toBe(
+      'El reembolso supera lo que queda por devolver de esta factura. Recarga la página para ver lo que queda.',
+    )
+    const zero = await refund(
+      operator,
+      user.id,
+      { invoiceId: invoice.id, amount: 0, reason: 'x', requestKey: randomUUID() },
+      'es',
+    )
+    expect(zero.statusCode).toBe(400)
+    expect(JSON.stringify(zero.json())).toContain('Indica un importe')
+    for (const body of [
+      { invoiceId: invoice.id, amount: 100, requestKey: randomUUID() },
+      { invoiceId: invoice.id, amount: 1.5, reason: 'x', requestKey: randomUUID() },
+      { invoiceId: 'not-an-invoice', amount: 100, reason: 'x', requestKey: randomUUID() },
+      { invoiceId: invoice.id, amount: 100, reason: 'x', requestKey: 'short' },
+    ]) {
+      const answer = await refund(operator, user.id, body)
+      expect(answer.statusCode, JSON.stringify(body)).toBe(400)
+    }
+    const elsewhere = await refund(operator, user.id, {
+      invoiceId: other.invoice.id,
+      amount: 100,
+      reason: 'Wrong member',
+      requestKey: randomUUID(),
+    })
+    expect(elsewhere.statusCode).toBe(404)
+    expect((await invoicesOf(cookie))[0]?.refunded).toBe(0)
+    expect((await invoicesOf(other.cookie))[0]?.refunded).toBe(0)
+  })
+})

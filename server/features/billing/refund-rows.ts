@@ -1,0 +1,70 @@
+import { type Column, eq, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { qualified, sqlList } from '../../../db/qualified'
+import { billingRefunds } from '../../../db/schema'
+import type { GatewayRefund } from '../../payments/gateway'
+import type { BillingDeps } from './service'
+
+// Our rows of the refunds made on members' invoices: written from the gateway's answer to a
+// refund and again by each sync of the member (customers.ts), and summed per invoice for the
+// member's history and the console.
+
+/** The statuses of money given back, or on its way: what counts against what is left. */
+export const RETURNED_STATUSES = ['pending', 'requires_action', 'succeeded'] as const
+
+/** Cents given back on an invoice (`invoiceId` a column of the outer query), 0 when none. */
+export const refundedOn = (invoiceId: Column) =>
+  sql<number>`(select coalesce(sum(${billingRefunds.amount}), 0)::int from ${billingRefunds}
+    where ${billingRefunds.invoiceId} = ${qualified(invoiceId)}
+    and ${billingRefunds.status} in (${sqlList(RETURNED_STATUSES)}))`
+
+const rowOf = (userId: string, invoiceId: string, refund: GatewayRefund) => ({
+  id: refund.id,
+  userId,
+  invoiceId,
+  paymentIntentId: refund.payment_intent,
+  amount: refund.amount,
+  currency: refund.currency,
+  status: refund.status,
+  createdAt: new Date(refund.created * 1000),
+  syncedAt: new Date(),
+})
+
+/** Writes refunds as the gateway told them; true for each one this wrote first. */
+export async function writeRefunds(
+  db: Database,
+  userId: string,
+  refunds: readonly GatewayRefund[],
+): Promise<boolean[]> {
+  const written: boolean[] = []
+  for (const refund of refunds) {
+    const row = rowOf(userId, refund.metadata.invoice_id, refund)
+    // xmax is 0 for a row this statement inserted, and the updating transaction's id otherwise.
+    const [result] = await db
+      .insert(billingRefunds)
+      .values(row)
+      .onConflictDoUpdate({
+        target: billingRefunds.id,
+        set: { status: row.status, amount: row.amount, syncedAt: row.syncedAt },
+      })
+      .returning({ inserted: sql<boolean>`(xmax = 0)` })
+    written.push(result?.inserted === true)
+  }
+  return written
+}
+
+/**
+ * The refunds of the payments that have one here, as the gateway tells them now (a `pending`
+ * refund becomes `succeeded` or `failed`). No call at all for a member never refunded.
+ */
+export async function readRefunds(
+  { db, payments }: BillingDeps,
+  userId: string,
+): Promise<GatewayRefund[]> {
+  const charges = await db
+    .selectDistinct({ id: billingRefunds.paymentIntentId })
+    .from(billingRefunds)
+    .where(eq(billingRefunds.userId, userId))
+  const lists = await Promise.all(charges.map(({ id }) => payments.listRefunds(id)))
+  return lists.flat().filter((refund) => refund.metadata.user_id === userId)
+}
