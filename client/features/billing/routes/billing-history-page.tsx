@@ -131,7 +131,10 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
                   {invoice.status.toUpperCase()}
                 </span>
                 {invoice.refunded > 0 && (
-                  <span data-testid="invoice-refunded" className="mt-1 block text-xs text-slate-700">
+                  <span
+                    data-testid="invoice-refunded"
+                    className="mt-1 block text-xs text-slate-700"
+                  >
                     {invoice.refunded >= invoice.total
                       ? t('billing.history.refundedAll')
                       : t('billing.history.refundedPart', {
