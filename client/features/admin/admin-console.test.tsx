@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { apiCallsTo, billingCallsTo, planCallsTo } from '../../../tests/support/api-calls'
 import { buildUser, TEST_PASSWORD } from '../../../tests/support/factories'
 import { makeOperator } from '../../../tests/support/operators'
 import {
@@ -84,5 +86,57 @@ describe('the console', () => {
       await within(dialog).findByText('Say why, in a few words: the audit log keeps it.'),
     ).toBeTruthy()
     expect(within(dialog).getByLabelText('Reason').getAttribute('aria-invalid')).toBe('true')
+  })
+
+  it('refunds part of a paid invoice: it offers what is left, refuses more in place, then shows what came back', async () => {
+    const call = apiCallsTo(() => server.app)
+    const { priceOf, saveCard } = billingCallsTo(call)
+    const { planWhen, invoicesOf } = planCallsTo(call)
+    const { user: member, session } = await buildUser(server.app)
+    const cookie = session?.header ?? ''
+    await saveCard(cookie, '4242424242424242')
+    await call('POST', '/api/billing/plan/start', cookie, {
+      priceId: await priceOf(cookie, 'subscription'),
+      attemptId: randomUUID(),
+    })
+    await planWhen(cookie, (state) => state.subscription?.status === 'active')
+    const [invoice] = await invoicesOf(cookie)
+    if (!invoice) throw new Error('no invoice')
+    const total = `$${(invoice.total / 100).toFixed(2)}`
+
+    await openConsole()
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('link', { name: 'Members' }))
+    await user.type(await screen.findByLabelText('E-mail or name'), member.email)
+    await user.click(await screen.findByRole('link', { name: member.email }))
+    await user.click(
+      await screen.findByRole('button', { name: `Refund invoice ${invoice.number}` }),
+    )
+    const dialog = await screen.findByRole('dialog', { name: `Refund invoice ${invoice.number}` })
+    const amount = within(dialog).getByLabelText('Amount to give back (USD)') as HTMLInputElement
+    expect(amount.value).toBe((invoice.total / 100).toFixed(2))
+    expect(within(dialog).getByTestId('refund-paid').textContent).toBe(`Paid: ${total}.`)
+
+    await user.clear(amount)
+    await user.type(amount, '9999')
+    await user.type(within(dialog).getByLabelText('Reason'), 'A session did not play')
+    await user.click(within(dialog).getByRole('button', { name: 'Give it back' }))
+    expect(
+      await within(dialog).findByText(
+        'Enter an amount from $0.01 up to what is left to give back, such as 15 or 7.50.',
+      ),
+    ).toBeTruthy()
+
+    await user.clear(amount)
+    await user.type(amount, '5')
+    expect(within(dialog).getByTestId('action-effect').textContent).toContain(
+      '$5.00 goes back to the card that paid this invoice',
+    )
+    await user.click(within(dialog).getByRole('button', { name: 'Give it back' }))
+    expect(await screen.findByText('Refund made: $5.00.')).toBeTruthy()
+    expect((await screen.findByTestId('member-invoice-refunded')).textContent).toBe(
+      '$5.00 refunded',
+    )
+    expect((await invoicesOf(cookie))[0]?.refunded).toBe(500)
   })
 })

@@ -15,6 +15,8 @@ import {
   memberDetailSchema,
   memberPageSchema,
   overviewSchema,
+  type RefundRequest,
+  refundResponseSchema,
 } from '../../../domain/members'
 import {
   auditPageSchema,
@@ -179,6 +181,19 @@ export function useCancelPlan(id: string, when: 'now' | 'period-end') {
       apiRequest(`/api/admin/members/${encodeURIComponent(id)}/plan/cancel`, okResponseSchema, {
         method: 'POST',
         body: JSON.stringify({ reason, when }),
+      }),
+    onSuccess: changed,
+  })
+}
+
+/** Gives back part or all of one of the member's paid invoices. */
+export function useRefund(id: string) {
+  const changed = useMemberChanged(id)
+  return useMutation({
+    mutationFn: (refund: RefundRequest) =>
+      apiRequest(`/api/admin/members/${encodeURIComponent(id)}/refund`, refundResponseSchema, {
+        method: 'POST',
+        body: JSON.stringify(refund),
       }),
     onSuccess: changed,
   })

@@ -15,6 +15,7 @@ import { accessLabel, statusLabel } from './access-label'
 import { AuditLog } from './audit-log'
 import { EndComplimentaryDialog, GrantComplimentaryDialog } from './complimentary-dialogs'
 import { ReasonDialog } from './reason-dialog'
+import { RefundDialog, refundableOf } from './refund-dialog'
 import { SignOutDialog } from './sign-out-dialog'
 
 /** One member: account, access and what gives it, plan, cards, invoices, payments, activity. */
@@ -75,6 +76,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function MemberSections({ member }: { member: MemberDetail }) {
   const { t, i18n } = useTranslation()
   const [dialog, setDialog] = useState<Action | null>(null)
+  const [refunding, setRefunding] = useState<MemberDetail['invoices'][number] | null>(null)
   const close = (open: boolean) => {
     if (!open) setDialog(null)
   }
@@ -247,6 +249,21 @@ function MemberSections({ member }: { member: MemberDetail }) {
                 <span className="text-slate-700">
                   {t(`admin.invoiceStatus.${invoice.status}`, { defaultValue: invoice.status })}
                 </span>
+                {invoice.refunded > 0 && (
+                  <span className="text-slate-700" data-testid="member-invoice-refunded">
+                    {t('admin.refund.refunded', { amount: formatAmount(invoice.refunded) })}
+                  </span>
+                )}
+                {refundableOf(invoice) > 0 && (
+                  <Button
+                    variant="secondary"
+                    className="ml-auto"
+                    aria-label={t('admin.refund.buttonLabel', { number: invoice.number })}
+                    onClick={() => setRefunding(invoice)}
+                  >
+                    {t('admin.refund.button')}
+                  </Button>
+                )}
               </li>
             ))}
           </ul>
@@ -279,6 +296,8 @@ function MemberSections({ member }: { member: MemberDetail }) {
       </SectionCard>
 
       <AuditLog member={account.id} />
+
+      <RefundDialog member={member} invoice={refunding} onClose={() => setRefunding(null)} />
 
       <GrantComplimentaryDialog member={member} open={dialog === 'grant'} onOpenChange={close} />
       <EndComplimentaryDialog member={member} open={dialog === 'end'} onOpenChange={close} />
