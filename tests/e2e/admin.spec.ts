@@ -2,7 +2,8 @@ import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 import type { TestUser } from '../support/factories'
 import { expectPanelsLocked, expectPanelsOpen } from './support/access'
-import { completeHumanCheck, signInAs } from './support/accounts'
+import { completeHumanCheck, createUser, ownClientAddress, signInAs } from './support/accounts'
+import { advance, saveCard, startFromMyAccount } from './support/billing'
 import { addSessionCookies, harness } from './support/harness'
 import { expect, test } from './support/test'
 
@@ -137,6 +138,89 @@ test('an operator finds a member without access and grants complimentary access:
   await expect(page.getByLabel('E-mail or name')).toHaveValue('lemaître')
   await expect(page.getByTestId('members').getByRole('link', { name: member.email })).toHaveCount(0)
   await memberContext.close()
+})
+
+test.describe('a failed renewal', () => {
+  // Card tries are counted per address: this member's come from a visitor of their own.
+  test.use(ownClientAddress)
+
+  test('an operator finds the member whose renewal failed, refunds their last payment and grants complimentary access: the member’s /home opens', async ({
+    page,
+    member: operator,
+    browser,
+  }) => {
+    const member = await createUser(undefined, { name: 'Tomás Renewal' })
+    const memberContext = await browser.newContext({
+      extraHTTPHeaders: { 'x-forwarded-for': '10.250.0.7' },
+    })
+    const memberPage = await memberContext.newPage()
+    await signInAs(memberPage, member)
+    await saveCard(memberPage, '4242 4242 4242 4242')
+    await startFromMyAccount(memberPage, /SUBSCRIPTION/)
+    // This card is saved, but its bank refuses every charge: the renewal fails.
+    await saveCard(memberPage, '4000 0000 0000 0341')
+    await memberPage
+      .getByTestId('saved-cards')
+      .getByRole('listitem')
+      .filter({ hasText: '0341' })
+      .getByRole('button', { name: 'Make default' })
+      .click()
+    await expect(
+      memberPage.getByTestId('saved-cards').getByRole('listitem').filter({ hasText: '0341' }),
+    ).toContainText('Default')
+    await advance(member.email, 31)
+    await expect
+      .poll(
+        async () =>
+          (await (await memberPage.request.get('/api/billing/plan')).json()).paymentFailed,
+        { timeout: 30_000 },
+      )
+      .toBe(true)
+    // Today a failed renewal closes the panels at once (issue 29 keeps them open during retries).
+    await memberPage.goto('/home')
+    await expectPanelsLocked(memberPage)
+
+    await openConsole(page, operator)
+    await page.getByRole('link', { name: 'See these members' }).click()
+    await expect(page.getByLabel('Plan status')).toHaveValue('past_due')
+    await page.getByLabel('E-mail or name').fill(member.email)
+    await page.getByTestId('members').getByRole('link', { name: member.email }).click()
+    await expect(page.getByTestId('member-email')).toHaveText(member.email)
+
+    // The renewal's invoice is open; the first month's is paid, and is the one to refund.
+    const invoices = page.getByTestId('member-invoices').getByRole('listitem')
+    await expect(invoices).toHaveCount(2)
+    const paid = invoices.filter({ hasText: 'Paid' })
+    await paid.getByRole('button', { name: /^Refund invoice / }).click()
+    const dialog = page.getByRole('dialog', { name: /^Refund invoice / })
+    await expect(dialog.getByLabel('Amount to give back (USD)')).toHaveValue('15.00')
+    await dialog.getByLabel('Reason').fill('Charged while the app would not play')
+    await expect(dialog.getByTestId('action-effect')).toContainText(
+      `$15.00 goes back to the card that paid this invoice; the bank shows it to ${member.email}`,
+    )
+    await page.screenshot({ path: test.info().outputPath('refund-dialog.png') })
+    await dialog.getByRole('button', { name: 'Give it back' }).click()
+    await expect(page.getByText('Refund made: $15.00.')).toBeVisible()
+    await expect(dialog).toHaveCount(0)
+    await expect(paid.getByTestId('member-invoice-refunded')).toHaveText('$15.00 refunded')
+    await expect(paid.getByRole('button', { name: /^Refund invoice / })).toHaveCount(0)
+    await expect(page.getByTestId('audit-log').getByText('Refunded a payment')).toBeVisible()
+    await page.screenshot({ path: test.info().outputPath('refunded.png'), fullPage: true })
+
+    await page.getByRole('button', { name: 'Grant complimentary access' }).click()
+    const grant = page.getByRole('dialog', { name: 'Grant complimentary access' })
+    await grant.getByLabel('Reason').fill('Renewal failed; refunded and given access meanwhile')
+    await grant.getByRole('button', { name: 'Grant access' }).click()
+    await expect(grant).toHaveCount(0)
+    await expect(page.getByTestId('member-access')).toHaveText('Yes, through: Complimentary access')
+
+    await memberPage.goto('/home')
+    await expectPanelsOpen(memberPage)
+    // The member sees the money that came back on their own invoice history.
+    await memberPage.goto('/billing-history')
+    await expect(memberPage.getByTestId('invoice-refunded')).toHaveText('Refunded in full')
+    await memberContext.close()
+  })
 })
 
 test.describe('blocking', () => {

@@ -2,40 +2,14 @@ import type { Page } from '@playwright/test'
 import { expectPanelsOpen } from './support/access'
 import { createUser, ownClientAddress, signInAs } from './support/accounts'
 import { expectAccessible } from './support/axe'
+import { advance, nextYear, saveCard, startFromMyAccount } from './support/billing'
 import { builtChunkPath } from './support/build-manifest'
-import { harness } from './support/harness'
 import { expect, test } from './support/test'
 
 // The monthly plans in the browser: FOUR PAYMENTS and the SUBSCRIPTION started from My Account,
 // the member's sandbox clock moved on as the provider's test clocks do, and the account actions.
 
 test.use(ownClientAddress)
-
-const nextYear = String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0')
-
-/** Saves a card through Add Credit Card; the first becomes the default. */
-async function saveCard(page: Page, number: string) {
-  await page.goto('/my-account/add-credit-card')
-  await page.getByLabel('Card number').fill(number)
-  await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
-  await page.getByLabel('Security code').fill('123')
-  await page.getByRole('button', { name: 'Save card' }).click()
-  await expect(page).toHaveURL(/\/my-account$/)
-}
-
-/** Start Now on My Account with the chosen price: the panels once the bank said yes. */
-async function startFromMyAccount(page: Page, plan: RegExp) {
-  await page.goto('/my-account')
-  const summary = page.getByTestId('plan-summary')
-  await summary.getByRole('radio', { name: plan }).check()
-  await summary.getByRole('button', { name: 'Start Now' }).click()
-  await expect(page).toHaveURL(/\/home$/, { timeout: 30_000 })
-  await expectPanelsOpen(page)
-  await page.goto('/my-account')
-  await expect(summary.getByTestId('plan-status')).toHaveText('Active')
-}
-
-const advance = (email: string, days: number) => harness('billing-advance', { email, days })
 
 test('FOUR PAYMENTS: four charges a month apart, then paid for good, with four invoices and their PDFs', async ({
   page,
