@@ -102,6 +102,8 @@ export const memberDetailSchema = z.object({
       /** Cents the member paid on it, and how many of them were given back. */
       amountPaid: z.int(),
       refunded: z.int(),
+      /** Where its mail goes: the billing e-mail it was made for, and the copy address. */
+      sendsTo: z.array(z.string()),
       createdAt: z.string(),
     }),
   ),

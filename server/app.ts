@@ -20,6 +20,7 @@ import { factorRoutes } from './features/admin/factor-routes'
 import { adminRoutes } from './features/admin/routes'
 import { accountExistsEmail, codeEmail, passwordChangedEmail } from './features/auth/mail'
 import { authRoutes } from './features/auth/routes'
+import { invoiceMailPlugin } from './features/billing/public'
 import type { BillingOptions } from './features/billing/resync'
 import { billingRoutes } from './features/billing/routes'
 import { guideRoutes } from './features/clients/guide-routes'
@@ -255,6 +256,7 @@ async function registerEverything(
     mail: { codeEmail, accountExistsEmail, passwordChangedEmail },
   })
   await app.register(accessGatePlugin)
+  await app.register(invoiceMailPlugin)
 
   // Routes.
   await app.register(healthRoutes)

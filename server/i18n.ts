@@ -89,6 +89,10 @@ const SERVER_MESSAGES = {
     en: 'This member has no running plan to cancel.',
     es: 'Este miembro no tiene ningún plan en curso que cancelar.',
   },
+  'billing.resendNotPaid': {
+    en: 'Only a paid invoice is mailed.',
+    es: 'Solo se envía por correo una factura pagada.',
+  },
   'billing.refundNotPaid': {
     en: 'Only a paid invoice can be refunded.',
     es: 'Solo se puede reembolsar una factura pagada.',

@@ -64,6 +64,7 @@ describe('authentication by default under /api', () => {
       'POST /api/admin/members/:id/block',
       'POST /api/admin/members/:id/complimentary',
       'POST /api/admin/members/:id/complimentary/end',
+      'POST /api/admin/members/:id/invoices/:invoiceId/resend',
       'POST /api/admin/members/:id/plan/cancel',
       'POST /api/admin/members/:id/refund',
       'POST /api/admin/members/:id/sign-out',

@@ -88,7 +88,7 @@ describe('the console', () => {
     expect(within(dialog).getByLabelText('Reason').getAttribute('aria-invalid')).toBe('true')
   })
 
-  it('refunds part of a paid invoice: it offers what is left, refuses more in place, then shows what came back', async () => {
+  it('refunds part of a paid invoice: it offers what is left, refuses more in place, then shows what came back; and mails it again', async () => {
     const call = apiCallsTo(() => server.app)
     const { priceOf, saveCard } = billingCallsTo(call)
     const { planWhen, invoicesOf } = planCallsTo(call)
@@ -138,5 +138,14 @@ describe('the console', () => {
       '$5.00 refunded',
     )
     expect((await invoicesOf(cookie))[0]?.refunded).toBe(500)
+
+    // Mailing it again says where it goes, and that nothing is charged.
+    await user.click(screen.getByRole('button', { name: `Re-send invoice ${invoice.number}` }))
+    const resend = await screen.findByRole('dialog', { name: `Re-send invoice ${invoice.number}` })
+    expect(resend.textContent).toContain(
+      `Invoice ${invoice.number} goes again by e-mail, as its first mail went, to ${member.email}. Nothing is charged.`,
+    )
+    await user.click(within(resend).getByRole('button', { name: 'Send it' }))
+    expect(await screen.findByText(`Invoice ${invoice.number} is on its way.`)).toBeTruthy()
   })
 })

@@ -199,6 +199,20 @@ export function useRefund(id: string) {
   })
 }
 
+/** Mails one of the member's paid invoices again. */
+export function useResendInvoice(id: string) {
+  const changed = useMemberChanged(id)
+  return useMutation({
+    mutationFn: (invoiceId: string) =>
+      apiRequest(
+        `/api/admin/members/${encodeURIComponent(id)}/invoices/${encodeURIComponent(invoiceId)}/resend`,
+        z.object({ to: z.array(z.string()) }),
+        { method: 'POST' },
+      ),
+    onSuccess: changed,
+  })
+}
+
 /** Every access code with its state, newest first. */
 export const codesQuery = queryOptions({
   queryKey: ['admin', 'codes'],

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
 import { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
 import { qualified } from '../../../db/qualified'
@@ -38,8 +39,10 @@ import {
   type BillingDeps,
   cancelPlanFor,
   type RefundDone,
+  recipientsOf,
   refundedOn,
   refundInvoice,
+  resendInvoice,
 } from '../billing/public'
 import { type Actor, writeAudit } from './audit'
 import { cursorOf, readCursor } from './cursor'
@@ -197,6 +200,7 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
       currency: invoice.currency,
       amountPaid: invoice.amountPaid,
       refunded,
+      sendsTo: recipientsOf(invoice),
       createdAt: invoice.createdAt.toISOString(),
     })),
     payments: payments.map((row) => ({
@@ -464,4 +468,29 @@ export async function refundMember(
     },
   )
   return { refund: done.refund, refunded: done.refundedBefore + done.refund.amount }
+}
+
+/**
+ * Mails one of the member's paid invoices again, to the addresses its first mail went to; the
+ * audit entry is written with the queued mail, or neither is.
+ */
+export async function resendMemberInvoice(
+  app: FastifyInstance,
+  actor: Actor,
+  memberId: string,
+  invoiceId: string,
+): Promise<{ to: string[] }> {
+  const [member] = await app.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.id, memberId))
+  if (!member) throw new AppError(404, 'members.notFound')
+  return resendInvoice(app, member.id, invoiceId, async ({ number, to }) => {
+    await writeAudit(app.db, actor, {
+      action: 'members.invoice.resend',
+      member,
+      before: null,
+      after: { invoice: number, to },
+    })
+  })
 }

@@ -37,6 +37,7 @@ import {
   grantComplimentaryAccess,
   memberDetail,
   refundMember,
+  resendMemberInvoice,
   searchMembers,
   signOutEverywhere,
   unblockMember,
@@ -47,6 +48,15 @@ import { consoleState } from './second-factor'
 
 const refusals = { 400: apiErrorSchema, 403: apiErrorSchema }
 const memberRefusals = { ...refusals, 404: apiErrorSchema, 409: apiErrorSchema }
+
+/** One invoice of one member. */
+const memberInvoiceParamsSchema = z.object({
+  id: memberParamsSchema.shape.id,
+  invoiceId: z.string().check(z.regex(/^[\w-]{1,64}$/)),
+})
+
+/** Invoices mailed again by one operator: enough for a morning of support, not for a flood. */
+const RESENDS = { limit: 30, windowMs: 60 * 60_000 }
 
 /** A price by its gateway id. */
 const priceRequestSchema = z.object({
@@ -280,6 +290,28 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       ),
   )
 
+  app.post(
+    '/members/:id/invoices/:invoiceId/resend',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Mail one of the member's paid invoices again, to its billing e-mail and copy address",
+        params: memberInvoiceParamsSchema,
+        response: {
+          200: z.object({ to: z.array(z.string()) }),
+          ...memberRefusals,
+          429: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await actorOf(request)
+      await app.rateLimiter.consume(`invoice-resend:${actor.id}`, RESENDS)
+      return resendMemberInvoice(app, actor, request.params.id, request.params.invoiceId)
+    },
+  )
+
   app.get(
     '/codes',
     {
@@ -378,10 +410,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admin'],
         summary: "One of the member's invoices as a PDF, in the operator's language",
-        params: z.object({
-          id: memberParamsSchema.shape.id,
-          invoiceId: z.string().check(z.regex(/^[\w-]{1,64}$/)),
-        }),
+        params: memberInvoiceParamsSchema,
         response: { 403: apiErrorSchema, 404: apiErrorSchema },
       },
     },

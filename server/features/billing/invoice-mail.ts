@@ -1,9 +1,11 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import { users } from '../../../db/schema/auth'
 import { billingInvoices } from '../../../db/schema/billing'
 import { formatAmount } from '../../../domain/billing'
 import { isLanguage, type Language } from '../../../domain/i18n'
+import { AppError } from '../../errors'
 import { PRODUCT, paragraph, type RenderedEmail, renderLetter } from '../../mail/layout'
 import type { Queue } from '../../plugins/jobs'
 import { type InvoiceDocument, renderInvoicePdf, type Seller } from './invoice-pdf'
@@ -93,6 +95,21 @@ export function invoiceEmail(input: {
 /** The queue that mails paid invoices. */
 export type InvoiceMailQueue = Queue<{ invoiceId: string }>
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Mails a paid invoice: the billing routes after a payment, the console's Re-send. */
+    invoiceMail: InvoiceMailQueue
+  }
+}
+
+/** The invoice mail's queue, for every feature that sends an invoice. */
+export const invoiceMailPlugin = fp(
+  async (app) => {
+    app.decorate('invoiceMail', await defineInvoiceMail(app))
+  },
+  { name: 'invoice-mail', dependencies: ['db', 'jobs', 'mail'] },
+)
+
 export async function defineInvoiceMail(app: FastifyInstance): Promise<InvoiceMailQueue> {
   const queue = await app.jobs.define<{ invoiceId: string }>(
     'billing.invoice-mail',
@@ -129,10 +146,7 @@ export async function defineInvoiceMail(app: FastifyInstance): Promise<InvoiceMa
               ).toString('base64'),
             },
           ]
-      const recipients = [row.customerEmail, row.receiptEmail].filter(
-        (address, index, all): address is string =>
-          Boolean(address) && all.indexOf(address) === index,
-      )
+      const recipients = recipientsOf(row)
       // One transaction: both messages are queued, or neither and the job runs again.
       await app.db.transaction(async () => {
         for (const to of recipients) await app.mailer.send({ to, ...letter, attachments })
@@ -164,5 +178,35 @@ export async function queueInvoiceMail(
       )
       .returning({ id: billingInvoices.id })
     for (const { id } of claimed) await queue.send({ invoiceId: id })
+  })
+}
+
+/** Where an invoice's mail goes: the billing e-mail it was made for, and the copy address. */
+export const recipientsOf = (row: Pick<InvoiceRow, 'customerEmail' | 'receiptEmail'>) =>
+  [row.customerEmail, row.receiptEmail].filter(
+    (address, index, all): address is string => Boolean(address) && all.indexOf(address) === index,
+  )
+
+/**
+ * Mails one of the member's paid invoices again, as its first mail went. `sent` runs in the same
+ * transaction as the queuing (the console's audit entry): both happen, or neither.
+ */
+export async function resendInvoice(
+  app: FastifyInstance,
+  userId: string,
+  invoiceId: string,
+  sent: (invoice: { number: string; to: string[] }) => Promise<void>,
+): Promise<{ to: string[] }> {
+  return app.db.transaction(async () => {
+    const [row] = await app.db
+      .select()
+      .from(billingInvoices)
+      .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.userId, userId)))
+    if (!row) throw new AppError(404, 'billing.invoiceNotFound')
+    if (row.status !== 'paid') throw new AppError(409, 'billing.resendNotPaid')
+    const to = recipientsOf(row)
+    await app.invoiceMail.send({ invoiceId })
+    await sent({ number: row.number, to })
+    return { to }
   })
 }

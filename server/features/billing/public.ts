@@ -1,6 +1,7 @@
 // What other features may use of billing: the price catalog and the test clock (operator), and
 // the payment and plan facts the access rule reads.
 export { advanceClock } from './clock'
+export { invoiceMailPlugin, recipientsOf, resendInvoice } from './invoice-mail'
 export { sendInvoicePdf } from './invoice-pdf-reply'
 export { paymentFactsFor } from './payments'
 export { cancelPlanFor, type PlanCancellation, planStatusFor } from './plans'

@@ -36,7 +36,7 @@ import {
   setDefaultCard,
   updateBillingInfo,
 } from './customers'
-import { defineInvoiceMail, queueInvoiceMail } from './invoice-mail'
+import { queueInvoiceMail } from './invoice-mail'
 import { answerSandboxPaymentCheck, paymentChecked, paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
 import { type BillingOptions, CATCH_UP_EVERY_MS, catchUp, mayAskAfterCheck } from './resync'
@@ -78,7 +78,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
   )
 
   const deps = { db: app.db, payments: app.payments }
-  const invoiceMail = await defineInvoiceMail(app)
+  const invoiceMail = app.invoiceMail
   // The provider's word on a payment (its webhook; the sandbox posts there too) updates our
   // tables, then mails the invoices it paid.
   await app.register(webhookRoutes, { invoiceMail })

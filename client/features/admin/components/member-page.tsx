@@ -10,10 +10,17 @@ import type { MemberDetail } from '../../../../domain/members'
 import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
 import { ApiError } from '../../../lib/api-client'
-import { memberQuery, useBlockMember, useCancelPlan, useUnblockMember } from '../api'
+import {
+  memberQuery,
+  useBlockMember,
+  useCancelPlan,
+  useResendInvoice,
+  useUnblockMember,
+} from '../api'
 import { accessLabel, statusLabel } from './access-label'
 import { AuditLog } from './audit-log'
 import { EndComplimentaryDialog, GrantComplimentaryDialog } from './complimentary-dialogs'
+import { ConfirmDialog } from './confirm-dialog'
 import { ReasonDialog } from './reason-dialog'
 import { RefundDialog, refundableOf } from './refund-dialog'
 import { SignOutDialog } from './sign-out-dialog'
@@ -77,6 +84,8 @@ function MemberSections({ member }: { member: MemberDetail }) {
   const { t, i18n } = useTranslation()
   const [dialog, setDialog] = useState<Action | null>(null)
   const [refunding, setRefunding] = useState<MemberDetail['invoices'][number] | null>(null)
+  const [resending, setResending] = useState<MemberDetail['invoices'][number] | null>(null)
+  const resend = useResendInvoice(member.account.id)
   const close = (open: boolean) => {
     if (!open) setDialog(null)
   }
@@ -254,10 +263,19 @@ function MemberSections({ member }: { member: MemberDetail }) {
                     {t('admin.refund.refunded', { amount: formatAmount(invoice.refunded) })}
                   </span>
                 )}
+                {invoice.status === 'paid' && (
+                  <Button
+                    variant="ghost"
+                    className="ml-auto"
+                    aria-label={t('admin.resend.buttonLabel', { number: invoice.number })}
+                    onClick={() => setResending(invoice)}
+                  >
+                    {t('admin.resend.button')}
+                  </Button>
+                )}
                 {refundableOf(invoice) > 0 && (
                   <Button
                     variant="secondary"
-                    className="ml-auto"
                     aria-label={t('admin.refund.buttonLabel', { number: invoice.number })}
                     onClick={() => setRefunding(invoice)}
                   >
@@ -298,6 +316,19 @@ function MemberSections({ member }: { member: MemberDetail }) {
       <AuditLog member={account.id} />
 
       <RefundDialog member={member} invoice={refunding} onClose={() => setRefunding(null)} />
+      <ConfirmDialog
+        open={resending !== null}
+        onClose={() => setResending(null)}
+        title={t('admin.resend.title', { number: resending?.number ?? '' })}
+        effect={t('admin.resend.effect', {
+          number: resending?.number ?? '',
+          to: resending?.sendsTo.join(', ') ?? '',
+        })}
+        submitLabel={t('admin.resend.submit')}
+        done={t('admin.resend.done', { number: resending?.number ?? '' })}
+        action={resend}
+        variables={resending?.id ?? ''}
+      />
 
       <GrantComplimentaryDialog member={member} open={dialog === 'grant'} onOpenChange={close} />
       <EndComplimentaryDialog member={member} open={dialog === 'end'} onOpenChange={close} />

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { Invoice, PlanState } from '../../../domain/billing-plans'
+import type { PlanState } from '../../../domain/billing-plans'
 import {
   apiCallsTo,
   billingCallsTo,
@@ -8,19 +8,20 @@ import {
   planCallsTo,
 } from '../../../tests/support/api-calls'
 import { operatorCookie } from '../../../tests/support/operators'
+import { outboxMessages, waitForOutboxMessage } from '../../../tests/support/outbox'
 import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
 
-// The console gives money back on a member's paid invoice through the payment gateway (the
-// sandbox behind the Stripe SDK here): in part or in full, once per request, never more than was
-// paid, shown on the member's own invoice history and in the audit log, and leaving the plan
-// and access as they were.
+// The console on a member's invoices. It gives money back on a paid one through the payment
+// gateway (the sandbox behind the Stripe SDK here): in part or in full, once per request, never
+// more than was paid, shown on the member's own invoice history and in the audit log, leaving
+// the plan and access as they were. And it mails one again, as its first mail went.
 
 const testApp = setUpTestApp(
   {},
   { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
 )
 const call = apiCallsTo(() => testApp.app)
-const { planWhen } = planCallsTo(call)
+const { planWhen, invoicesOf } = planCallsTo(call)
 const { priceOf, saveCard } = billingCallsTo(call)
 const statusIs = (status: string) => (state: PlanState) => state.subscription?.status === status
 
@@ -39,9 +40,6 @@ async function subscriber() {
   expect(invoice.status).toBe('paid')
   return { user, cookie, invoice }
 }
-
-const invoicesOf = async (cookie: string): Promise<Invoice[]> =>
-  (await call('GET', '/api/billing/invoices', cookie)).json().invoices
 
 const refund = (
   operator: string,
@@ -186,5 +184,63 @@ describe('refunds from the console', () => {
     expect(elsewhere.statusCode).toBe(404)
     expect((await invoicesOf(cookie))[0]?.refunded).toBe(0)
     expect((await invoicesOf(other.cookie))[0]?.refunded).toBe(0)
+  })
+})
+
+describe('mailing an invoice again', () => {
+  it('sends the paid invoice as its first mail went, once per click, and logs it', async () => {
+    const operator = await operatorCookie(testApp.app)
+    const { user, invoice } = await subscriber()
+    const subject = `Your Harmonize invoice ${invoice.number}`
+    // The first mail, after the payment.
+    await waitForOutboxMessage(testApp.app, user.email)
+    const before = (await outboxMessages(testApp.app, user.email)).filter(
+      (message) => message.subject === subject,
+    ).length
+    expect(before).toBe(1)
+
+    const answer = await call(
+      'POST',
+      `/api/admin/members/${user.id}/invoices/${invoice.id}/resend`,
+      operator,
+    )
+    expect(answer.statusCode, answer.body).toBe(200)
+    expect(answer.json()).toEqual({ to: [user.email] })
+    const again = await waitForOutboxMessage(testApp.app, user.email, {
+      already: (await outboxMessages(testApp.app, user.email)).length - 1,
+    })
+    await expect
+      .poll(
+        async () =>
+          (await outboxMessages(testApp.app, user.email)).filter(
+            (message) => message.subject === subject,
+          ).length,
+      )
+      .toBe(2)
+    expect(again.subject).toBe(subject)
+
+    const log = (await call('GET', `/api/admin/audit?member=${user.id}`, operator)).json()
+    expect(log.entries[0]).toMatchObject({
+      action: 'members.invoice.resend',
+      after: { invoice: invoice.number, to: [user.email] },
+    })
+  })
+
+  it('mails only a paid invoice of that member', async () => {
+    const operator = await operatorCookie(testApp.app)
+    const { user } = await subscriber()
+    const other = await subscriber()
+    const elsewhere = await call(
+      'POST',
+      `/api/admin/members/${user.id}/invoices/${other.invoice.id}/resend`,
+      operator,
+    )
+    expect(elsewhere.statusCode).toBe(404)
+    const missing = await call(
+      'POST',
+      `/api/admin/members/nobody/invoices/${other.invoice.id}/resend`,
+      operator,
+    )
+    expect(missing.statusCode).toBe(404)
   })
 })
