@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test'
 import { expectPanelsOpen } from './support/access'
 import { createUser, ownClientAddress, signInAs } from './support/accounts'
 import { expectAccessible } from './support/axe'
