@@ -90,3 +90,24 @@ export const auditPageSchema = z.object({
   entries: z.array(auditEntrySchema),
   next: z.nullable(z.string()),
 })
+
+/** A job that gave up after its retries (a mail, an invoice, a sync), as the console lists it. */
+export const failedJobSchema = z.object({
+  id: z.string(),
+  /** Its queue: `mail`, `billing.invoice-mail`, `billing.sync`… */
+  queue: z.string(),
+  /** What it was about, in its queue's words (a recipient, an invoice); never a secret. */
+  about: z.string(),
+  attempts: z.number(),
+  error: z.string(),
+  createdAt: z.string(),
+  failedAt: z.string(),
+})
+export type FailedJobView = z.infer<typeof failedJobSchema>
+
+export const failedJobsSchema = z.object({ jobs: z.array(failedJobSchema) })
+
+/** Running a failed job again, by its id. */
+export const retryJobRequestSchema = z.object({
+  id: z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)),
+})

@@ -165,6 +165,10 @@ const SERVER_MESSAGES = {
     en: 'This account is already blocked.',
     es: 'Esta cuenta ya está bloqueada.',
   },
+  'jobs.notFound': {
+    en: 'This job is no longer waiting to be retried: it ran again already, or it gave up more than a week ago.',
+    es: 'Esta tarea ya no espera a reintentarse: ya se volvió a ejecutar, o falló hace más de una semana.',
+  },
   'members.notFound': {
     en: 'No member has this id.',
     es: 'Ningún miembro tiene este identificador.',

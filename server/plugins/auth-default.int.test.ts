@@ -37,6 +37,7 @@ describe('authentication by default under /api', () => {
       // guard (403 to anyone but an operator who passed the second factor).
       'GET /api/admin/audit',
       'GET /api/admin/codes',
+      'GET /api/admin/jobs',
       'GET /api/admin/members',
       'GET /api/admin/members/:id',
       'GET /api/admin/members/:id/invoices/:invoiceId/pdf',
@@ -61,6 +62,7 @@ describe('authentication by default under /api', () => {
       'POST /api/account/sign-up',
       'POST /api/admin/codes',
       'POST /api/admin/codes/revoke',
+      'POST /api/admin/jobs/retry',
       'POST /api/admin/members/:id/block',
       'POST /api/admin/members/:id/complimentary',
       'POST /api/admin/members/:id/complimentary/end',

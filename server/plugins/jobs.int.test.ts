@@ -127,8 +127,10 @@ describe('durable jobs', () => {
     expect(attempts).toBe(3)
   })
 
-  it('lists a job that used up its retries, with its error and what it was about', async () => {
+  it('lists a job that used up its retries, with its error and what it was about; retried, it runs again once', async () => {
     const name = newQueue()
+    let refusing = true
+    const delivered: string[] = []
     const queue = await runner.jobs.define<{ to: string }>(
       name,
       {
@@ -137,15 +139,17 @@ describe('durable jobs', () => {
         expireInSeconds: 30,
         describe: (data) => `to ${data.to}`,
       },
-      async () => {
-        throw new Error('connection refused by 127.0.0.1:9')
+      async ({ to }) => {
+        if (refusing) throw new Error('connection refused by 127.0.0.1:9')
+        delivered.push(to)
       },
     )
     await queue.send({ to: 'ann@example.com' })
+    const failedHere = async () =>
+      (await listFailedJobs(handle.executeSql)).filter((job) => job.queue === name)
     await vi.waitFor(
       async () => {
-        const failed = (await listFailedJobs(handle.executeSql)).filter((job) => job.queue === name)
-        expect(failed).toEqual([
+        expect(await failedHere()).toEqual([
           expect.objectContaining({
             queue: name,
             about: 'to ann@example.com',
@@ -156,6 +160,20 @@ describe('durable jobs', () => {
       },
       { timeout: 30_000, interval: 200 },
     )
+    // The running server's list is the same.
+    const [failed] = (await runner.jobs.failed()).filter((job) => job.queue === name)
+    if (!failed) throw new Error('the failed job is not listed by the runner')
+
+    refusing = false
+    expect(await runner.jobs.retry(failed.id)).toBe(true)
+    await vi.waitFor(() => expect(delivered).toEqual(['ann@example.com']), {
+      timeout: 15_000,
+      interval: 50,
+    })
+    expect(await failedHere()).toEqual([])
+    // Retried once only: a second click finds nothing to retry.
+    expect(await runner.jobs.retry(failed.id)).toBe(false)
+    expect(await runner.jobs.retry('not-a-job')).toBe(false)
   })
 
   it('takes a burst a batch at a time, and each job of a batch succeeds or fails on its own', async () => {

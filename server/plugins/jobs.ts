@@ -82,6 +82,13 @@ export interface JobRunner {
     },
     handler: (data: T) => Promise<void>,
   ): Promise<Queue<T>>
+  /** Jobs that gave up after their retries, newest first (kept for a week). */
+  failed(limit?: number): Promise<FailedJob[]>
+  /**
+   * Runs a job that gave up once more, in its own queue, with its retries anew. False when there
+   * is no such failed job (already retried, or older than a week).
+   */
+  retry(id: string): Promise<boolean>
 }
 
 declare module 'fastify' {
@@ -101,6 +108,16 @@ export interface JobRunnerOptions {
 }
 
 const SCHEMA = 'pgboss'
+
+/**
+ * The dead-letter queue every queue sends its jobs to once they have used up their retries:
+ * nobody works it, so what is in it is the list of jobs that gave up, each with its first
+ * queue, attempts and error (pg-boss keeps them), and `redrive` sends one back to run again.
+ */
+const FAILED_QUEUE = 'failed-jobs'
+
+/** How long a job that gave up is kept to be seen and retried. */
+const FAILED_KEPT_SECONDS = 7 * 24 * 60 * 60
 
 /** What a job row holds: the payload, and a line about it that listings can show as it is. */
 interface Envelope<T> {
@@ -158,6 +175,9 @@ export async function createJobRunner(
   boss.on('error', (error: Error) => log.error({ err: error }, 'job runner error'))
   const fromV10 = await setAsideV10Schema(database, SCHEMA)
   await boss.start()
+  if (!(await boss.getQueue(FAILED_QUEUE))) {
+    await boss.createQueue(FAILED_QUEUE, { retentionSeconds: FAILED_KEPT_SECONDS })
+  }
   const moved = await moveV10Jobs(boss, database)
   if (fromV10 || moved > 0) {
     log.info?.({ moved }, 'job queue upgraded from pg-boss 10; its waiting jobs were queued again')
@@ -168,6 +188,9 @@ export async function createJobRunner(
   const starters: (() => Promise<void>)[] = []
   let started = false
   const jobs: JobRunner = {
+    failed: (limit) => failedJobsOf(boss, database.executeSql, limit),
+    retry: async (id) =>
+      UUID.test(id) && (await boss.redrive(FAILED_QUEUE, { ids: [id], limit: 1 })) > 0,
     async define(name, declared, handler) {
       const window = declared.startWithin
       // Checked where the queue is named, so a wrong setting stops the start-up: a window that
@@ -198,6 +221,7 @@ export async function createJobRunner(
           retryDelay: queueOptions.retryDelaySeconds,
           retryBackoff: true,
           expireInSeconds: queueOptions.expireInSeconds,
+          deadLetter: FAILED_QUEUE,
         })
       }
       const batchSize = declared.batchSize ?? 1
@@ -270,6 +294,7 @@ export async function createJobRunner(
             retryDelay: queueOptions.retryDelaySeconds,
             retryBackoff: true,
             expireInSeconds: queueOptions.expireInSeconds,
+            deadLetter: FAILED_QUEUE,
             ...(once ? { singletonKey: once.key, singletonSeconds: once.perSeconds } : {}),
             ...(at
               ? { startAfter: at }
@@ -337,32 +362,32 @@ export async function createJobRunner(
   }
 }
 
+/** pg-boss's job ids. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /**
- * Jobs that gave up, newest first (pg-boss keeps failed jobs for a week, then deletes them).
- * Works without a running job runner, e.g. from the operator command.
+ * The jobs in the dead-letter queue, newest first, through pg-boss's own reading of them, and
+ * those a pg-boss 10 schema set aside at the upgrade still holds.
  */
-export async function listFailedJobs(executeSql: ExecuteSql, limit = 100): Promise<FailedJob[]> {
-  const { rows: exists } = await executeSql(
-    'select 1 from information_schema.tables where table_schema = $1 and table_name = $2',
-    [SCHEMA, 'job'],
-  )
-  const current =
-    exists.length === 0
-      ? []
-      : (
-          await executeSql(
-            `select id::text as id, name, data, output, retry_count, created_on, completed_on
-             from ${SCHEMA}.job where state = 'failed'
-             order by completed_on desc
-             limit $1`,
-            [limit],
-          )
-        ).rows
-  const failedAt = (row: Record<string, unknown>) => new Date(row.completed_on as string).getTime()
-  const rows = [...current, ...(await v10FailedJobRows(executeSql, limit))]
-    .sort((a, b) => failedAt(b) - failedAt(a))
-    .slice(0, limit)
-  return rows.map((row) => ({
+async function failedJobsOf(
+  boss: Pick<PgBoss, 'findJobs'>,
+  executeSql: ExecuteSql,
+  limit = 100,
+): Promise<FailedJob[]> {
+  const dead = await boss.findJobs<Partial<Envelope<unknown>>>(FAILED_QUEUE, {
+    queued: true,
+    limit: 10_000,
+  })
+  const current: FailedJob[] = dead.map((job) => ({
+    id: job.id,
+    queue: job.sourceName ?? FAILED_QUEUE,
+    about: String(job.data?.about ?? ''),
+    attempts: (job.sourceRetryCount ?? 0) + 1,
+    error: errorMessage(job.sourceOutput),
+    createdAt: (job.sourceCreatedOn ?? job.createdOn).toISOString(),
+    failedAt: job.createdOn.toISOString(),
+  }))
+  const legacy = (await v10FailedJobRows(executeSql, limit)).map((row) => ({
     id: String(row.id),
     queue: String(row.name),
     about: String((row.data as Partial<Envelope<unknown>> | null)?.about ?? ''),
@@ -371,6 +396,38 @@ export async function listFailedJobs(executeSql: ExecuteSql, limit = 100): Promi
     createdAt: new Date(row.created_on as string).toISOString(),
     failedAt: new Date(row.completed_on as string).toISOString(),
   }))
+  return [...current, ...legacy]
+    .sort((a, b) => Date.parse(b.failedAt) - Date.parse(a.failedAt))
+    .slice(0, limit)
+}
+
+/**
+ * Jobs that gave up, newest first, without a running job runner (the operator command): read
+ * through a pg-boss of its own that works nothing, schedules nothing and changes no schema.
+ */
+export async function listFailedJobs(executeSql: ExecuteSql, limit = 100): Promise<FailedJob[]> {
+  const { rows: exists } = await executeSql(
+    'select 1 from information_schema.tables where table_schema = $1 and table_name = $2',
+    [SCHEMA, 'job'],
+  )
+  // No server has started on this database yet: no job has ever run.
+  if (exists.length === 0) return []
+  const reader = new PgBoss({
+    db: { executeSql },
+    schema: SCHEMA,
+    supervise: false,
+    schedule: false,
+    migrate: false,
+    createSchema: false,
+    registerInstance: false,
+  })
+  await reader.start()
+  try {
+    if (!(await reader.getQueue(FAILED_QUEUE))) return []
+    return await failedJobsOf(reader, executeSql, limit)
+  } finally {
+    await reader.stop({ graceful: false, close: false })
+  }
 }
 
 function errorMessage(output: unknown): string {

@@ -22,14 +22,19 @@ import {
   refundResponseSchema,
   refundSchema,
 } from '../../../domain/members'
-import { auditPageSchema, auditQuerySchema } from '../../../domain/operators'
+import {
+  auditPageSchema,
+  auditQuerySchema,
+  failedJobsSchema,
+  retryJobRequestSchema,
+} from '../../../domain/operators'
 import { AppError } from '../../errors'
 import { requestLanguage } from '../../i18n'
-import { listFailedJobs } from '../../plugins/jobs'
 import { listCodes } from '../access/public'
 import { sendInvoicePdf } from '../billing/public'
 import { type Actor, auditPage } from './audit'
 import { consoleCreateCodes, consoleRevokeCode } from './codes'
+import { retryFailedJob } from './jobs'
 import {
   blockMember,
   cancelMemberPlan,
@@ -99,7 +104,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store')
-      return overview(app.db, () => listFailedJobs(app.database.executeSql, 1000))
+      return overview(app.db, () => app.jobs.failed(1000))
     },
   )
 
@@ -309,6 +314,38 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = await actorOf(request)
       await app.rateLimiter.consume(`invoice-resend:${actor.id}`, RESENDS)
       return resendMemberInvoice(app, actor, request.params.id, request.params.invoiceId)
+    },
+  )
+
+  app.get(
+    '/jobs',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Jobs that gave up after their retries (mail, invoices, syncs), newest first',
+        response: { 200: failedJobsSchema, ...refusals },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return { jobs: await app.jobs.failed(100) }
+    },
+  )
+
+  app.post(
+    '/jobs/retry',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Run a job that gave up once more, in its own queue, with its retries anew',
+        body: retryJobRequestSchema,
+        response: { 200: okResponseSchema, ...refusals, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const actor = await actorOf(request)
+      await retryFailedJob(app, actor, request.body.id)
+      return { ok: true as const }
     },
   )
 

@@ -4,6 +4,7 @@ import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/ac
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
 import { operatorMediaSchema } from '../../../domain/harmonize'
 import {
+  failedJobSchema,
   operatorAccountRequestSchema,
   operatorSchema,
   roleChangeSchema,
@@ -49,16 +50,6 @@ export interface OperatorOperation<Input extends z.ZodMiniType, Output extends z
 const operation = <Input extends z.ZodMiniType, Output extends z.ZodMiniType>(
   definition: OperatorOperation<Input, Output>,
 ) => definition
-
-const failedJobSchema = z.object({
-  id: z.string(),
-  queue: z.string(),
-  about: z.string(),
-  attempts: z.number(),
-  error: z.string(),
-  createdAt: z.string(),
-  failedAt: z.string(),
-})
 
 export const operatorOperations = {
   'codes.create': operation({
