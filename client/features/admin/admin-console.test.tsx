@@ -148,4 +148,41 @@ describe('the console', () => {
     await user.click(within(resend).getByRole('button', { name: 'Send it' }))
     expect(await screen.findByText(`Invoice ${invoice.number} is on its way.`)).toBeTruthy()
   })
+
+  it('lists a job that gave up with why, and Retry runs it again and takes it off the list', async () => {
+    let refusing = true
+    const queue = await server.app.jobs.define<{ to: string }>(
+      `test.flaky-${randomUUID().slice(0, 8)}`,
+      {
+        retryLimit: 0,
+        retryDelaySeconds: 1,
+        expireInSeconds: 30,
+        describe: ({ to }) => `to ${to}`,
+      },
+      async () => {
+        if (refusing) throw new Error('the mail server said 421 try later')
+      },
+    )
+    const about = `to ${randomUUID()}@example.com`
+    await queue.send({ to: about.slice(3) })
+    await waitFor(
+      async () =>
+        expect((await server.app.jobs.failed()).some((job) => job.about === about)).toBe(true),
+      { timeout: 20_000 },
+    )
+    await openConsole()
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('link', { name: 'Jobs' }))
+    const row = (await screen.findByText(about)).closest('li')
+    if (!row) throw new Error('the job has no row')
+    expect(within(row).getByTestId('job-error').textContent).toBe(
+      'After 1 try: the mail server said 421 try later',
+    )
+    refusing = false
+    await user.click(within(row).getByRole('button', { name: `Retry: ${about}` }))
+    const dialog = await screen.findByRole('dialog', { name: 'Retry this job' })
+    await user.click(within(dialog).getByRole('button', { name: 'Retry now' }))
+    expect(await screen.findByText('The job is running again.')).toBeTruthy()
+    await waitFor(() => expect(screen.queryByText(about)).toBeNull())
+  })
 })

@@ -24,6 +24,7 @@ import {
   factorSetUpRequestSchema,
   factorSetUpSchema,
   factorStatusSchema,
+  failedJobsSchema,
   recoveryCodesSchema,
 } from '../../../domain/operators'
 import { apiRequest, endpoint } from '../../lib/api-client'
@@ -284,5 +285,29 @@ export function useArchivePrice() {
         body: JSON.stringify({ id }),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
+  })
+}
+
+/** Jobs that gave up after their retries, newest first. */
+export const failedJobsQuery = queryOptions({
+  queryKey: ['admin', 'jobs'],
+  queryFn: () => apiRequest('/api/admin/jobs', failedJobsSchema),
+})
+
+/** Runs a job that gave up once more; the list and the log show it. */
+export function useRetryJob() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest('/api/admin/jobs/retry', okResponseSchema, {
+        method: 'POST',
+        body: JSON.stringify({ id }),
+      }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: failedJobsQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'overview'] }),
+      ]),
   })
 }

@@ -2,12 +2,13 @@ import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
 import { AuditLog } from './audit-log'
 import { Codes } from './codes'
+import { Jobs } from './jobs'
 import { MemberPage } from './member-page'
 import { MembersList } from './members-list'
 import { Overview } from './overview'
 import { Prices } from './prices'
 
-const VIEWS = ['overview', 'members', 'codes', 'prices', 'audit'] as const
+const VIEWS = ['overview', 'members', 'codes', 'prices', 'jobs', 'audit'] as const
 type View = (typeof VIEWS)[number]
 const isView = (value: string | null): value is View =>
   value !== null && (VIEWS as readonly string[]).includes(value)
@@ -53,6 +54,8 @@ export function Console() {
         <Codes />
       ) : view === 'prices' ? (
         <Prices />
+      ) : view === 'jobs' ? (
+        <Jobs />
       ) : (
         <AuditLog />
       )}

@@ -1,0 +1,82 @@
+import { useQuery } from '@tanstack/react-query'
+import RotateCcw from 'lucide-react/icons/rotate-ccw'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { FailedJobView } from '../../../../domain/operators'
+import { Button } from '../../../components/ui/button'
+import { SectionCard } from '../../../components/ui/section-card'
+import { failedJobsQuery, useRetryJob } from '../api'
+import { ConfirmDialog } from './confirm-dialog'
+
+/** Jobs that gave up after their retries (mail, invoices, syncs): why, and Retry. */
+export function Jobs() {
+  const { t, i18n } = useTranslation()
+  const jobs = useQuery(failedJobsQuery)
+  const retry = useRetryJob()
+  const [retrying, setRetrying] = useState<FailedJobView | null>(null)
+  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+  const list = jobs.data?.jobs ?? []
+  return (
+    <SectionCard title={t('admin.jobs.title')}>
+      <div className="flex flex-col gap-3 px-5 py-4">
+        <p className="text-sm text-slate-600">{t('admin.jobs.intro')}</p>
+        {jobs.isPending ? (
+          <p className="text-slate-600">{t('admin.loading')}</p>
+        ) : jobs.isError ? (
+          <div className="flex flex-col items-start gap-2">
+            <p role="alert" className="text-red-700">
+              {jobs.error.message}
+            </p>
+            <Button variant="secondary" onClick={() => void jobs.refetch()}>
+              {t('admin.retry')}
+            </Button>
+          </div>
+        ) : list.length === 0 ? (
+          <p className="text-slate-600" data-testid="jobs-empty">
+            {t('admin.jobs.empty')}
+          </p>
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="failed-jobs">
+            {list.map((job) => (
+              <li key={job.id} className="flex flex-col gap-1 py-3 text-sm">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">
+                    {t(`admin.jobs.queues.${job.queue.replace(/[.-]/g, '_')}`, {
+                      defaultValue: job.queue,
+                    })}
+                  </span>
+                  <time dateTime={job.failedAt} className="text-slate-600">
+                    {when.format(new Date(job.failedAt))}
+                  </time>
+                </div>
+                <p className="text-slate-700 [overflow-wrap:anywhere]">{job.about}</p>
+                <p className="text-red-800 [overflow-wrap:anywhere]" data-testid="job-error">
+                  {t('admin.jobs.error', { count: job.attempts, error: job.error })}
+                </p>
+                <Button
+                  variant="secondary"
+                  className="mt-1 self-start"
+                  aria-label={t('admin.jobs.retryLabel', { about: job.about })}
+                  onClick={() => setRetrying(job)}
+                >
+                  <RotateCcw aria-hidden className="size-4" />
+                  {t('admin.jobs.retry')}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <ConfirmDialog
+        open={retrying !== null}
+        onClose={() => setRetrying(null)}
+        title={t('admin.jobs.retryTitle')}
+        effect={t('admin.jobs.retryEffect', { about: retrying?.about ?? '' })}
+        submitLabel={t('admin.jobs.retrySubmit')}
+        done={t('admin.jobs.retried')}
+        action={retry}
+        variables={retrying?.id ?? ''}
+      />
+    </SectionCard>
+  )
+}
