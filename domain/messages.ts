@@ -179,6 +179,10 @@ export const MESSAGES = {
     en: 'This file type is not supported. Use an MP4 or WebM video, or an MP3, M4A, Ogg or WAV audio file.',
     es: 'Este tipo de archivo no es compatible. Usa un vídeo MP4 o WebM, o un audio MP3, M4A, Ogg o WAV.',
   },
+  'media.tooLarge': {
+    en: 'This file is too large: a media file can be up to 2 GB.',
+    es: 'Este archivo es demasiado grande: un archivo multimedia puede ocupar hasta 2 GB.',
+  },
   'media.backingMustBeAudio': {
     en: 'A backing track must be an audio file.',
     es: 'La pista de fondo debe ser un archivo de audio.',

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStored } from '../../tests/support/storage'
@@ -108,6 +109,27 @@ describe('local file storage', () => {
     expect(readdirSync(path.join(root, 'files', 'avatars')).sort()).toEqual([
       'user-1',
       'user-1.meta.json',
+    ])
+  })
+
+  it('stores a stream as it arrives; one that fails half-way leaves the old bytes and no temp file', async () => {
+    async function* video(failAt?: number) {
+      for (let i = 0; i < 8; i++) {
+        if (i === failAt) throw new Error('the upload was cut')
+        yield Buffer.alloc(64 * 1024, i + 1)
+      }
+    }
+    await storage.put('medias/clip.webm', Readable.from(video()), 'video/webm')
+    expect((await storage.get('medias/clip.webm'))?.data.length).toBe(8 * 64 * 1024)
+    await expect(
+      storage.put('medias/clip.webm', Readable.from(video(4)), 'video/webm'),
+    ).rejects.toThrow('the upload was cut')
+    const kept = await storage.get('medias/clip.webm')
+    expect(kept?.data.length).toBe(8 * 64 * 1024)
+    expect(kept?.data.at(-1)).toBe(8)
+    expect(readdirSync(path.join(root, 'files', 'medias')).sort()).toEqual([
+      'clip.webm',
+      'clip.webm.meta.json',
     ])
   })
 

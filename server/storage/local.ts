@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Dirent } from 'node:fs'
+import { createWriteStream, type Dirent } from 'node:fs'
 import {
   type FileHandle,
   lstat,
@@ -12,7 +12,9 @@ import {
   stat,
 } from 'node:fs/promises'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
+import { pipeline } from 'node:stream/promises'
 import {
   assertValidKey,
   InvalidStorageKeyError,
@@ -24,19 +26,24 @@ import {
 } from './storage'
 
 /** Writes a file next to its destination, flushes it, then renames it over the destination. */
-async function writeAtomically(destination: string, data: Buffer | string) {
+async function writeAtomically(destination: string, data: Buffer | string | Readable) {
   const temp = path.join(
     path.dirname(destination),
     `.${path.basename(destination)}.${randomBytes(6).toString('hex')}.tmp`,
   )
-  const handle = await open(temp, 'wx', 0o600)
   try {
-    try {
-      await handle.writeFile(data)
-      // Without the flush, a crash right after the rename could leave an empty file behind it.
-      await handle.sync()
-    } finally {
-      await handle.close()
+    if (data instanceof Readable) {
+      // Written as it arrives; `flush` syncs the file before it closes, as `sync` does below.
+      await pipeline(data, createWriteStream(temp, { flags: 'wx', mode: 0o600, flush: true }))
+    } else {
+      const handle = await open(temp, 'wx', 0o600)
+      try {
+        await handle.writeFile(data)
+        // Without the flush, a crash right after the rename could leave an empty file behind it.
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
     }
     await rename(temp, destination)
   } catch (error) {

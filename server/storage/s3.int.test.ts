@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -65,6 +66,33 @@ describe('S3 storage (STORAGE_URL)', () => {
       'avatars/user-2',
       'medias/song.wav',
     ])
+  })
+
+  it('stores a stream in parts as it arrives, and keeps nothing of one that fails half-way', async () => {
+    // Larger than one part (5 MB), so it goes up as a multipart upload.
+    const part = Buffer.alloc(1024 * 1024, 7)
+    async function* film(failAt?: number) {
+      for (let i = 0; i < 12; i++) {
+        if (i === failAt) throw new Error('the upload was cut')
+        yield part
+      }
+    }
+    await storage.put('medias/streamed.webm', Readable.from(film()), 'video/webm')
+    const stored = await storage.get('medias/streamed.webm')
+    expect(stored?.data.length).toBe(12 * part.length)
+    expect(stored?.contentType).toBe('video/webm')
+
+    // The SDK then aborts the multipart upload; the test server cannot (it answers that abort
+    // with MethodNotAllowed, which is what surfaces here), but keeps no object either.
+    await expect(
+      storage.put('medias/cut.webm', Readable.from(film(7)), 'video/webm'),
+    ).rejects.toThrow()
+    expect(await storage.get('medias/cut.webm')).toBeNull()
+    // What was there stays when its replacement fails.
+    await expect(
+      storage.put('medias/streamed.webm', Readable.from(film(3)), 'video/webm'),
+    ).rejects.toThrow()
+    expect((await storage.get('medias/streamed.webm'))?.data.length).toBe(12 * part.length)
   })
 
   it('streams an object whole or by byte range, and never mixes two versions', async () => {

@@ -9,6 +9,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3'
+import { Upload } from '@aws-sdk/lib-storage'
 import { assertValidKey, type Storage, type StoredObjectInfo } from './storage'
 
 export interface S3StorageOptions {
@@ -62,6 +63,16 @@ export function createS3Storage(options: S3StorageOptions): Storage {
 
   const storage: Storage = {
     async put(key, data, contentType) {
+      if (data instanceof Readable) {
+        // A stream of unknown length goes up in parts of a few megabytes, one part in memory
+        // at a time; a failure aborts the upload, so no object appears.
+        await new Upload({
+          client,
+          params: { Bucket: bucket, Key: objectKey(key), Body: data, ContentType: contentType },
+          queueSize: 1,
+        }).done()
+        return
+      }
       await client.send(
         new PutObjectCommand({
           Bucket: bucket,

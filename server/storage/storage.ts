@@ -40,8 +40,12 @@ export interface StoredObjectReader {
  * that could escape the store (`..`, absolute, backslash, NUL…) throws InvalidStorageKeyError.
  */
 export interface Storage {
-  /** Stores `data` under `key`, replacing what was there in one step (readers see old or new). */
-  put(key: string, data: Buffer, contentType: string): Promise<void>
+  /**
+   * Stores `data` under `key`, replacing what was there in one step (readers see old or new). A
+   * stream is written as it arrives, never held whole in memory (a panel's video); if it fails
+   * half-way, nothing of it is kept and what was there stays.
+   */
+  put(key: string, data: Buffer | Readable, contentType: string): Promise<void>
   /** The object under `key`, or null when there is none. */
   get(key: string): Promise<StoredObject | null>
   /** The object under `key` opened for streaming (large media), or null when there is none. */

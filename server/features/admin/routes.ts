@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod/mini'
@@ -8,6 +9,7 @@ import {
 } from '../../../domain/access-codes'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
+import { operatorMediaSchema } from '../../../domain/harmonize'
 import {
   cancelPlanSchema,
   complimentarySchema,
@@ -28,6 +30,7 @@ import {
   failedJobsSchema,
   retryJobRequestSchema,
 } from '../../../domain/operators'
+import { textSchema } from '../../../domain/text'
 import { AppError } from '../../errors'
 import { requestLanguage } from '../../i18n'
 import { listCodes } from '../access/public'
@@ -35,6 +38,7 @@ import { sendInvoicePdf } from '../billing/public'
 import { type Actor, auditPage } from './audit'
 import { consoleCreateCodes, consoleRevokeCode } from './codes'
 import { retryFailedJob } from './jobs'
+import { consoleMedia, consoleRemoveMedia, uploadMedia } from './media'
 import {
   blockMember,
   cancelMemberPlan,
@@ -62,6 +66,15 @@ const memberInvoiceParamsSchema = z.object({
 
 /** Invoices mailed again by one operator: enough for a morning of support, not for a flood. */
 const RESENDS = { limit: 30, windowMs: 60 * 60_000 }
+
+/** An upload's file name and where it goes; the body is the file. */
+const mediaUploadQuerySchema = z.object({
+  name: textSchema().check(z.minLength(1), z.maxLength(200)),
+  panelId: z.optional(z.string().check(z.regex(/^\d{2}$/))),
+  backing: z.optional(z.enum(['true', 'false'])),
+})
+
+const mediaRemoveRequestSchema = z.object({ key: textSchema().check(z.maxLength(512)) })
 
 /** A price by its gateway id. */
 const priceRequestSchema = z.object({
@@ -345,6 +358,75 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = await actorOf(request)
       await retryFailedJob(app, actor, request.body.id)
+      return { ok: true as const }
+    },
+  )
+
+  // An upload is the request's body as it arrives, a stream the route hands to storage: it is
+  // never read whole into memory, and its size is counted against the media limit on the way.
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) =>
+    done(null, payload),
+  )
+
+  app.get(
+    '/media',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "The panels' videos and the backing tracks, by key",
+        response: { 200: z.object({ media: z.array(operatorMediaSchema) }), ...refusals },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return { media: await consoleMedia(app) }
+    },
+  )
+
+  app.post(
+    '/media',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Upload a panel's video or the backing track (the body is the file, streamed to storage; same name replaces)",
+        querystring: mediaUploadQuerySchema,
+        response: {
+          200: z.object({ media: operatorMediaSchema }),
+          ...refusals,
+          404: apiErrorSchema,
+          413: apiErrorSchema,
+          415: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body
+      if (!(body instanceof Readable)) throw new AppError(415, 'media.unsupportedType')
+      const { name, panelId, backing } = request.query
+      return {
+        media: await uploadMedia(app, await actorOf(request), {
+          name,
+          panelId: panelId ?? null,
+          backing: backing === 'true',
+          body,
+        }),
+      }
+    },
+  )
+
+  app.post(
+    '/media/remove',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Remove a media file from storage and from the panels',
+        body: mediaRemoveRequestSchema,
+        response: { 200: okResponseSchema, ...refusals, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      await consoleRemoveMedia(app, await actorOf(request), request.body.key)
       return { ok: true as const }
     },
   )

@@ -1,5 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import { asc, eq, gt } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { mediaFiles } from '../../../db/schema/harmonize'
@@ -23,7 +24,8 @@ type MediaRow = typeof mediaFiles.$inferSelect
 export interface NewMedia {
   /** The original file name; only its base name is kept, made safe for a storage key. */
   name: string
-  data: Buffer
+  /** The bytes, or a stream of them (an upload), which is stored as it arrives. */
+  data: Buffer | Readable
   /** Null or missing: usable with every panel. */
   panelId?: string | null
   /** Marks an audio file as the backing track (audio files are backing tracks anyway). */
@@ -41,6 +43,53 @@ function safeName(name: string): string {
   return base
 }
 
+/** The largest media file taken: a long video in good quality, well under a disk's room. */
+export const MEDIA_MAX_BYTES = 2 * 1024 ** 3
+
+/** Enough of a file's start for file-type to know every type we take (MP4 needs the most). */
+const SNIFF_BYTES = 4100
+
+/**
+ * A file's first bytes to sniff, and all of it to store. A stream is read only up to its first
+ * bytes here; the rest flows to storage as it arrives, counted, and refused past the limit.
+ */
+function sniffable(data: Buffer | Readable, maxBytes: number) {
+  let size = 0
+  if (!(data instanceof Readable)) {
+    if (data.length > maxBytes) throw new AppError(413, 'media.tooLarge')
+    size = data.length
+    return { head: Promise.resolve(data.subarray(0, SNIFF_BYTES)), body: data, counted: () => size }
+  }
+  const chunks = data[Symbol.asyncIterator]()
+  const taken: Buffer[] = []
+  const head = (async () => {
+    let length = 0
+    while (length < SNIFF_BYTES) {
+      const next = await chunks.next()
+      if (next.done) break
+      const chunk = Buffer.from(next.value)
+      taken.push(chunk)
+      length += chunk.length
+    }
+    return Buffer.concat(taken).subarray(0, SNIFF_BYTES)
+  })()
+  async function* all() {
+    await head
+    const rest = { [Symbol.asyncIterator]: () => chunks }
+    for (const chunk of [...taken]) {
+      size += chunk.length
+      yield chunk
+    }
+    for await (const next of rest) {
+      const chunk = Buffer.from(next)
+      size += chunk.length
+      if (size > maxBytes) throw new AppError(413, 'media.tooLarge')
+      yield chunk
+    }
+  }
+  return { head, body: Readable.from(all(), { objectMode: false }), counted: () => size }
+}
+
 /**
  * Stores a media file under `medias/{name}` and records it. The type is sniffed from the bytes
  * (file-type), so a renamed file cannot pass as a video. A backing track's key always carries the
@@ -51,10 +100,12 @@ export async function addMedia(
   db: Database,
   storage: Storage,
   media: NewMedia,
+  { maxBytes = MEDIA_MAX_BYTES }: { maxBytes?: number } = {},
 ): Promise<OperatorMedia> {
   // Only the operator's CLI adds media, so the sniffer is loaded then rather than at start-up.
   const { fileTypeFromBuffer } = await import('file-type')
-  const sniffed = await fileTypeFromBuffer(media.data)
+  const { head, body, counted } = sniffable(media.data, maxBytes)
+  const sniffed = await fileTypeFromBuffer(await head)
   // file-type names WAV 'audio/wav' and some M4A files 'audio/x-m4a'; both are what we accept.
   const mime = sniffed?.mime === 'audio/x-m4a' ? 'audio/mp4' : sniffed?.mime
   const contentType = MEDIA_CONTENT_TYPES.find((type) => type === mime)
@@ -72,8 +123,8 @@ export async function addMedia(
     name = `${BACKING_TRACK_MARKER}-${name}`
   }
   const key = `${MEDIA_PREFIX}${name}`
-  await storage.put(key, media.data, contentType)
-  const values = { key, panelId, kind, contentType, size: media.data.length }
+  await storage.put(key, body, contentType)
+  const values = { key, panelId, kind, contentType, size: counted() }
   const [row] = await db
     .insert(mediaFiles)
     .values(values)

@@ -1,0 +1,44 @@
+import type { Readable } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import type { OperatorMedia } from '../../../domain/harmonize'
+import { AppError } from '../../errors'
+import { addMedia, listMedia, removeMedia } from '../harmonize/public'
+import { type Actor, writeAudit } from './audit'
+
+// The console's media: what the CLI's `media add / list / remove` do, from a page. An upload is
+// the request's body, streamed to storage as it arrives (a panel's video can be large).
+
+export async function uploadMedia(
+  app: FastifyInstance,
+  actor: Actor,
+  input: { name: string; panelId: string | null; backing: boolean; body: Readable },
+): Promise<OperatorMedia> {
+  const media = await addMedia(app.db, app.storage, {
+    name: input.name,
+    data: input.body,
+    panelId: input.panelId,
+    backing: input.backing,
+  })
+  await writeAudit(app.db, actor, {
+    action: 'media.add',
+    after: { key: media.key, kind: media.kind, panel: media.panelId, size: media.size },
+  })
+  return media
+}
+
+export const consoleMedia = (app: FastifyInstance) => listMedia(app.db)
+
+export async function consoleRemoveMedia(
+  app: FastifyInstance,
+  actor: Actor,
+  key: string,
+): Promise<void> {
+  const media = (await listMedia(app.db)).find((each) => each.key === key)
+  if (!media || !(await removeMedia(app.db, app.storage, key))) {
+    throw new AppError(404, 'media.notFound')
+  }
+  await writeAudit(app.db, actor, {
+    action: 'media.remove',
+    before: { key: media.key, kind: media.kind, panel: media.panelId, size: media.size },
+  })
+}
