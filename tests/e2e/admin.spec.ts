@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 import type { TestUser } from '../support/factories'
+import { makeWebmHeader } from '../support/media'
 import { expectPanelsLocked, expectPanelsOpen } from './support/access'
 import { completeHumanCheck, createUser, ownClientAddress, signInAs } from './support/accounts'
 import { advance, saveCard, startFromMyAccount } from './support/billing'
@@ -220,6 +222,66 @@ test.describe('a failed renewal', () => {
     await memberPage.goto('/billing-history')
     await expect(memberPage.getByTestId('invoice-refunded')).toHaveText('Refunded in full')
     await memberContext.close()
+  })
+})
+
+test.describe('media', () => {
+  test('an operator uploads a panel’s video and sees its progress; an upload stopped keeps nothing', async ({
+    page,
+    member: operator,
+  }) => {
+    // A panel lent to this test alone, holding one file of this name, which the upload replaces.
+    const name = `console-${randomBytes(4).toString('hex')}.webm`
+    const { lease, panelId } = await harness('media', {
+      files: [{ name, base64: makeWebmHeader(100).toString('base64') }],
+    })
+    try {
+      await openConsole(page, operator)
+      await page.getByRole('link', { name: 'Media' }).click()
+      const row = page.getByTestId('media-list').getByRole('listitem').filter({ hasText: name })
+      await expect(row).toContainText('136 byte')
+
+      // Held at the server's door, an upload shows its progress, and can be stopped.
+      const video = makeWebmHeader(2_000_000 - 36)
+      let letThrough = () => {}
+      const held = new Promise<void>((resolve) => {
+        letThrough = resolve
+      })
+      await page.route('**/api/admin/media?*', async (route) => {
+        await held
+        await route.continue().catch(() => undefined)
+      })
+      await page.getByLabel('File').setInputFiles({ name, mimeType: 'video/webm', buffer: video })
+      await expect(
+        page.getByText(/A video \(2 MB\): choose the panel that plays it\./),
+      ).toBeVisible()
+      await page.getByLabel('Panel').selectOption(panelId)
+      await page.getByRole('button', { name: 'Upload' }).click()
+      const progress = page.getByTestId('upload-progress')
+      await expect(progress.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible()
+      await expect(progress).toContainText('%')
+      await page.screenshot({ path: test.info().outputPath('media-uploading.png') })
+      await page.getByRole('button', { name: 'Stop the upload' }).click()
+      await expect(page.getByText('Upload stopped: nothing was kept.')).toBeVisible()
+      await expect(progress).toHaveCount(0)
+      await expect(row).toContainText('136 byte')
+
+      // Sent again and let through, it replaces the file on that panel.
+      letThrough()
+      await page.getByLabel('File').setInputFiles({ name, mimeType: 'video/webm', buffer: video })
+      await page.getByLabel('Panel').selectOption(panelId)
+      await page.getByRole('button', { name: 'Upload' }).click()
+      await expect(page.getByText(`${name} is uploaded.`)).toBeVisible()
+      await expect(progress).toHaveCount(0)
+      await expect(row).toContainText('2 MB')
+      await expect(row).toContainText('Video')
+      await page.getByRole('link', { name: 'Audit log' }).click()
+      await expect(
+        page.getByTestId('audit-log').getByText('Uploaded a media file').first(),
+      ).toBeVisible()
+    } finally {
+      await harness('media-release', { lease })
+    }
   })
 })
 

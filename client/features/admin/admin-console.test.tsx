@@ -5,6 +5,7 @@ import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { apiCallsTo, billingCallsTo, planCallsTo } from '../../../tests/support/api-calls'
 import { buildUser, TEST_PASSWORD } from '../../../tests/support/factories'
+import { makeWav } from '../../../tests/support/media'
 import { makeOperator } from '../../../tests/support/operators'
 import {
   type AppServer,
@@ -184,5 +185,36 @@ describe('the console', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Retry now' }))
     expect(await screen.findByText('The job is running again.')).toBeTruthy()
     await waitFor(() => expect(screen.queryByText(about)).toBeNull())
+  })
+
+  it('uploads a backing track from the Media page, lists it, and removes it after asking', async () => {
+    const name = `ocean-${randomUUID().slice(0, 8)}.wav`
+    await openConsole()
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('link', { name: 'Media' }))
+    await user.click(await screen.findByRole('button', { name: 'Upload' }))
+    expect(await screen.findByText('Choose a file to upload.')).toBeTruthy()
+
+    const file = new File([new Uint8Array(makeWav(0.2))], name, { type: 'audio/wav' })
+    await user.upload(screen.getByLabelText('File'), file)
+    expect(
+      screen.getByText(/An audio file \(.+\): it becomes the backing track every session plays\./),
+    ).toBeTruthy()
+    await user.click(screen.getByRole('button', { name: 'Upload' }))
+    const key = `WH_BackingTrack-${name}`
+    expect(await screen.findByText(`${key} is uploaded.`)).toBeTruthy()
+    const row = (await within(await screen.findByTestId('media-list')).findByText(key)).closest(
+      'li',
+    )
+    if (!row) throw new Error('the file has no row')
+    expect(row.textContent).toContain('Backing track')
+
+    await user.click(within(row).getByRole('button', { name: `Remove ${key}` }))
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this file' })
+    expect(dialog.textContent).toContain(`${key} is deleted from storage`)
+    await user.click(within(dialog).getByRole('button', { name: 'Remove it' }))
+    expect(await screen.findByText('File removed.')).toBeTruthy()
+    await waitFor(() => expect(screen.queryByText(key)).toBeNull())
+    expect(await server.app.storage.get(`medias/${key}`)).toBeNull()
   })
 })

@@ -8,6 +8,7 @@ import { z } from 'zod/mini'
 import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/access-codes'
 import { okResponseSchema } from '../../../domain/api'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
+import { type OperatorMedia, operatorMediaSchema } from '../../../domain/harmonize'
 import {
   complimentarySchema,
   type GrantComplimentary,
@@ -27,7 +28,7 @@ import {
   failedJobsSchema,
   recoveryCodesSchema,
 } from '../../../domain/operators'
-import { apiRequest, endpoint } from '../../lib/api-client'
+import { ApiError, apiErrorFrom, apiHeaders, apiRequest, endpoint } from '../../lib/api-client'
 
 /** Where the operator stands with the second factor in this session. */
 export const factorStatusQuery = queryOptions({
@@ -309,5 +310,68 @@ export function useRetryJob() {
         queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
         queryClient.invalidateQueries({ queryKey: ['admin', 'overview'] }),
       ]),
+  })
+}
+
+/** The panels' videos and the backing tracks, by key. */
+export const mediaQuery = queryOptions({
+  queryKey: ['admin', 'media'],
+  queryFn: () => apiRequest('/api/admin/media', z.object({ media: z.array(operatorMediaSchema) })),
+})
+
+/** Removes a media file; the list and the log show it. */
+export function useRemoveMedia() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (key: string) =>
+      apiRequest('/api/admin/media/remove', okResponseSchema, {
+        method: 'POST',
+        body: JSON.stringify({ key }),
+      }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: mediaQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+      ]),
+  })
+}
+
+/**
+ * Sends a file as the request's body, telling how much has gone (fetch cannot tell an upload's
+ * progress; XMLHttpRequest can). Settles with the stored media, or an ApiError with the
+ * server's reason; `signal` stops the upload.
+ */
+export function uploadMediaFile(
+  file: File,
+  target: { panelId: string | null; backing: boolean },
+  onProgress: (sent: number, total: number) => void,
+  signal: AbortSignal,
+): Promise<OperatorMedia> {
+  const query = new URLSearchParams({ name: file.name })
+  if (target.panelId) query.set('panelId', target.panelId)
+  if (target.backing) query.set('backing', 'true')
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest()
+    request.open('POST', `/api/admin/media?${query}`)
+    apiHeaders().forEach((value, name) => request.setRequestHeader(name, value))
+    request.setRequestHeader('content-type', 'application/octet-stream')
+    request.upload.onprogress = (event) => onProgress(event.loaded, event.total || file.size)
+    request.onload = () => {
+      let body: unknown = null
+      try {
+        body = JSON.parse(request.responseText)
+      } catch {
+        // Not ours (a proxy's page): the status says enough.
+      }
+      if (request.status === 200) {
+        const parsed = z.object({ media: operatorMediaSchema }).safeParse(body)
+        if (parsed.success) return resolve(parsed.data.media)
+      }
+      reject(apiErrorFrom(request.status, request.statusText, body))
+    }
+    request.onerror = () => reject(new ApiError(0, ''))
+    request.onabort = () => reject(new DOMException('The upload was stopped.', 'AbortError'))
+    signal.addEventListener('abort', () => request.abort(), { once: true })
+    request.send(file)
   })
 }

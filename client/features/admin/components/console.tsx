@@ -3,12 +3,13 @@ import { Link, useSearchParams } from 'react-router'
 import { AuditLog } from './audit-log'
 import { Codes } from './codes'
 import { Jobs } from './jobs'
+import { Media } from './media'
 import { MemberPage } from './member-page'
 import { MembersList } from './members-list'
 import { Overview } from './overview'
 import { Prices } from './prices'
 
-const VIEWS = ['overview', 'members', 'codes', 'prices', 'jobs', 'audit'] as const
+const VIEWS = ['overview', 'members', 'codes', 'prices', 'media', 'jobs', 'audit'] as const
 type View = (typeof VIEWS)[number]
 const isView = (value: string | null): value is View =>
   value !== null && (VIEWS as readonly string[]).includes(value)
@@ -54,6 +55,8 @@ export function Console() {
         <Codes />
       ) : view === 'prices' ? (
         <Prices />
+      ) : view === 'media' ? (
+        <Media />
       ) : view === 'jobs' ? (
         <Jobs />
       ) : (

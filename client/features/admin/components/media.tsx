@@ -1,0 +1,234 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import Upload from 'lucide-react/icons/upload'
+import { type FormEvent, useId, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { OperatorMedia } from '../../../../domain/harmonize'
+import { Button } from '../../../components/ui/button'
+import { FormAlert } from '../../../components/ui/form-alert'
+import { SectionCard } from '../../../components/ui/section-card'
+import { SelectField } from '../../../components/ui/select-field'
+import { ApiError } from '../../../lib/api-client'
+import { useNotifications } from '../../../lib/notifications'
+import { usePanels } from '../../../lib/panel-queries'
+import { mediaQuery, uploadMediaFile, useRemoveMedia } from '../api'
+import { ConfirmDialog } from './confirm-dialog'
+
+/** A size as people read it: 1.2 GB, 340 MB, 12 kB, 136 byte. */
+function useSize() {
+  const { i18n } = useTranslation()
+  return (bytes: number) => {
+    const [value, unit] =
+      bytes >= 1e9
+        ? [bytes / 1e9, 'gigabyte']
+        : bytes >= 1e6
+          ? [bytes / 1e6, 'megabyte']
+          : bytes >= 1e3
+            ? [bytes / 1e3, 'kilobyte']
+            : [bytes, 'byte']
+    return new Intl.NumberFormat(i18n.language, {
+      style: 'unit',
+      unit,
+      maximumFractionDigits: 1,
+    }).format(value)
+  }
+}
+
+/** Media: upload a panel's video or the backing track with its progress, list, remove. */
+export function Media() {
+  const { t } = useTranslation()
+  const media = useQuery(mediaQuery)
+  const remove = useRemoveMedia()
+  const [removing, setRemoving] = useState<OperatorMedia | null>(null)
+  const size = useSize()
+  const panels = usePanels()
+  const panelName = (id: string | null) =>
+    id === null
+      ? t('admin.media.everyPanel')
+      : (panels.data?.find((panel) => panel.id === id)?.name ?? id)
+  const list = media.data?.media ?? []
+  return (
+    <>
+      <SectionCard title={t('admin.media.uploadTitle')}>
+        <div className="px-5 py-4">
+          <UploadForm />
+        </div>
+      </SectionCard>
+      <SectionCard title={t('admin.media.title')}>
+        <div className="flex flex-col gap-3 px-5 py-4">
+          {media.isPending ? (
+            <p className="text-slate-600">{t('admin.loading')}</p>
+          ) : media.isError ? (
+            <div className="flex flex-col items-start gap-2">
+              <p role="alert" className="text-red-700">
+                {media.error.message}
+              </p>
+              <Button variant="secondary" onClick={() => void media.refetch()}>
+                {t('admin.retry')}
+              </Button>
+            </div>
+          ) : list.length === 0 ? (
+            <p className="text-slate-600">{t('admin.media.empty')}</p>
+          ) : (
+            <ul className="divide-y divide-slate-100" data-testid="media-list">
+              {list.map((item) => (
+                <li key={item.key} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
+                  <span className="min-w-0 flex-1 font-medium text-slate-900 [overflow-wrap:anywhere]">
+                    {item.key.replace(/^medias\//, '')}
+                  </span>
+                  <span className="text-slate-700">{t(`admin.media.kinds.${item.kind}`)}</span>
+                  <span className="text-slate-700">{panelName(item.panelId)}</span>
+                  <span className="text-slate-700 tabular-nums">{size(item.size)}</span>
+                  <Button
+                    variant="secondary"
+                    aria-label={t('admin.media.removeLabel', {
+                      name: item.key.replace(/^medias\//, ''),
+                    })}
+                    onClick={() => setRemoving(item)}
+                  >
+                    {t('admin.media.remove')}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </SectionCard>
+      <ConfirmDialog
+        open={removing !== null}
+        onClose={() => setRemoving(null)}
+        title={t('admin.media.removeTitle')}
+        effect={t('admin.media.removeEffect', {
+          name: removing?.key.replace(/^medias\//, '') ?? '',
+          panel: panelName(removing?.panelId ?? null),
+        })}
+        submitLabel={t('admin.media.removeSubmit')}
+        done={t('admin.media.removed')}
+        action={remove}
+        variables={removing?.key ?? ''}
+      />
+    </>
+  )
+}
+
+type Progress = { sent: number; total: number } | null
+
+function UploadForm() {
+  const { t } = useTranslation()
+  const { notify } = useNotifications()
+  const queryClient = useQueryClient()
+  const panels = usePanels()
+  const size = useSize()
+  const fileId = useId()
+  const hintId = useId()
+  const [file, setFile] = useState<File | null>(null)
+  const [panelId, setPanelId] = useState('')
+  const [progress, setProgress] = useState<Progress>(null)
+  const [error, setError] = useState<string | undefined>()
+  const stop = useRef<AbortController | null>(null)
+  const isAudio = file?.type.startsWith('audio/') ?? false
+
+  const send = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!file) {
+      setError(t('admin.media.chooseFile'))
+      return
+    }
+    setError(undefined)
+    const controller = new AbortController()
+    stop.current = controller
+    setProgress({ sent: 0, total: file.size })
+    try {
+      const media = await uploadMediaFile(
+        file,
+        { panelId: isAudio ? null : panelId || null, backing: isAudio },
+        (sent, total) => setProgress({ sent, total }),
+        controller.signal,
+      )
+      notify('success', t('admin.media.uploaded', { name: media.key.replace(/^medias\//, '') }))
+      setFile(null)
+      ;(document.getElementById(fileId) as HTMLInputElement | null)?.form?.reset()
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: mediaQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+      ])
+    } catch (thrown) {
+      if (thrown instanceof DOMException && thrown.name === 'AbortError') {
+        notify('info', t('admin.media.stopped'))
+      } else if (thrown instanceof ApiError && thrown.status !== 0) {
+        setError(thrown.message)
+      } else {
+        setError(t('common.networkError'))
+      }
+    } finally {
+      stop.current = null
+      setProgress(null)
+    }
+  }
+
+  const percent = progress ? Math.floor((progress.sent / Math.max(progress.total, 1)) * 100) : 0
+  return (
+    <form noValidate onSubmit={send} className="flex flex-col gap-4">
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={fileId} className="text-sm font-medium text-slate-800">
+          {t('admin.media.file')}
+        </label>
+        <input
+          id={fileId}
+          type="file"
+          accept="video/mp4,video/webm,audio/mpeg,audio/mp4,audio/ogg,audio/wav,.mp4,.webm,.mp3,.m4a,.ogg,.wav"
+          aria-describedby={hintId}
+          disabled={progress !== null}
+          onChange={(event) => {
+            setFile(event.target.files?.[0] ?? null)
+            setError(undefined)
+          }}
+          className="block w-full text-sm text-slate-800 file:mr-3 file:rounded-lg file:border-0 file:bg-brand-50 file:px-4 file:py-2 file:font-medium file:text-brand-800 hover:file:bg-brand-100"
+        />
+        <p id={hintId} className="text-xs text-slate-600">
+          {file
+            ? t(isAudio ? 'admin.media.isTrack' : 'admin.media.isVideo', { size: size(file.size) })
+            : t('admin.media.fileHint')}
+        </p>
+      </div>
+      <SelectField
+        label={t('admin.media.panel')}
+        value={panelId}
+        disabled={progress !== null || isAudio}
+        onChange={(event) => setPanelId(event.target.value)}
+        options={[
+          { value: '', label: t('admin.media.everyPanel') },
+          ...(panels.data ?? []).map((panel) => ({ value: panel.id, label: panel.name })),
+        ]}
+      />
+      {progress && (
+        <div className="flex flex-col gap-1" data-testid="upload-progress">
+          <progress
+            className="h-2 w-full overflow-hidden rounded-full accent-brand-600"
+            max={100}
+            value={percent}
+            aria-label={t('admin.media.progressLabel')}
+          />
+          <p className="text-sm text-slate-700 tabular-nums" aria-live="polite">
+            {t('admin.media.progress', {
+              percent,
+              sent: size(progress.sent),
+              total: size(progress.total),
+            })}
+          </p>
+        </div>
+      )}
+      <FormAlert message={error} />
+      <div className="flex flex-wrap justify-end gap-2">
+        {progress && (
+          <Button variant="ghost" onClick={() => stop.current?.abort()}>
+            {t('admin.media.stop')}
+          </Button>
+        )}
+        <Button type="submit" loading={progress !== null}>
+          <Upload aria-hidden className="size-4" />
+          {t('admin.media.upload')}
+        </Button>
+      </div>
+    </form>
+  )
+}
