@@ -21,6 +21,9 @@ export type AccessSource = (typeof ACCESS_SOURCES)[number]
 
 export const MEMBER_PAGE_SIZE = 50
 
+/** How many of a member's support messages their page shows. */
+export const MEMBER_SUPPORT_MESSAGES = 20
+
 /** The list's filters: words of an e-mail or a name, where access comes from, the plan's status. */
 export const memberSearchQuerySchema = z.object({
   q: z.optional(z.string().check(z.trim(), z.maxLength(100, { error: 'members.queryTooLong' }))),
@@ -109,6 +112,10 @@ export const memberDetailSchema = z.object({
   ),
   payments: z.array(
     z.object({ id: z.string(), status: z.string(), ...money, createdAt: z.string() }),
+  ),
+  /** What the member wrote to the support team, newest first (the last 20). */
+  supportMessages: z.array(
+    z.object({ id: z.string(), subject: z.string(), body: z.string(), createdAt: z.string() }),
   ),
   sessionsPlayed: z.number(),
   /** How many client records the member keeps (the records are theirs, not shown). */

@@ -12,6 +12,7 @@ import {
 } from '../../../db/schema/billing'
 import { clientRecords } from '../../../db/schema/clients'
 import { harmonizeSessions } from '../../../db/schema/harmonize'
+import { supportMessages } from '../../../db/schema/support'
 import { formatAmount } from '../../../domain/billing'
 import { RUNNING_STATUSES } from '../../../domain/billing-plans'
 import {
@@ -19,6 +20,7 @@ import {
   type Complimentary,
   type GrantComplimentary,
   MEMBER_PAGE_SIZE,
+  MEMBER_SUPPORT_MESSAGES,
   type MemberDetail,
   type MemberRow,
   type MemberSearchQuery,
@@ -141,7 +143,7 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
     .from(users)
     .where(eq(users.id, id))
   if (!account) throw new AppError(404, 'members.notFound')
-  const [complimentary, plans, cards, invoices, payments, [sessions], [clients]] =
+  const [complimentary, plans, cards, invoices, payments, messages, [sessions], [clients]] =
     await Promise.all([
       currentComplimentary(db, id),
       db
@@ -164,6 +166,17 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
         .from(billingPaymentIntents)
         .where(eq(billingPaymentIntents.userId, id))
         .orderBy(desc(billingPaymentIntents.createdAt), desc(billingPaymentIntents.id)),
+      db
+        .select({
+          id: supportMessages.id,
+          subject: supportMessages.subject,
+          body: supportMessages.body,
+          createdAt: supportMessages.createdAt,
+        })
+        .from(supportMessages)
+        .where(eq(supportMessages.userId, id))
+        .orderBy(desc(supportMessages.createdAt), desc(supportMessages.id))
+        .limit(MEMBER_SUPPORT_MESSAGES),
       db.select({ n: count() }).from(harmonizeSessions).where(eq(harmonizeSessions.userId, id)),
       db.select({ n: count() }).from(clientRecords).where(eq(clientRecords.userId, id)),
     ])
@@ -209,6 +222,10 @@ export async function memberDetail(db: Database, id: string): Promise<MemberDeta
       amount: row.amount,
       currency: row.currency,
       createdAt: row.createdAt.toISOString(),
+    })),
+    supportMessages: messages.map((message) => ({
+      ...message,
+      createdAt: message.createdAt.toISOString(),
     })),
     sessionsPlayed: sessions?.n ?? 0,
     clients: clients?.n ?? 0,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../../../db/client'
+import { supportMessages } from '../../../db/schema/support'
 import {
   SUPPORT_MAILS_PER_HOUR,
   SUPPORT_REPLY_HOURS,
@@ -58,8 +59,12 @@ export async function sendSupportMail(
     body: input.body,
     replyHours: SUPPORT_REPLY_HOURS,
   })
-  // One transaction: the member never gets a copy of a message the team did not get.
+  // One transaction: the member never gets a copy of a message the team did not get, and the
+  // console keeps what was sent.
   await deps.db.transaction(async () => {
+    await deps.db
+      .insert(supportMessages)
+      .values({ userId: user.id, subject: input.subject, body: input.body })
     await deps.mailer.send({
       to: deps.supportEmail,
       replyTo: { name: user.name, address: user.email },

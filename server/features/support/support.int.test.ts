@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SUPPORT_MAILS_PER_HOUR } from '../../../domain/support'
 import { createSignedInUser } from '../../../tests/support/accounts'
+import { operatorCookie } from '../../../tests/support/operators'
 import { emptyClientDir } from '../../../tests/support/scratch'
 import { type ReceivedMail, startTestSmtp, type TestSmtp } from '../../../tests/support/smtp'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
@@ -121,6 +122,25 @@ describe('support mail', () => {
     expect(englishCopy.subject).toBe('We received your message: Invoice address')
     expect(englishCopy.text).toContain('within 24 hours')
     expect(englishCopy.text).toContain('    Subject: Invoice address')
+  })
+
+  it('keeps what the member wrote for the console’s page about them, newest first, and nothing refused', async () => {
+    const operator = await operatorCookie(app)
+    const { user, cookie } = await createSignedInUser(app)
+    expect((await post(app, { subject: 'First', body: 'One\nTwo' }, { cookie })).statusCode).toBe(
+      200,
+    )
+    expect((await post(app, { subject: 'Second', body: 'Three' }, { cookie })).statusCode).toBe(200)
+    expect((await post(app, { subject: '   ', body: 'Refused' }, { cookie })).statusCode).toBe(400)
+    const detail = await app.inject({
+      method: 'GET',
+      url: `/api/admin/members/${user.id}`,
+      headers: { cookie: operator },
+    })
+    expect(detail.json().supportMessages).toEqual([
+      { id: expect.any(String), subject: 'Second', body: 'Three', createdAt: expect.any(String) },
+      { id: expect.any(String), subject: 'First', body: 'One\nTwo', createdAt: expect.any(String) },
+    ])
   })
 
   it('refuses a missing, blank or over-long field, in the language of the request', async () => {

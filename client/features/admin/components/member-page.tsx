@@ -306,6 +306,28 @@ function MemberSections({ member }: { member: MemberDetail }) {
         )}
       </SectionCard>
 
+      <SectionCard title={t('admin.member.support')}>
+        {member.supportMessages.length === 0 ? (
+          <p className="px-5 py-4 text-slate-600">{t('admin.member.noSupport')}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="member-support">
+            {member.supportMessages.map((message) => (
+              <li key={message.id} className="px-5 py-3">
+                <details>
+                  <summary className="flex cursor-pointer flex-wrap gap-x-3 text-slate-900">
+                    <span className="font-medium [overflow-wrap:anywhere]">{message.subject}</span>
+                    <span className="text-slate-600">{day(message.createdAt)}</span>
+                  </summary>
+                  <p className="mt-2 whitespace-pre-line text-slate-700 [overflow-wrap:anywhere]">
+                    {message.body}
+                  </p>
+                </details>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionCard>
+
       <SectionCard title={t('admin.member.activity')}>
         <dl className="divide-y divide-slate-100">
           <Row label={t('admin.member.sessions')}>{member.sessionsPlayed}</Row>
