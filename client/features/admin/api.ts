@@ -353,7 +353,7 @@ export function uploadMediaFile(
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest()
     request.open('POST', `/api/admin/media?${query}`)
-    apiHeaders().forEach((value, name) => request.setRequestHeader(name, value))
+    for (const [name, value] of apiHeaders()) request.setRequestHeader(name, value)
     request.setRequestHeader('content-type', 'application/octet-stream')
     request.upload.onprogress = (event) => onProgress(event.loaded, event.total || file.size)
     request.onload = () => {
