@@ -102,6 +102,8 @@ export const failedJobSchema = z.object({
   error: z.string(),
   createdAt: z.string(),
   failedAt: z.string(),
+  /** False for a failure kept from before the job queue's upgrade, which cannot run again. */
+  retryable: z.boolean(),
 })
 export type FailedJobView = z.infer<typeof failedJobSchema>
 

@@ -65,7 +65,12 @@ export async function setAsideV10Schema(database: UpgradeDatabase, schema: strin
  * the move fails whole if pg-boss did not take every one, so each is queued once even when the
  * upgrade is interrupted and run again. Returns how many were moved.
  */
-export async function moveV10Jobs(boss: PgBoss, database: UpgradeDatabase): Promise<number> {
+export async function moveV10Jobs(
+  boss: PgBoss,
+  database: UpgradeDatabase,
+  /** Where a moved job goes once it has used up its retries (the runner's failed jobs). */
+  deadLetter: string,
+): Promise<number> {
   const { executeSql } = database
   if (!(await schemaExists(executeSql, V10_SCHEMA))) return 0
   const { rows: queues } = await executeSql(
@@ -77,6 +82,7 @@ export async function moveV10Jobs(boss: PgBoss, database: UpgradeDatabase): Prom
     const name = String(queue.name)
     if (await boss.getQueue(name)) continue
     await boss.createQueue(name, {
+      deadLetter,
       retryLimit: Number(queue.retry_limit ?? 0),
       retryDelay: Number(queue.retry_delay ?? 0),
       retryBackoff: Boolean(queue.retry_backoff),
@@ -116,6 +122,7 @@ export async function moveV10Jobs(boss: PgBoss, database: UpgradeDatabase): Prom
         retryBackoff: Boolean(row.retry_backoff),
         ...positive('expireInSeconds', row.expire_seconds),
         startAfter: new Date(Number(row.start_ms)),
+        deadLetter,
         ...(row.singleton_key ? { singletonKey: String(row.singleton_key) } : {}),
       })
       byQueue.set(name, jobs)

@@ -164,16 +164,31 @@ describe('durable jobs', () => {
     const [failed] = (await runner.jobs.failed()).filter((job) => job.queue === name)
     if (!failed) throw new Error('the failed job is not listed by the runner')
 
-    refusing = false
+    expect(await runner.jobs.failedJob(failed.id)).toEqual(failed)
+
+    // Retried while the cause lasts, it gives up again and is back in the list to retry.
     expect(await runner.jobs.retry(failed.id)).toBe(true)
+    const again = await vi.waitFor(
+      async () => {
+        const [job] = await failedHere()
+        if (!job || job.id === failed.id) throw new Error('not failed again yet')
+        return job
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    expect(again).toMatchObject({ about: 'to ann@example.com', retryable: true })
+
+    refusing = false
+    expect(await runner.jobs.retry(again.id)).toBe(true)
     await vi.waitFor(() => expect(delivered).toEqual(['ann@example.com']), {
       timeout: 15_000,
       interval: 50,
     })
     expect(await failedHere()).toEqual([])
     // Retried once only: a second click finds nothing to retry.
-    expect(await runner.jobs.retry(failed.id)).toBe(false)
+    expect(await runner.jobs.retry(again.id)).toBe(false)
     expect(await runner.jobs.retry('not-a-job')).toBe(false)
+    expect(await runner.jobs.failedJob(again.id)).toBeNull()
   })
 
   it('takes a burst a batch at a time, and each job of a batch succeeds or fails on its own', async () => {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { type JobResult, PgBoss } from 'pg-boss'
+import { type JobResult, type JobWithMetadata, PgBoss } from 'pg-boss'
 import type { DatabaseHandle, ExecuteSql } from '../../db/client'
 import { moveV10Jobs, setAsideV10Schema, v10FailedJobRows } from './jobs-v10'
 
@@ -67,6 +67,8 @@ export interface FailedJob {
   error: string
   createdAt: string
   failedAt: string
+  /** False for a failure kept from before the job queue's upgrade, which cannot run again. */
+  retryable: boolean
 }
 
 export interface JobRunner {
@@ -84,6 +86,8 @@ export interface JobRunner {
   ): Promise<Queue<T>>
   /** Jobs that gave up after their retries, newest first (kept for a week). */
   failed(limit?: number): Promise<FailedJob[]>
+  /** One job that gave up, by its id; null when there is none (retried, or older than a week). */
+  failedJob(id: string): Promise<FailedJob | null>
   /**
    * Runs a job that gave up once more, in its own queue, with its retries anew. False when there
    * is no such failed job (already retried, or older than a week).
@@ -178,7 +182,7 @@ export async function createJobRunner(
   if (!(await boss.getQueue(FAILED_QUEUE))) {
     await boss.createQueue(FAILED_QUEUE, { retentionSeconds: FAILED_KEPT_SECONDS })
   }
-  const moved = await moveV10Jobs(boss, database)
+  const moved = await moveV10Jobs(boss, database, FAILED_QUEUE)
   if (fromV10 || moved > 0) {
     log.info?.({ moved }, 'job queue upgraded from pg-boss 10; its waiting jobs were queued again')
   }
@@ -189,6 +193,7 @@ export async function createJobRunner(
   let started = false
   const jobs: JobRunner = {
     failed: (limit) => failedJobsOf(boss, database.executeSql, limit),
+    failedJob: (id) => failedJob(boss, id),
     retry: async (id) =>
       UUID.test(id) && (await boss.redrive(FAILED_QUEUE, { ids: [id], limit: 1 })) > 0,
     async define(name, declared, handler) {
@@ -215,14 +220,25 @@ export async function createJobRunner(
       // pg-boss creates a queue under a lock of its own and skips one that exists, so two
       // processes starting together may both ask. A queue that exists (every start but the
       // first) costs one read.
-      if (!(await boss.getQueue(name))) {
-        await boss.createQueue(name, {
-          retryLimit: queueOptions.retryLimit,
-          retryDelay: queueOptions.retryDelaySeconds,
-          retryBackoff: true,
-          expireInSeconds: queueOptions.expireInSeconds,
-          deadLetter: FAILED_QUEUE,
-        })
+      const settings = {
+        retryLimit: queueOptions.retryLimit,
+        retryDelay: queueOptions.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: queueOptions.expireInSeconds,
+      }
+      const existing = await boss.getQueue(name)
+      if (!existing) {
+        await boss.createQueue(name, { ...settings, deadLetter: FAILED_QUEUE })
+      } else if (
+        existing.deadLetter !== FAILED_QUEUE ||
+        existing.retryLimit !== settings.retryLimit ||
+        existing.retryDelay !== settings.retryDelay ||
+        existing.expireInSeconds !== settings.expireInSeconds
+      ) {
+        // A job sent again from the failed jobs (redrive) takes its queue's settings, not the
+        // ones it was first sent with: a queue made before today's settings is brought up to
+        // them, or a retried job that fails again would not come back to the failed jobs.
+        await boss.updateQueue(name, { ...settings, deadLetter: FAILED_QUEUE })
       }
       const batchSize = declared.batchSize ?? 1
       if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100) {
@@ -365,6 +381,27 @@ export async function createJobRunner(
 /** pg-boss's job ids. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** Jobs read from the failed jobs at a time. */
+const FAILED_PAGE = 500
+
+const failedJobOf = (job: JobWithMetadata<Partial<Envelope<unknown>>>): FailedJob => ({
+  id: job.id,
+  queue: job.sourceName ?? FAILED_QUEUE,
+  about: String(job.data?.about ?? ''),
+  attempts: (job.sourceRetryCount ?? 0) + 1,
+  error: errorMessage(job.sourceOutput),
+  createdAt: (job.sourceCreatedOn ?? job.createdOn).toISOString(),
+  failedAt: job.createdOn.toISOString(),
+  retryable: true,
+})
+
+/** One job that gave up, by its id, or null. */
+async function failedJob(boss: Pick<PgBoss, 'findJobs'>, id: string): Promise<FailedJob | null> {
+  if (!UUID.test(id)) return null
+  const [job] = await boss.findJobs<Partial<Envelope<unknown>>>(FAILED_QUEUE, { id, queued: true })
+  return job ? failedJobOf(job) : null
+}
+
 /**
  * The jobs in the dead-letter queue, newest first, through pg-boss's own reading of them, and
  * those a pg-boss 10 schema set aside at the upgrade still holds.
@@ -374,19 +411,20 @@ async function failedJobsOf(
   executeSql: ExecuteSql,
   limit = 100,
 ): Promise<FailedJob[]> {
-  const dead = await boss.findJobs<Partial<Envelope<unknown>>>(FAILED_QUEUE, {
-    queued: true,
-    limit: 10_000,
-  })
-  const current: FailedJob[] = dead.map((job) => ({
-    id: job.id,
-    queue: job.sourceName ?? FAILED_QUEUE,
-    about: String(job.data?.about ?? ''),
-    attempts: (job.sourceRetryCount ?? 0) + 1,
-    error: errorMessage(job.sourceOutput),
-    createdAt: (job.sourceCreatedOn ?? job.createdOn).toISOString(),
-    failedAt: job.createdOn.toISOString(),
-  }))
+  // pg-boss lists oldest first, a page at a time; the newest are wanted, so every page is read
+  // (a week of failures at most) and only the few fields shown are kept of each job.
+  const current: FailedJob[] = []
+  let after: string | undefined
+  for (;;) {
+    const page = await boss.findJobs<Partial<Envelope<unknown>>>(FAILED_QUEUE, {
+      queued: true,
+      limit: FAILED_PAGE,
+      ...(after ? { after } : {}),
+    })
+    current.push(...page.map(failedJobOf))
+    if (page.length < FAILED_PAGE) break
+    after = page.at(-1)?.id
+  }
   const legacy = (await v10FailedJobRows(executeSql, limit)).map((row) => ({
     id: String(row.id),
     queue: String(row.name),
@@ -395,6 +433,8 @@ async function failedJobsOf(
     error: errorMessage(row.output),
     createdAt: new Date(row.created_on as string).toISOString(),
     failedAt: new Date(row.completed_on as string).toISOString(),
+    // Kept by pg-boss 10's schema, set aside at the upgrade: listed, not run again.
+    retryable: false,
   }))
   return [...current, ...legacy]
     .sort((a, b) => Date.parse(b.failedAt) - Date.parse(a.failedAt))

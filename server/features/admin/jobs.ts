@@ -12,7 +12,7 @@ export async function retryFailedJob(
   actor: Actor,
   id: string,
 ): Promise<void> {
-  const job = (await app.jobs.failed(10_000)).find((failed) => failed.id === id)
+  const job = await app.jobs.failedJob(id)
   if (!job) throw new AppError(404, 'jobs.notFound')
   await app.db.transaction(async () => {
     if (!(await app.jobs.retry(id))) throw new AppError(404, 'jobs.notFound')

@@ -53,15 +53,17 @@ export function Jobs() {
                 <p className="text-red-800 [overflow-wrap:anywhere]" data-testid="job-error">
                   {t('admin.jobs.error', { count: job.attempts, error: job.error })}
                 </p>
-                <Button
-                  variant="secondary"
-                  className="mt-1 self-start"
-                  aria-label={t('admin.jobs.retryLabel', { about: job.about })}
-                  onClick={() => setRetrying(job)}
-                >
-                  <RotateCcw aria-hidden className="size-4" />
-                  {t('admin.jobs.retry')}
-                </Button>
+                {job.retryable && (
+                  <Button
+                    variant="secondary"
+                    className="mt-1 self-start"
+                    aria-label={t('admin.jobs.retryLabel', { about: job.about })}
+                    onClick={() => setRetrying(job)}
+                  >
+                    <RotateCcw aria-hidden className="size-4" />
+                    {t('admin.jobs.retry')}
+                  </Button>
+                )}
               </li>
             ))}
           </ul>
