@@ -101,6 +101,10 @@ const SERVER_MESSAGES = {
     en: 'This invoice has been refunded in full already.',
     es: 'Esta factura ya se ha reembolsado por completo.',
   },
+  'billing.refundDisputed': {
+    en: 'This payment is disputed with the bank: it cannot be refunded while the dispute lasts.',
+    es: 'Este pago está en disputa con el banco: no se puede reembolsar mientras dure la disputa.',
+  },
   'billing.refundTooLarge': {
     en: 'The refund is more than is left to give back on this invoice. Reload the page to see what is left.',
     es: 'El reembolso supera lo que queda por devolver de esta factura. Recarga la página para ver lo que queda.',

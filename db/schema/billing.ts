@@ -202,6 +202,12 @@ export const billingRefunds = pgTable(
     /** The provider's: `pending`, `succeeded`, `failed`, `canceled` or `requires_action`. */
     status: text('status').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /**
+     * When whoever asked for it was told it was made (the console's audit entry), in the same
+     * transaction: once per refund, whether this row was first written by the request or by a
+     * sync that saw the refund before the request could record it.
+     */
+    toldAt: timestamp('told_at', { withTimezone: true }),
     syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -197,7 +197,8 @@ export function useRefund(id: string) {
         method: 'POST',
         body: JSON.stringify(refund),
       }),
-    onSuccess: changed,
+    // Refused or failed, the page reads again what is left to give back before another try.
+    onSettled: changed,
   })
 }
 

@@ -52,6 +52,9 @@ describe('refunds from the console', () => {
   it('gives back part, then the rest; the member sees it on their invoice, keeps access, and the log says who and why', async () => {
     const operator = await operatorCookie(testApp.app)
     const { user, cookie, invoice } = await subscriber()
+    const revenue = async () =>
+      (await call('GET', '/api/admin/overview', operator)).json().revenueLast30Days as number
+    const revenueBefore = await revenue()
     const part = await refund(operator, user.id, {
       invoiceId: invoice.id,
       amount: 500,
@@ -64,6 +67,8 @@ describe('refunds from the console', () => {
       refunded: 500,
     })
     expect((await invoicesOf(cookie))[0]).toMatchObject({ id: invoice.id, refunded: 500 })
+    // Money given back is not revenue.
+    expect(await revenue()).toBe(revenueBefore - 500)
     expect((await call('GET', '/api/access', cookie)).json().hasAccess).toBe(true)
 
     const detail = (await call('GET', `/api/admin/members/${user.id}`, operator)).json()
@@ -141,6 +146,10 @@ describe('refunds from the console', () => {
       })
     const answers = await Promise.all([whole(), whole()])
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409])
+    // The second waited for the first (not refused as busy), and then found nothing left.
+    expect(answers.find((answer) => answer.statusCode === 409)?.json().message).toBe(
+      'This invoice has been refunded in full already.',
+    )
     expect((await invoicesOf(cookie))[0]?.refunded).toBe(invoice.total)
   })
 

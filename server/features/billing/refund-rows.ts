@@ -30,27 +30,22 @@ const rowOf = (userId: string, invoiceId: string, refund: GatewayRefund) => ({
   syncedAt: new Date(),
 })
 
-/** Writes refunds as the gateway told them; true for each one this wrote first. */
+/** Writes refunds as the gateway told them: new ones, and the status of those known. */
 export async function writeRefunds(
   db: Database,
   userId: string,
   refunds: readonly GatewayRefund[],
-): Promise<boolean[]> {
-  const written: boolean[] = []
+): Promise<void> {
   for (const refund of refunds) {
     const row = rowOf(userId, refund.metadata.invoice_id, refund)
-    // xmax is 0 for a row this statement inserted, and the updating transaction's id otherwise.
-    const [result] = await db
+    await db
       .insert(billingRefunds)
       .values(row)
       .onConflictDoUpdate({
         target: billingRefunds.id,
         set: { status: row.status, amount: row.amount, syncedAt: row.syncedAt },
       })
-      .returning({ inserted: sql<boolean>`(xmax = 0)` })
-    written.push(result?.inserted === true)
   }
-  return written
 }
 
 /**

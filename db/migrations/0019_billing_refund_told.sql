@@ -1,0 +1,1 @@
+ALTER TABLE "billing_refund" ADD COLUMN "told_at" timestamp with time zone;
