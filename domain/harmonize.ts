@@ -37,6 +37,9 @@ export const MEDIA_PREFIX = 'medias/'
 /** Signed media links are valid this long (spec §9). */
 export const MEDIA_LINK_SECONDS = 3600
 
+/** The largest media file taken: a long video in good quality, well under a disk's room. */
+export const MEDIA_MAX_BYTES = 2 * 1024 ** 3
+
 /** What the operator may upload: sniffed from the bytes, never taken from the file name. */
 export const MEDIA_CONTENT_TYPES = [
   'video/mp4',

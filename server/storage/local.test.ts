@@ -124,9 +124,16 @@ describe('local file storage', () => {
     await expect(
       storage.put('medias/clip.webm', Readable.from(video(4)), 'video/webm'),
     ).rejects.toThrow('the upload was cut')
+    await expect(
+      storage.put('medias/clip.webm', Readable.from(video(2)), 'video/mp4'),
+    ).rejects.toThrow('the upload was cut')
     const kept = await storage.get('medias/clip.webm')
     expect(kept?.data.length).toBe(8 * 64 * 1024)
+    expect(kept?.contentType).toBe('video/webm')
     expect(kept?.data.at(-1)).toBe(8)
+    await expect(
+      storage.put('medias/new.webm', Readable.from(video(1)), 'video/webm'),
+    ).rejects.toThrow('the upload was cut')
     expect(readdirSync(path.join(root, 'files', 'medias')).sort()).toEqual([
       'clip.webm',
       'clip.webm.meta.json',

@@ -158,8 +158,18 @@ export function createLocalStorage(root: string): Storage {
       // The sidecar goes first so a crash in between leaves no bytes without a type (a lone
       // sidecar is invisible). Two renames are not one: a reader in between may pair the old
       // bytes with the new type, which only matters if a key changes kind of file.
-      await writeAtomically(`${target}${META_SUFFIX}`, JSON.stringify({ contentType }))
-      await writeAtomically(target, data)
+      const sidecar = `${target}${META_SUFFIX}`
+      const previous = await readFile(sidecar, 'utf8').catch(() => null)
+      await writeAtomically(sidecar, JSON.stringify({ contentType }))
+      try {
+        await writeAtomically(target, data)
+      } catch (error) {
+        // A stream that failed half-way changed nothing: the old type goes back with the old
+        // bytes, and a new key's lone sidecar goes.
+        if (previous === null) await rm(sidecar, { force: true })
+        else await writeAtomically(sidecar, previous)
+        throw error
+      }
     },
 
     async get(key) {

@@ -98,6 +98,10 @@ describe('media in the console', () => {
     expect(((await text.json()) as { message: string }).message).toBe(
       'This file type is not supported. Use an MP4 or WebM video, or an MP3, M4A, Ogg or WAV audio file.',
     )
+    // A large refused file is answered in words too, and the connection stays usable.
+    const bigText = await upload(cookie, 'name=big-notes.webm', Buffer.alloc(5_000_000, 0x61))
+    expect(bigText.status).toBe(415)
+    expect(((await bigText.json()) as { message: string }).message).toContain('not supported')
     const videoAsTrack = await upload(cookie, 'name=loop.webm&backing=true', makeWebmHeader(100))
     expect(videoAsTrack.status).toBe(400)
     const typed = await upload(cookie, 'name=a.webm', makeWebmHeader(100), {

@@ -13,17 +13,18 @@ export async function uploadMedia(
   actor: Actor,
   input: { name: string; panelId: string | null; backing: boolean; body: Readable },
 ): Promise<OperatorMedia> {
-  const media = await addMedia(app.db, app.storage, {
-    name: input.name,
-    data: input.body,
-    panelId: input.panelId,
-    backing: input.backing,
-  })
-  await writeAudit(app.db, actor, {
-    action: 'media.add',
-    after: { key: media.key, kind: media.kind, panel: media.panelId, size: media.size },
-  })
-  return media
+  return addMedia(
+    app.db,
+    app.storage,
+    { name: input.name, data: input.body, panelId: input.panelId, backing: input.backing },
+    {
+      recorded: (media) =>
+        writeAudit(app.db, actor, {
+          action: 'media.add',
+          after: { key: media.key, kind: media.kind, panel: media.panelId, size: media.size },
+        }),
+    },
+  )
 }
 
 export const consoleMedia = (app: FastifyInstance) => listMedia(app.db)
@@ -33,12 +34,11 @@ export async function consoleRemoveMedia(
   actor: Actor,
   key: string,
 ): Promise<void> {
-  const media = (await listMedia(app.db)).find((each) => each.key === key)
-  if (!media || !(await removeMedia(app.db, app.storage, key))) {
-    throw new AppError(404, 'media.notFound')
-  }
-  await writeAudit(app.db, actor, {
-    action: 'media.remove',
-    before: { key: media.key, kind: media.kind, panel: media.panelId, size: media.size },
-  })
+  const removed = await removeMedia(app.db, app.storage, key, (media) =>
+    writeAudit(app.db, actor, {
+      action: 'media.remove',
+      before: { key: media.key, kind: media.kind, panel: media.panelId, size: media.size },
+    }),
+  )
+  if (!removed) throw new AppError(404, 'media.notFound')
 }

@@ -10,6 +10,7 @@ import {
   type HarmonizeMedia,
   MEDIA_CONTENT_TYPES,
   MEDIA_LINK_SECONDS,
+  MEDIA_MAX_BYTES,
   MEDIA_PREFIX,
   type MediaItem,
   type MediaKind,
@@ -42,9 +43,6 @@ function safeName(name: string): string {
   if (!base || base.endsWith('.meta.json')) throw new AppError(400, 'media.badName')
   return base
 }
-
-/** The largest media file taken: a long video in good quality, well under a disk's room. */
-export const MEDIA_MAX_BYTES = 2 * 1024 ** 3
 
 /** Enough of a file's start for file-type to know every type we take (MP4 needs the most). */
 const SNIFF_BYTES = 4100
@@ -100,7 +98,14 @@ export async function addMedia(
   db: Database,
   storage: Storage,
   media: NewMedia,
-  { maxBytes = MEDIA_MAX_BYTES }: { maxBytes?: number } = {},
+  {
+    maxBytes = MEDIA_MAX_BYTES,
+    recorded,
+  }: {
+    maxBytes?: number
+    /** Runs in the transaction that records the file (the console's audit entry). */
+    recorded?: (media: OperatorMedia) => Promise<void>
+  } = {},
 ): Promise<OperatorMedia> {
   // Only the operator's CLI adds media, so the sniffer is loaded then rather than at start-up.
   const { fileTypeFromBuffer } = await import('file-type')
@@ -125,16 +130,20 @@ export async function addMedia(
   const key = `${MEDIA_PREFIX}${name}`
   await storage.put(key, body, contentType)
   const values = { key, panelId, kind, contentType, size: counted() }
-  const [row] = await db
-    .insert(mediaFiles)
-    .values(values)
-    .onConflictDoUpdate({
-      target: mediaFiles.key,
-      set: { ...values, createdAt: new Date() },
-    })
-    .returning()
-  if (!row) throw new Error('media insert returned no row')
-  return presentOperator(row)
+  return db.transaction(async () => {
+    const [row] = await db
+      .insert(mediaFiles)
+      .values(values)
+      .onConflictDoUpdate({
+        target: mediaFiles.key,
+        set: { ...values, createdAt: new Date() },
+      })
+      .returning()
+    if (!row) throw new Error('media insert returned no row')
+    const media = presentOperator(row)
+    await recorded?.(media)
+    return media
+  })
 }
 
 function presentOperator(row: MediaRow): OperatorMedia {
@@ -155,8 +164,18 @@ export async function listMedia(db: Database): Promise<OperatorMedia[]> {
 }
 
 /** Removes the file and its record; false when no such media file was recorded. */
-export async function removeMedia(db: Database, storage: Storage, key: string): Promise<boolean> {
-  const [row] = await db.delete(mediaFiles).where(eq(mediaFiles.key, key)).returning()
+export async function removeMedia(
+  db: Database,
+  storage: Storage,
+  key: string,
+  /** Runs in the transaction that forgets the file (the console's audit entry). */
+  removed?: (media: OperatorMedia) => Promise<void>,
+): Promise<boolean> {
+  const row = await db.transaction(async () => {
+    const [deleted] = await db.delete(mediaFiles).where(eq(mediaFiles.key, key)).returning()
+    if (deleted) await removed?.(presentOperator(deleted))
+    return deleted
+  })
   if (!row) return false
   await storage.delete(key)
   return true

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import Upload from 'lucide-react/icons/upload'
 import { type FormEvent, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { OperatorMedia } from '../../../../domain/harmonize'
+import { MEDIA_MAX_BYTES, type OperatorMedia } from '../../../../domain/harmonize'
 import { Button } from '../../../components/ui/button'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { SectionCard } from '../../../components/ui/section-card'
@@ -120,6 +120,7 @@ function UploadForm() {
   const size = useSize()
   const fileId = useId()
   const hintId = useId()
+  const errorId = useId()
   const [file, setFile] = useState<File | null>(null)
   const [panelId, setPanelId] = useState('')
   const [progress, setProgress] = useState<Progress>(null)
@@ -131,6 +132,10 @@ function UploadForm() {
     event.preventDefault()
     if (!file) {
       setError(t('admin.media.chooseFile'))
+      return
+    }
+    if (file.size > MEDIA_MAX_BYTES) {
+      setError(t('admin.media.tooLarge', { size: size(file.size) }))
       return
     }
     setError(undefined)
@@ -176,7 +181,8 @@ function UploadForm() {
           id={fileId}
           type="file"
           accept="video/mp4,video/webm,audio/mpeg,audio/mp4,audio/ogg,audio/wav,.mp4,.webm,.mp3,.m4a,.ogg,.wav"
-          aria-describedby={hintId}
+          aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+          aria-invalid={error ? true : undefined}
           disabled={progress !== null}
           onChange={(event) => {
             setFile(event.target.files?.[0] ?? null)
@@ -208,16 +214,22 @@ function UploadForm() {
             value={percent}
             aria-label={t('admin.media.progressLabel')}
           />
-          <p className="text-sm text-slate-700 tabular-nums" aria-live="polite">
+          <p className="text-sm text-slate-700 tabular-nums">
             {t('admin.media.progress', {
               percent,
               sent: size(progress.sent),
               total: size(progress.total),
             })}
           </p>
+          {/* Said every tenth, not at every progress event. */}
+          <p className="sr-only" aria-live="polite">
+            {t('admin.media.progressSaid', { percent: Math.floor(percent / 10) * 10 })}
+          </p>
         </div>
       )}
-      <FormAlert message={error} />
+      <div id={errorId}>
+        <FormAlert message={error} />
+      </div>
       <div className="flex flex-wrap justify-end gap-2">
         {progress && (
           <Button variant="ghost" onClick={() => stop.current?.abort()}>
