@@ -177,6 +177,8 @@ function UploadForm() {
         <label htmlFor={fileId} className="text-sm font-medium text-slate-800">
           {t('admin.media.file')}
         </label>
+        {/* The browser's own file button speaks the browser's language, not the page's: it is
+            hidden, and a label in the page's language opens it (keyboard focus shows on it). */}
         <input
           id={fileId}
           type="file"
@@ -188,8 +190,19 @@ function UploadForm() {
             setFile(event.target.files?.[0] ?? null)
             setError(undefined)
           }}
-          className="block w-full text-sm text-slate-800 file:mr-3 file:rounded-lg file:border-0 file:bg-brand-50 file:px-4 file:py-2 file:font-medium file:text-brand-800 hover:file:bg-brand-100"
+          className="peer sr-only"
         />
+        <div className="flex flex-wrap items-center gap-3 peer-focus-visible:[&>label]:ring-2 peer-focus-visible:[&>label]:ring-brand-400">
+          <label
+            htmlFor={fileId}
+            className="cursor-pointer rounded-lg bg-brand-50 px-4 py-2 font-medium text-brand-800 hover:bg-brand-100"
+          >
+            {t('admin.media.choose')}
+          </label>
+          <span className="min-w-0 text-sm text-slate-700 [overflow-wrap:anywhere]">
+            {file ? file.name : t('admin.media.noFile')}
+          </span>
+        </div>
         <p id={hintId} className="text-xs text-slate-600">
           {file
             ? t(isAudio ? 'admin.media.isTrack' : 'admin.media.isVideo', { size: size(file.size) })
