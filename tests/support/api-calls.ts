@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { vi } from 'vitest'
 import type { Invoice, PlanState } from '../../domain/billing-plans'
@@ -99,4 +99,25 @@ export function planCallsTo(call: ReturnType<typeof apiCallsTo>) {
       { timeout: 30_000, interval: 200 },
     )
   return { planOf, invoicesOf, planWhen }
+}
+
+/**
+ * A member of `app` whose SUBSCRIPTION started with the test card that always pays, once its
+ * first invoice is paid, as Start Now on My Account leaves them.
+ */
+export async function subscriberOf(app: FastifyInstance) {
+  const call = apiCallsTo(() => app)
+  const { priceOf, saveCard } = billingCallsTo(call)
+  const { planWhen, invoicesOf } = planCallsTo(call)
+  const { user, cookie } = await memberWithCookie(app)
+  await saveCard(cookie, '4242424242424242')
+  const started = await call('POST', '/api/billing/plan/start', cookie, {
+    priceId: await priceOf(cookie, 'subscription'),
+    attemptId: randomUUID(),
+  })
+  if (started.statusCode !== 200) throw new Error(`the plan did not start: ${started.body}`)
+  await planWhen(cookie, (state) => state.subscription?.status === 'active')
+  const [invoice] = await invoicesOf(cookie)
+  if (invoice?.status !== 'paid') throw new Error('the first invoice is not paid')
+  return { user, cookie, invoice }
 }

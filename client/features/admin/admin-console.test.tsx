@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { apiCallsTo, billingCallsTo, planCallsTo } from '../../../tests/support/api-calls'
+import { apiCallsTo, planCallsTo, subscriberOf } from '../../../tests/support/api-calls'
 import { buildUser, TEST_PASSWORD } from '../../../tests/support/factories'
 import { makeWav } from '../../../tests/support/media'
 import { makeOperator } from '../../../tests/support/operators'
@@ -90,19 +90,8 @@ describe('the console', () => {
   })
 
   it('refunds part of a paid invoice: it offers what is left, refuses more in place, then shows what came back; and mails it again', async () => {
-    const call = apiCallsTo(() => server.app)
-    const { priceOf, saveCard } = billingCallsTo(call)
-    const { planWhen, invoicesOf } = planCallsTo(call)
-    const { user: member, session } = await buildUser(server.app)
-    const cookie = session?.header ?? ''
-    await saveCard(cookie, '4242424242424242')
-    await call('POST', '/api/billing/plan/start', cookie, {
-      priceId: await priceOf(cookie, 'subscription'),
-      attemptId: randomUUID(),
-    })
-    await planWhen(cookie, (state) => state.subscription?.status === 'active')
-    const [invoice] = await invoicesOf(cookie)
-    if (!invoice) throw new Error('no invoice')
+    const { user: member, cookie, invoice } = await subscriberOf(server.app)
+    const { invoicesOf } = planCallsTo(apiCallsTo(() => server.app))
     const total = `$${(invoice.total / 100).toFixed(2)}`
 
     await openConsole()

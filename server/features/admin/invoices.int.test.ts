@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { PlanState } from '../../../domain/billing-plans'
-import {
-  apiCallsTo,
-  billingCallsTo,
-  memberWithCookie,
-  planCallsTo,
-} from '../../../tests/support/api-calls'
+import { apiCallsTo, planCallsTo, subscriberOf } from '../../../tests/support/api-calls'
 import { operatorCookie } from '../../../tests/support/operators'
 import { outboxMessages, waitForOutboxMessage } from '../../../tests/support/outbox'
 import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
@@ -21,25 +15,9 @@ const testApp = setUpTestApp(
   { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
 )
 const call = apiCallsTo(() => testApp.app)
-const { planWhen, invoicesOf } = planCallsTo(call)
-const { priceOf, saveCard } = billingCallsTo(call)
-const statusIs = (status: string) => (state: PlanState) => state.subscription?.status === status
+const { invoicesOf } = planCallsTo(call)
 
-/** A member whose SUBSCRIPTION started, with its first invoice paid. */
-async function subscriber() {
-  const { user, cookie } = await memberWithCookie(testApp.app)
-  await saveCard(cookie, '4242424242424242')
-  const started = await call('POST', '/api/billing/plan/start', cookie, {
-    priceId: await priceOf(cookie, 'subscription'),
-    attemptId: randomUUID(),
-  })
-  expect(started.statusCode).toBe(200)
-  await planWhen(cookie, statusIs('active'))
-  const [invoice] = await invoicesOf(cookie)
-  if (!invoice) throw new Error('the first invoice is missing')
-  expect(invoice.status).toBe('paid')
-  return { user, cookie, invoice }
-}
+const subscriber = () => subscriberOf(testApp.app)
 
 const refund = (
   operator: string,

@@ -1,12 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { PlanState } from '../../../domain/billing-plans'
-import {
-  apiCallsTo,
-  billingCallsTo,
-  memberWithCookie,
-  planCallsTo,
-} from '../../../tests/support/api-calls'
+import { apiCallsTo, planCallsTo, subscriberOf } from '../../../tests/support/api-calls'
 import { operatorCookie } from '../../../tests/support/operators'
 import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
 
@@ -18,22 +11,9 @@ const testApp = setUpTestApp(
   { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
 )
 const call = apiCallsTo(() => testApp.app)
-const { planOf, planWhen } = planCallsTo(call)
-const { priceOf, saveCard } = billingCallsTo(call)
-const statusIs = (status: string) => (state: PlanState) => state.subscription?.status === status
+const { planOf } = planCallsTo(call)
 
-/** A member whose SUBSCRIPTION started and whose first charge went through. */
-async function subscriber() {
-  const { user, cookie } = await memberWithCookie(testApp.app)
-  await saveCard(cookie, '4242424242424242')
-  const started = await call('POST', '/api/billing/plan/start', cookie, {
-    priceId: await priceOf(cookie, 'subscription'),
-    attemptId: randomUUID(),
-  })
-  expect(started.statusCode).toBe(200)
-  await planWhen(cookie, statusIs('active'))
-  return { user, cookie }
-}
+const subscriber = () => subscriberOf(testApp.app)
 
 describe('the console ends a plan', () => {
   it('at the end of its period: the member keeps access until then, and the log says so', async () => {

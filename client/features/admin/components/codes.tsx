@@ -15,6 +15,7 @@ import { useNotifications } from '../../../lib/notifications'
 import { codesQuery, useCreateCodes, useRevokeCode } from '../api'
 import { useConsoleMessageText } from '../messages'
 import { ConfirmDialog } from './confirm-dialog'
+import { ListState } from './list-state'
 
 /** How many codes the list shows at first, and adds with each "Show more". */
 const SHOWN = 50
@@ -44,41 +45,34 @@ export function Codes() {
       </SectionCard>
       <SectionCard title={t('admin.codes.title')}>
         <div className="flex flex-col gap-3 px-5 py-4">
-          {codes.isPending ? (
-            <p className="text-slate-600">{t('admin.loading')}</p>
-          ) : codes.isError ? (
-            <div className="flex flex-col items-start gap-2">
-              <p role="alert" className="text-red-700">
-                {codes.error.message}
-              </p>
-              <Button variant="secondary" onClick={() => void codes.refetch()}>
-                {t('admin.retry')}
-              </Button>
-            </div>
-          ) : list.length === 0 ? (
-            <p className="text-slate-600">{t('admin.codes.empty')}</p>
-          ) : (
-            <ul className="divide-y divide-slate-100" data-testid="codes">
-              {list.slice(0, shown).map((code) => (
-                <li key={code.code} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
-                  <span className="font-mono text-slate-900">{code.code}</span>
-                  <span className="text-sm text-slate-700">
-                    {t(`admin.codes.status.${code.status}`)}
-                    {code.redeemedBy && ` · ${code.redeemedBy}`}
-                  </span>
-                  <span className="min-w-0 flex-1 text-sm text-slate-500 [overflow-wrap:anywhere]">
-                    {date.format(new Date(code.createdAt))}
-                    {code.note && ` · ${code.note}`}
-                  </span>
-                  {code.status !== 'revoked' && (
-                    <Button variant="secondary" onClick={() => setRevoking(code)}>
-                      {t('admin.codes.revoke')}
-                    </Button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
+          <ListState
+            query={codes}
+            isEmpty={() => list.length === 0}
+            empty={<p className="text-slate-600">{t('admin.codes.empty')}</p>}
+          >
+            {() => (
+              <ul className="divide-y divide-slate-100" data-testid="codes">
+                {list.slice(0, shown).map((code) => (
+                  <li key={code.code} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
+                    <span className="font-mono text-slate-900">{code.code}</span>
+                    <span className="text-sm text-slate-700">
+                      {t(`admin.codes.status.${code.status}`)}
+                      {code.redeemedBy && ` · ${code.redeemedBy}`}
+                    </span>
+                    <span className="min-w-0 flex-1 text-sm text-slate-500 [overflow-wrap:anywhere]">
+                      {date.format(new Date(code.createdAt))}
+                      {code.note && ` · ${code.note}`}
+                    </span>
+                    {code.status !== 'revoked' && (
+                      <Button variant="secondary" onClick={() => setRevoking(code)}>
+                        {t('admin.codes.revoke')}
+                      </Button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListState>
           {list.length > shown && (
             <Button
               variant="secondary"

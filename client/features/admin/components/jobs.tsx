@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
 import { failedJobsQuery, useRetryJob } from '../api'
 import { ConfirmDialog } from './confirm-dialog'
+import { ListState } from './list-state'
 
 /** Jobs that gave up after their retries (mail, invoices, syncs): why, and Retry. */
 export function Jobs() {
@@ -20,54 +21,49 @@ export function Jobs() {
     <SectionCard title={t('admin.jobs.title')}>
       <div className="flex flex-col gap-3 px-5 py-4">
         <p className="text-sm text-slate-600">{t('admin.jobs.intro')}</p>
-        {jobs.isPending ? (
-          <p className="text-slate-600">{t('admin.loading')}</p>
-        ) : jobs.isError ? (
-          <div className="flex flex-col items-start gap-2">
-            <p role="alert" className="text-red-700">
-              {jobs.error.message}
+        <ListState
+          query={jobs}
+          isEmpty={() => list.length === 0}
+          empty={
+            <p className="text-slate-600" data-testid="jobs-empty">
+              {t('admin.jobs.empty')}
             </p>
-            <Button variant="secondary" onClick={() => void jobs.refetch()}>
-              {t('admin.retry')}
-            </Button>
-          </div>
-        ) : list.length === 0 ? (
-          <p className="text-slate-600" data-testid="jobs-empty">
-            {t('admin.jobs.empty')}
-          </p>
-        ) : (
-          <ul className="divide-y divide-slate-100" data-testid="failed-jobs">
-            {list.map((job) => (
-              <li key={job.id} className="flex flex-col gap-1 py-3 text-sm">
-                <div className="flex flex-wrap items-baseline justify-between gap-2">
-                  <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">
-                    {t(`admin.jobs.queues.${job.queue.replace(/[.-]/g, '_')}`, {
-                      defaultValue: job.queue,
-                    })}
-                  </span>
-                  <time dateTime={job.failedAt} className="text-slate-600">
-                    {when.format(new Date(job.failedAt))}
-                  </time>
-                </div>
-                <p className="text-slate-700 [overflow-wrap:anywhere]">{job.about}</p>
-                <p className="text-red-800 [overflow-wrap:anywhere]" data-testid="job-error">
-                  {t('admin.jobs.error', { count: job.attempts, error: job.error })}
-                </p>
-                {job.retryable && (
-                  <Button
-                    variant="secondary"
-                    className="mt-1 self-start"
-                    aria-label={t('admin.jobs.retryLabel', { about: job.about })}
-                    onClick={() => setRetrying(job)}
-                  >
-                    <RotateCcw aria-hidden className="size-4" />
-                    {t('admin.jobs.retry')}
-                  </Button>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+          }
+        >
+          {() => (
+            <ul className="divide-y divide-slate-100" data-testid="failed-jobs">
+              {list.map((job) => (
+                <li key={job.id} className="flex flex-col gap-1 py-3 text-sm">
+                  <div className="flex flex-wrap items-baseline justify-between gap-2">
+                    <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">
+                      {t(`admin.jobs.queues.${job.queue.replace(/[.-]/g, '_')}`, {
+                        defaultValue: job.queue,
+                      })}
+                    </span>
+                    <time dateTime={job.failedAt} className="text-slate-600">
+                      {when.format(new Date(job.failedAt))}
+                    </time>
+                  </div>
+                  <p className="text-slate-700 [overflow-wrap:anywhere]">{job.about}</p>
+                  <p className="text-red-800 [overflow-wrap:anywhere]" data-testid="job-error">
+                    {t('admin.jobs.error', { count: job.attempts, error: job.error })}
+                  </p>
+                  {job.retryable && (
+                    <Button
+                      variant="secondary"
+                      className="mt-1 self-start"
+                      aria-label={t('admin.jobs.retryLabel', { about: job.about })}
+                      onClick={() => setRetrying(job)}
+                    >
+                      <RotateCcw aria-hidden className="size-4" />
+                      {t('admin.jobs.retry')}
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </ListState>
       </div>
       <ConfirmDialog
         open={retrying !== null}

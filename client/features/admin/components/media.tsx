@@ -12,6 +12,7 @@ import { useNotifications } from '../../../lib/notifications'
 import { usePanels } from '../../../lib/panel-queries'
 import { mediaQuery, uploadMediaFile, useRemoveMedia } from '../api'
 import { ConfirmDialog } from './confirm-dialog'
+import { ListState } from './list-state'
 
 /** A size as people read it: 1.2 GB, 340 MB, 12 kB, 136 byte. */
 function useSize() {
@@ -55,42 +56,35 @@ export function Media() {
       </SectionCard>
       <SectionCard title={t('admin.media.title')}>
         <div className="flex flex-col gap-3 px-5 py-4">
-          {media.isPending ? (
-            <p className="text-slate-600">{t('admin.loading')}</p>
-          ) : media.isError ? (
-            <div className="flex flex-col items-start gap-2">
-              <p role="alert" className="text-red-700">
-                {media.error.message}
-              </p>
-              <Button variant="secondary" onClick={() => void media.refetch()}>
-                {t('admin.retry')}
-              </Button>
-            </div>
-          ) : list.length === 0 ? (
-            <p className="text-slate-600">{t('admin.media.empty')}</p>
-          ) : (
-            <ul className="divide-y divide-slate-100" data-testid="media-list">
-              {list.map((item) => (
-                <li key={item.key} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
-                  <span className="min-w-0 flex-1 font-medium text-slate-900 [overflow-wrap:anywhere]">
-                    {item.key.replace(/^medias\//, '')}
-                  </span>
-                  <span className="text-slate-700">{t(`admin.media.kinds.${item.kind}`)}</span>
-                  <span className="text-slate-700">{panelName(item.panelId)}</span>
-                  <span className="text-slate-700 tabular-nums">{size(item.size)}</span>
-                  <Button
-                    variant="secondary"
-                    aria-label={t('admin.media.removeLabel', {
-                      name: item.key.replace(/^medias\//, ''),
-                    })}
-                    onClick={() => setRemoving(item)}
-                  >
-                    {t('admin.media.remove')}
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ListState
+            query={media}
+            isEmpty={() => list.length === 0}
+            empty={<p className="text-slate-600">{t('admin.media.empty')}</p>}
+          >
+            {() => (
+              <ul className="divide-y divide-slate-100" data-testid="media-list">
+                {list.map((item) => (
+                  <li key={item.key} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
+                    <span className="min-w-0 flex-1 font-medium text-slate-900 [overflow-wrap:anywhere]">
+                      {item.key.replace(/^medias\//, '')}
+                    </span>
+                    <span className="text-slate-700">{t(`admin.media.kinds.${item.kind}`)}</span>
+                    <span className="text-slate-700">{panelName(item.panelId)}</span>
+                    <span className="text-slate-700 tabular-nums">{size(item.size)}</span>
+                    <Button
+                      variant="secondary"
+                      aria-label={t('admin.media.removeLabel', {
+                        name: item.key.replace(/^medias\//, ''),
+                      })}
+                      onClick={() => setRemoving(item)}
+                    >
+                      {t('admin.media.remove')}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListState>
         </div>
       </SectionCard>
       <ConfirmDialog

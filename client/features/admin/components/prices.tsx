@@ -14,6 +14,7 @@ import { useFormMutation } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
 import { pricesQuery, useArchivePrice, useCreatePrice } from '../api'
 import { ConfirmDialog } from './confirm-dialog'
+import { ListState } from './list-state'
 
 /** The form as typed: the amount in dollars ("49" or "49.50"); the server checks the rest. */
 const priceFormSchema = z.object({
@@ -39,40 +40,31 @@ export function Prices() {
       </SectionCard>
       <SectionCard title={t('admin.prices.title')}>
         <div className="flex flex-col gap-3 px-5 py-4">
-          {prices.isPending ? (
-            <p className="text-slate-600">{t('admin.loading')}</p>
-          ) : prices.isError ? (
-            <div className="flex flex-col items-start gap-2">
-              <p role="alert" className="text-red-700">
-                {prices.error.message}
-              </p>
-              <Button variant="secondary" onClick={() => void prices.refetch()}>
-                {t('admin.retry')}
-              </Button>
-            </div>
-          ) : (
-            <ul className="divide-y divide-slate-100" data-testid="prices">
-              {list.map((price) => (
-                <li key={price.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
-                  <span className="min-w-0 flex-1 font-medium text-slate-900 [overflow-wrap:anywhere]">
-                    {price.label}
-                  </span>
-                  <span className="text-slate-700">{t(`admin.plans.${price.plan}`)}</span>
-                  <span className="text-slate-900 tabular-nums">
-                    {formatAmount(price.unitAmount)}
-                  </span>
-                  <span className="text-sm text-slate-600">
-                    {price.active ? t('admin.prices.onSale') : t('admin.prices.archived')}
-                  </span>
-                  {price.active && (
-                    <Button variant="secondary" onClick={() => setArchiving(price)}>
-                      {t('admin.prices.archive')}
-                    </Button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
+          <ListState query={prices}>
+            {() => (
+              <ul className="divide-y divide-slate-100" data-testid="prices">
+                {list.map((price) => (
+                  <li key={price.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
+                    <span className="min-w-0 flex-1 font-medium text-slate-900 [overflow-wrap:anywhere]">
+                      {price.label}
+                    </span>
+                    <span className="text-slate-700">{t(`admin.plans.${price.plan}`)}</span>
+                    <span className="text-slate-900 tabular-nums">
+                      {formatAmount(price.unitAmount)}
+                    </span>
+                    <span className="text-sm text-slate-600">
+                      {price.active ? t('admin.prices.onSale') : t('admin.prices.archived')}
+                    </span>
+                    {price.active && (
+                      <Button variant="secondary" onClick={() => setArchiving(price)}>
+                        {t('admin.prices.archive')}
+                      </Button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListState>
         </div>
       </SectionCard>
       <ConfirmDialog
