@@ -484,7 +484,7 @@ export interface PaymentGateway {
   /** Charges an open invoice again, with this card ('Pay Actual Invoice'). */
   payInvoice(id: string, input: { paymentMethod: string }): Promise<GatewayInvoice>
   /**
-   * Gives back `amount` cents (or all that is left) of a charge that succeeded, to the card it
+   * Gives back `amount` cents of a charge that succeeded, to the card it
    * was paid with. More than is left is a GatewayError `amount_too_large`; a charge given back
    * in full already is `charge_already_refunded`. Plans and invoices do not change.
    */

@@ -5,7 +5,7 @@ import { AppError } from '../../errors'
 import { GatewayError, type GatewayRefund } from '../../payments/gateway'
 import { syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
-import { RETURNED_STATUSES, refundedOn, writeRefunds } from './refund-rows'
+import { RETURNED_STATUSES, writeRefunds } from './refund-rows'
 import type { BillingDeps } from './service'
 
 // Money given back on a paid invoice, to the card that paid it (the console's Refund). Giving
@@ -40,7 +40,6 @@ export async function refundInvoice(
         number: billingInvoices.number,
         status: billingInvoices.status,
         amountPaid: billingInvoices.amountPaid,
-        refunded: refundedOn(billingInvoices.id),
         customerId: billingCustomers.customerId,
       })
       .from(billingInvoices)

@@ -65,7 +65,7 @@ function sniffable(data: Buffer | Readable, maxBytes: number) {
     while (length < SNIFF_BYTES) {
       const next = await chunks.next()
       if (next.done) break
-      const chunk = Buffer.from(next.value)
+      const chunk: Buffer = next.value
       taken.push(chunk)
       length += chunk.length
     }
@@ -74,12 +74,11 @@ function sniffable(data: Buffer | Readable, maxBytes: number) {
   async function* all() {
     await head
     const rest = { [Symbol.asyncIterator]: () => chunks }
-    for (const chunk of [...taken]) {
+    for (const chunk of taken) {
       size += chunk.length
       yield chunk
     }
-    for await (const next of rest) {
-      const chunk = Buffer.from(next)
+    for await (const chunk of rest as AsyncIterable<Buffer>) {
       size += chunk.length
       if (size > maxBytes) throw new AppError(413, 'media.tooLarge')
       yield chunk
