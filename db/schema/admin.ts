@@ -1,4 +1,15 @@
-import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  boolean,
+  char,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { sessions, users } from './auth'
 
 /**
@@ -70,3 +81,27 @@ export const sessionSecondFactors = pgTable('session_second_factor', {
     .references(() => users.id, { onDelete: 'cascade' }),
   passedAt: timestamp('passed_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/**
+ * A media file an operator is sending in parts (MEDIA_PART_BYTES each). The parts wait in
+ * storage under `uploads/{id}/` until the last one came and the file is put together; an
+ * upload untouched for a day is dropped with its parts.
+ */
+export const mediaUploads = pgTable(
+  'media_upload',
+  {
+    id: uuid('id').primaryKey(),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    panelId: char('panel_id', { length: 2 }),
+    backing: boolean('backing').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** The file's type, known once its first part arrived. */
+    contentType: text('content_type'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('media_upload_updated_idx').on(table.updatedAt)],
+)

@@ -35,6 +35,7 @@ describe('authentication by default under /api', () => {
     expect(open).toEqual([
       // The console's API: public to the sign-in check, each answered by the console's own
       // guard (403 to anyone but an operator who passed the second factor).
+      'DELETE /api/admin/media/uploads/:id',
       'GET /api/admin/audit',
       'GET /api/admin/codes',
       'GET /api/admin/jobs',
@@ -64,8 +65,9 @@ describe('authentication by default under /api', () => {
       'POST /api/admin/codes',
       'POST /api/admin/codes/revoke',
       'POST /api/admin/jobs/retry',
-      'POST /api/admin/media',
       'POST /api/admin/media/remove',
+      'POST /api/admin/media/uploads',
+      'POST /api/admin/media/uploads/:id/complete',
       'POST /api/admin/members/:id/block',
       'POST /api/admin/members/:id/complimentary',
       'POST /api/admin/members/:id/complimentary/end',
@@ -92,6 +94,7 @@ describe('authentication by default under /api', () => {
       'POST /api/operator/prices/archive',
       'POST /api/operator/prices/create',
       'POST /api/operator/prices/list',
+      'PUT /api/admin/media/uploads/:id/parts/:index',
     ])
   })
 

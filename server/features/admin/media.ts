@@ -5,8 +5,8 @@ import { AppError } from '../../errors'
 import { addMedia, listMedia, removeMedia } from '../harmonize/public'
 import { type Actor, writeAudit } from './audit'
 
-// The console's media: what the CLI's `media add / list / remove` do, from a page. An upload is
-// the request's body, streamed to storage as it arrives (a panel's video can be large).
+// The console's media: what the CLI's `media add / list / remove` do, from a page. An upload
+// arrives in parts (./media-uploads.ts) and is streamed from them to storage as one file.
 
 export async function uploadMedia(
   app: FastifyInstance,

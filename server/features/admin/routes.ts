@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod/mini'
@@ -9,7 +8,12 @@ import {
 } from '../../../domain/access-codes'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
-import { operatorMediaSchema } from '../../../domain/harmonize'
+import {
+  MEDIA_PART_BYTES,
+  mediaUploadRequestSchema,
+  mediaUploadSchema,
+  operatorMediaSchema,
+} from '../../../domain/harmonize'
 import {
   cancelPlanSchema,
   complimentarySchema,
@@ -38,7 +42,8 @@ import { sendInvoicePdf } from '../billing/public'
 import { type Actor, auditPage } from './audit'
 import { consoleCreateCodes, consoleRevokeCode } from './codes'
 import { retryFailedJob } from './jobs'
-import { consoleMedia, consoleRemoveMedia, uploadMedia } from './media'
+import { consoleMedia, consoleRemoveMedia } from './media'
+import { cancelUpload, completeUpload, putPart, startUpload } from './media-uploads'
 import {
   blockMember,
   cancelMemberPlan,
@@ -67,11 +72,13 @@ const memberInvoiceParamsSchema = z.object({
 /** Invoices mailed again by one operator: enough for a morning of support, not for a flood. */
 const RESENDS = { limit: 30, windowMs: 60 * 60_000 }
 
-/** An upload's file name and where it goes; the body is the file. */
-const mediaUploadQuerySchema = z.object({
-  name: textSchema().check(z.minLength(1), z.maxLength(200)),
-  panelId: z.optional(z.string().check(z.regex(/^\d{2}$/))),
-  backing: z.optional(z.enum(['true', 'false'])),
+/** One upload of the operator's. */
+const mediaUploadParamsSchema = z.object({ id: z.uuid() })
+/** One part of an upload. */
+const mediaPartParamsSchema = z.object({
+  id: z.uuid(),
+  // Checked against the upload's own count of parts when it arrives.
+  index: z.pipe(z.string().check(z.regex(/^\d{1,3}$/)), z.transform(Number)),
 })
 
 const mediaRemoveRequestSchema = z.object({ key: textSchema().check(z.maxLength(512)) })
@@ -362,10 +369,12 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   )
 
-  // An upload is the request's body as it arrives, a stream the route hands to storage: it is
-  // never read whole into memory, and its size is counted against the media limit on the way.
-  app.addContentTypeParser('application/octet-stream', (_request, payload, done) =>
-    done(null, payload),
+  // A part of an upload is read whole (it is at most MEDIA_PART_BYTES): it is checked for its
+  // length and, the first, sniffed before anything of it is stored.
+  app.addContentTypeParser(
+    'application/octet-stream',
+    { parseAs: 'buffer', bodyLimit: MEDIA_PART_BYTES },
+    (_request, body, done) => done(null, body),
   )
 
   app.get(
@@ -384,15 +393,35 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   app.post(
-    '/media',
+    '/media/uploads',
     {
       schema: {
         tags: ['admin'],
         summary:
-          "Upload a panel's video or the backing track (the body is the file, streamed to storage; same name replaces)",
-        querystring: mediaUploadQuerySchema,
+          "Start uploading a panel's video or the backing track, in parts (same name replaces)",
+        body: mediaUploadRequestSchema,
         response: {
-          200: z.object({ media: operatorMediaSchema }),
+          200: z.object({ upload: mediaUploadSchema }),
+          ...refusals,
+          404: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => ({
+      upload: await startUpload(app, await actorOf(request), request.body),
+    }),
+  )
+
+  app.put(
+    '/media/uploads/:id/parts/:index',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'One part of an upload, as application/octet-stream: all parts are partBytes long but the last; the first is checked for its type',
+        params: mediaPartParamsSchema,
+        response: {
+          200: okResponseSchema,
           ...refusals,
           404: apiErrorSchema,
           413: apiErrorSchema,
@@ -402,16 +431,51 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const body = request.body
-      if (!(body instanceof Readable)) throw new AppError(415, 'media.unsupportedType')
-      const { name, panelId, backing } = request.query
-      return {
-        media: await uploadMedia(app, await actorOf(request), {
-          name,
-          panelId: panelId ?? null,
-          backing: backing === 'true',
-          body,
-        }),
-      }
+      if (!Buffer.isBuffer(body)) throw new AppError(415, 'media.unsupportedType')
+      const { id, index } = request.params
+      await putPart(app, await actorOf(request), id, index, body)
+      return { ok: true as const }
+    },
+  )
+
+  app.post(
+    '/media/uploads/:id/complete',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Put the parts of an upload together into the media file, and record it',
+        params: mediaUploadParamsSchema,
+        response: {
+          200: z.object({ media: operatorMediaSchema }),
+          ...refusals,
+          404: apiErrorSchema,
+          409: apiErrorSchema,
+          413: apiErrorSchema,
+          415: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      // Putting 2 GB together can take longer than the connection may stay silent: this request,
+      // whose body is empty, waits as long as it takes.
+      request.raw.setTimeout(0)
+      return { media: await completeUpload(app, await actorOf(request), request.params.id) }
+    },
+  )
+
+  app.delete(
+    '/media/uploads/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Stop an upload: its parts are deleted',
+        params: mediaUploadParamsSchema,
+        response: { 200: okResponseSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      await cancelUpload(app, await actorOf(request), request.params.id)
+      return { ok: true as const }
     },
   )
 

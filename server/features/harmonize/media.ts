@@ -45,7 +45,7 @@ function safeName(name: string): string {
 }
 
 /** Enough of a file's start for file-type to know every type we take (MP4 needs the most). */
-const SNIFF_BYTES = 4100
+export const SNIFF_BYTES = 4100
 
 /**
  * A file's first bytes to sniff, and all of it to store. A stream is read only up to its first
@@ -106,27 +106,9 @@ export async function addMedia(
     recorded?: (media: OperatorMedia) => Promise<void>
   } = {},
 ): Promise<OperatorMedia> {
-  // Only the operator's CLI adds media, so the sniffer is loaded then rather than at start-up.
-  const { fileTypeFromBuffer } = await import('file-type')
   const { head, body, counted } = sniffable(media.data, maxBytes)
-  const sniffed = await fileTypeFromBuffer(await head)
-  // file-type names WAV 'audio/wav' and some M4A files 'audio/x-m4a'; both are what we accept.
-  const mime = sniffed?.mime === 'audio/x-m4a' ? 'audio/mp4' : sniffed?.mime
-  const contentType = MEDIA_CONTENT_TYPES.find((type) => type === mime)
-  if (!contentType) throw new AppError(415, 'media.unsupportedType')
-  const isAudio = contentType.startsWith('audio/')
-  if (media.backing && !isAudio) throw new AppError(400, 'media.backingMustBeAudio')
-  const kind: MediaKind = isAudio ? 'backing' : 'video'
-  const panelId = media.panelId ?? null
-  if (panelId) {
-    const [panel] = await db.select({ id: panels.id }).from(panels).where(eq(panels.id, panelId))
-    if (!panel) throw new AppError(404, 'panels.notFound')
-  }
-  let name = safeName(media.name)
-  if (kind === 'backing' && !name.includes(BACKING_TRACK_MARKER)) {
-    name = `${BACKING_TRACK_MARKER}-${name}`
-  }
-  const key = `${MEDIA_PREFIX}${name}`
+  const { contentType, kind } = await mediaTypeOf(await head, media.backing ?? false)
+  const { key, panelId } = await mediaTarget(db, { ...media, kind })
   await storage.put(key, body, contentType)
   const values = { key, panelId, kind, contentType, size: counted() }
   return db.transaction(async () => {
@@ -143,6 +125,47 @@ export async function addMedia(
     await recorded?.(media)
     return media
   })
+}
+
+/**
+ * What a file is, from its first bytes (at least the first 4,100, or all of a shorter file):
+ * one of the types we take, and so a video or a backing track. Throws in the operator's words
+ * otherwise, or when a video is offered as the backing track.
+ */
+export async function mediaTypeOf(
+  head: Buffer,
+  backing: boolean,
+): Promise<{ contentType: (typeof MEDIA_CONTENT_TYPES)[number]; kind: MediaKind }> {
+  // Only operators add media, so the sniffer is loaded then rather than at start-up.
+  const { fileTypeFromBuffer } = await import('file-type')
+  const sniffed = await fileTypeFromBuffer(head)
+  // file-type names WAV 'audio/wav' and some M4A files 'audio/x-m4a'; both are what we accept.
+  const mime = sniffed?.mime === 'audio/x-m4a' ? 'audio/mp4' : sniffed?.mime
+  const contentType = MEDIA_CONTENT_TYPES.find((type) => type === mime)
+  if (!contentType) throw new AppError(415, 'media.unsupportedType')
+  const isAudio = contentType.startsWith('audio/')
+  if (backing && !isAudio) throw new AppError(400, 'media.backingMustBeAudio')
+  return { contentType, kind: isAudio ? 'backing' : 'video' }
+}
+
+/**
+ * Where a file will be stored, checked before any byte is: its key (a backing track's always
+ * carries the spec's marker) and its panel, which must exist. Throws in the operator's words.
+ */
+export async function mediaTarget(
+  db: Database,
+  media: { name: string; panelId?: string | null; kind: MediaKind },
+): Promise<{ key: string; panelId: string | null }> {
+  const panelId = media.panelId ?? null
+  if (panelId) {
+    const [panel] = await db.select({ id: panels.id }).from(panels).where(eq(panels.id, panelId))
+    if (!panel) throw new AppError(404, 'panels.notFound')
+  }
+  let name = safeName(media.name)
+  if (media.kind === 'backing' && !name.includes(BACKING_TRACK_MARKER)) {
+    name = `${BACKING_TRACK_MARKER}-${name}`
+  }
+  return { key: `${MEDIA_PREFIX}${name}`, panelId }
 }
 
 function presentOperator(row: MediaRow): OperatorMedia {
