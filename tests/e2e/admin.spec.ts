@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
+import { MEDIA_PART_BYTES } from '../../domain/harmonize'
 import type { TestUser } from '../support/factories'
 import { makeWebmHeader } from '../support/media'
 import { expectPanelsLocked, expectPanelsOpen } from './support/access'
@@ -226,7 +227,7 @@ test.describe('a failed renewal', () => {
 })
 
 test.describe('media', () => {
-  test('an operator uploads a panel’s video and sees its progress; an upload stopped keeps nothing', async ({
+  test('an operator uploads a panel’s video in parts and sees its progress; an upload stopped keeps nothing, a part lost on the way is sent again', async ({
     page,
     member: operator,
   }) => {
@@ -241,39 +242,59 @@ test.describe('media', () => {
       const row = page.getByTestId('media-list').getByRole('listitem').filter({ hasText: name })
       await expect(row).toContainText('136 byte')
 
-      // Held at the server's door, an upload shows its progress, and can be stopped.
-      const video = makeWebmHeader(2_000_000 - 36)
+      // Two parts: the second is held at the server's door, so the upload shows its progress
+      // after the first, and can be stopped.
+      const video = makeWebmHeader(MEDIA_PART_BYTES + 400_000)
+      let secondPart: 'hold' | 'drop' | 'pass' = 'hold'
       let letThrough = () => {}
       const held = new Promise<void>((resolve) => {
         letThrough = resolve
       })
-      await page.route('**/api/admin/media?*', async (route) => {
-        await held
+      await page.route('**/api/admin/media/uploads/*/parts/1', async (route) => {
+        if (secondPart === 'hold') await held
+        if (secondPart === 'drop') {
+          // The link drops once: the page sends the part again by itself.
+          secondPart = 'pass'
+          return route.abort('connectionreset')
+        }
         await route.continue().catch(() => undefined)
       })
       await page.getByLabel('File').setInputFiles({ name, mimeType: 'video/webm', buffer: video })
       await expect(
-        page.getByText(/A video \(2 MB\): choose the panel that plays it\./),
+        page.getByText(/A video \(8\.8 MB\): choose the panel that plays it\./),
       ).toBeVisible()
       await page.getByLabel('Panel').selectOption(panelId)
       await page.getByRole('button', { name: 'Upload' }).click()
       const progress = page.getByTestId('upload-progress')
       await expect(progress.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible()
-      await expect(progress).toContainText('%')
+      await expect(progress).toContainText(/\d+% — 8\.\d MB of 8\.8 MB/)
       await page.screenshot({ path: test.info().outputPath('media-uploading.png') })
       await page.getByRole('button', { name: 'Stop the upload' }).click()
       await expect(page.getByText('Upload stopped: nothing was kept.')).toBeVisible()
       await expect(progress).toHaveCount(0)
       await expect(row).toContainText('136 byte')
 
-      // Sent again and let through, it replaces the file on that panel.
+      // Sent again, its second part lost once on the way, it is put together (which cannot be
+      // stopped) and replaces the file on that panel.
+      secondPart = 'drop'
       letThrough()
+      let finish = () => {}
+      const finishing = new Promise<void>((resolve) => {
+        finish = resolve
+      })
+      await page.route('**/api/admin/media/uploads/*/complete', async (route) => {
+        await finishing
+        await route.continue()
+      })
       await page.getByLabel('File').setInputFiles({ name, mimeType: 'video/webm', buffer: video })
       await page.getByLabel('Panel').selectOption(panelId)
       await page.getByRole('button', { name: 'Upload' }).click()
+      await expect(progress).toContainText('Putting the file together…')
+      await expect(page.getByRole('button', { name: 'Stop the upload' })).toHaveCount(0)
+      finish()
       await expect(page.getByText(`${name} is uploaded.`)).toBeVisible()
       await expect(progress).toHaveCount(0)
-      await expect(row).toContainText('2 MB')
+      await expect(row).toContainText('8.8 MB')
       await expect(row).toContainText('Video')
       await page.getByRole('link', { name: 'Audit log' }).click()
       await expect(

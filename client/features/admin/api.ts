@@ -8,7 +8,12 @@ import { z } from 'zod/mini'
 import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/access-codes'
 import { okResponseSchema } from '../../../domain/api'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
-import { type OperatorMedia, operatorMediaSchema } from '../../../domain/harmonize'
+import {
+  type MediaUploadRequest,
+  mediaUploadSchema,
+  type OperatorMedia,
+  operatorMediaSchema,
+} from '../../../domain/harmonize'
 import {
   complimentarySchema,
   type GrantComplimentary,
@@ -337,42 +342,104 @@ export function useRemoveMedia() {
   })
 }
 
+/** A part that got no answer at all (a dropped link) is sent this many times before giving up. */
+const PART_TRIES = 3
+
 /**
- * Sends a file as the request's body, telling how much has gone (fetch cannot tell an upload's
- * progress; XMLHttpRequest can). Settles with the stored media, or an ApiError with the
- * server's reason; `signal` stops the upload.
+ * Sends one part, telling how much of it has gone (fetch cannot tell an upload's progress;
+ * XMLHttpRequest can). Settles when the server kept it, or with an ApiError carrying the
+ * server's reason; `signal` stops it.
  */
-export function uploadMediaFile(
-  file: File,
-  target: { panelId: string | null; backing: boolean },
-  onProgress: (sent: number, total: number) => void,
+function sendPart(
+  url: string,
+  part: Blob,
+  onProgress: (loaded: number) => void,
   signal: AbortSignal,
-): Promise<OperatorMedia> {
-  const query = new URLSearchParams({ name: file.name })
-  if (target.panelId) query.set('panelId', target.panelId)
-  if (target.backing) query.set('backing', 'true')
+): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new DOMException('The upload was stopped.', 'AbortError'))
     const request = new XMLHttpRequest()
-    request.open('POST', `/api/admin/media?${query}`)
+    request.open('PUT', url)
     for (const [name, value] of apiHeaders()) request.setRequestHeader(name, value)
     request.setRequestHeader('content-type', 'application/octet-stream')
-    request.upload.onprogress = (event) => onProgress(event.loaded, event.total || file.size)
+    request.upload.onprogress = (event) => onProgress(event.loaded)
     request.onload = () => {
+      if (request.status === 200) return resolve()
       let body: unknown = null
       try {
         body = JSON.parse(request.responseText)
       } catch {
         // Not ours (a proxy's page): the status says enough.
       }
-      if (request.status === 200) {
-        const parsed = z.object({ media: operatorMediaSchema }).safeParse(body)
-        if (parsed.success) return resolve(parsed.data.media)
-      }
       reject(apiErrorFrom(request.status, request.statusText, body))
     }
     request.onerror = () => reject(new ApiError(0, ''))
     request.onabort = () => reject(new DOMException('The upload was stopped.', 'AbortError'))
     signal.addEventListener('abort', () => request.abort(), { once: true })
-    request.send(file)
+    request.send(part)
   })
+}
+
+/**
+ * Uploads a media file in parts (ADR 0032), telling how much has gone. A part lost on the way is
+ * sent again; once all are sent, `onSaving` says the server is putting them together, which can
+ * no longer be stopped. Settles with the stored media, or an ApiError with the server's reason;
+ * `signal` stops the upload, and the parts already sent are deleted.
+ */
+export async function uploadMediaFile(
+  file: File,
+  target: { panelId: string | null; backing: boolean },
+  onProgress: (sent: number, total: number) => void,
+  signal: AbortSignal,
+  onSaving: () => void,
+): Promise<OperatorMedia> {
+  const { upload } = await apiRequest(
+    '/api/admin/media/uploads',
+    z.object({ upload: mediaUploadSchema }),
+    {
+      method: 'POST',
+      body: JSON.stringify({
+        name: file.name,
+        panelId: target.panelId,
+        backing: target.backing,
+        size: file.size,
+      } satisfies MediaUploadRequest),
+      signal,
+    },
+  )
+  const path = `/api/admin/media/uploads/${upload.id}`
+  try {
+    for (let index = 0; index < upload.parts; index++) {
+      const start = index * upload.partBytes
+      const part = file.slice(start, start + upload.partBytes)
+      for (let tries = 1; ; tries++) {
+        try {
+          await sendPart(
+            `${path}/parts/${index}`,
+            part,
+            (loaded) => onProgress(start + loaded, file.size),
+            signal,
+          )
+          break
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 0) || tries === PART_TRIES)
+            throw error
+          // The link dropped: wait a moment for it to come back, unless stopped meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, 1000 * tries))
+        }
+      }
+    }
+  } catch (error) {
+    // Stopped, refused or cut off: the parts already sent are not kept (a refusal of the file's
+    // type dropped them already; deleting again is harmless).
+    void apiRequest(path, okResponseSchema, { method: 'DELETE' }).catch(() => {})
+    throw error
+  }
+  onProgress(file.size, file.size)
+  onSaving()
+  return (
+    await apiRequest(`${path}/complete`, z.object({ media: operatorMediaSchema }), {
+      method: 'POST',
+    })
+  ).media
 }

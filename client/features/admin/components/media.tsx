@@ -104,7 +104,7 @@ export function Media() {
   )
 }
 
-type Progress = { sent: number; total: number } | null
+type Progress = { sent: number; total: number; saving?: boolean } | null
 
 function UploadForm() {
   const { t } = useTranslation()
@@ -142,6 +142,7 @@ function UploadForm() {
         { panelId: isAudio ? null : panelId || null, backing: isAudio },
         (sent, total) => setProgress({ sent, total }),
         controller.signal,
+        () => setProgress({ sent: file.size, total: file.size, saving: true }),
       )
       notify('success', t('admin.media.uploaded', { name: media.key.replace(/^medias\//, '') }))
       setFile(null)
@@ -218,19 +219,24 @@ function UploadForm() {
           <progress
             className="h-2 w-full overflow-hidden rounded-full accent-brand-600"
             max={100}
-            value={percent}
+            // Without a value the bar shows work of unknown length: putting the file together.
+            value={progress.saving ? undefined : percent}
             aria-label={t('admin.media.progressLabel')}
           />
           <p className="text-sm text-slate-700 tabular-nums">
-            {t('admin.media.progress', {
-              percent,
-              sent: size(progress.sent),
-              total: size(progress.total),
-            })}
+            {progress.saving
+              ? t('admin.media.saving')
+              : t('admin.media.progress', {
+                  percent,
+                  sent: size(progress.sent),
+                  total: size(progress.total),
+                })}
           </p>
           {/* Said every tenth, not at every progress event. */}
           <p className="sr-only" aria-live="polite">
-            {t('admin.media.progressSaid', { percent: Math.floor(percent / 10) * 10 })}
+            {progress.saving
+              ? t('admin.media.saving')
+              : t('admin.media.progressSaid', { percent: Math.floor(percent / 10) * 10 })}
           </p>
         </div>
       )}
@@ -238,7 +244,7 @@ function UploadForm() {
         <FormAlert message={error} />
       </div>
       <div className="flex flex-wrap justify-end gap-2">
-        {progress && (
+        {progress && !progress.saving && (
           <Button variant="ghost" onClick={() => stop.current?.abort()}>
             {t('admin.media.stop')}
           </Button>
