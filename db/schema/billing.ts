@@ -229,6 +229,11 @@ export const billingEvents = pgTable(
     type: text('type').notNull(),
     /** The customer the event is about; null for events about the catalog (prices, product). */
     customerId: text('customer_id'),
+    /**
+     * The payment a charge's event is about: a refund made in the provider's Dashboard is found
+     * by it, as it carries none of our metadata.
+     */
+    paymentIntentId: text('payment_intent_id'),
     /** When the provider made the event. */
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),

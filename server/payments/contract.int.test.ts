@@ -1216,7 +1216,23 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
         type: 'customer.updated',
         created: 1_800_000_000,
         customer: 'cus_event',
+        paymentIntent: null,
       })
+      // A charge's event names its payment too: a refund made in the Dashboard is found by it.
+      const refunded = await signEvent(
+        {
+          id: `evt_${run}_refund`,
+          type: 'charge.refunded',
+          created: 1_800_000_000,
+          data: {
+            object: { object: 'charge', customer: 'cus_event', payment_intent: 'pi_event' },
+          },
+        },
+        WEBHOOK_SECRET,
+      )
+      expect(
+        await gateway().readEvent(Buffer.from(refunded.payload), refunded.signature),
+      ).toMatchObject({ customer: 'cus_event', paymentIntent: 'pi_event' })
       expect(await refusal(gateway().readEvent(Buffer.from(payload), 't=1,v1=00'))).toEqual({
         code: 'signature_invalid',
       })

@@ -5,7 +5,7 @@ import { GatewayError, type GatewayEvent } from './gateway'
 // The provider's events as its webhooks deliver them: a JSON body signed with the endpoint's
 // secret in the `Stripe-Signature` header. The Stripe SDK checks the signature (both gateways
 // use it: the sandbox signs its events the way Stripe does), and only what the app needs is
-// taken from the event: its id, type, time and the customer it is about.
+// taken from the event: its id, type, time, and the customer and payment it is about.
 
 /** Stripe's window for a signature's time: an older delivery is refused, so none is replayed. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300
@@ -31,6 +31,17 @@ function customerOf(object: Record<string, unknown>): string | null {
   if (typeof customer === 'string') return customer
   if (customer && typeof customer === 'object' && 'id' in customer) {
     return typeof customer.id === 'string' ? customer.id : null
+  }
+  return null
+}
+
+/** The payment an event's object is about: a charge's or a refund's, or the payment itself. */
+function paymentIntentOf(object: Record<string, unknown>): string | null {
+  if (object.object === 'payment_intent' && typeof object.id === 'string') return object.id
+  const intent = object.payment_intent
+  if (typeof intent === 'string') return intent
+  if (intent && typeof intent === 'object' && 'id' in intent) {
+    return typeof intent.id === 'string' ? intent.id : null
   }
   return null
 }
@@ -77,7 +88,11 @@ export async function verifyEvent(
   if (customer !== null && !STRIPE_WORD.test(customer)) {
     throw new GatewayError('event_invalid', 'The event names a customer id Stripe never makes.')
   }
-  return { id, type, created, customer }
+  const paymentIntent = paymentIntentOf(data.object)
+  if (paymentIntent !== null && !STRIPE_WORD.test(paymentIntent)) {
+    throw new GatewayError('event_invalid', 'The event names a payment id Stripe never makes.')
+  }
+  return { id, type, created, customer, paymentIntent }
 }
 
 /** A delivery's body and `Stripe-Signature` header, signed as Stripe signs its own. */

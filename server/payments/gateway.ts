@@ -244,8 +244,11 @@ export interface GatewayRefund {
   status: 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled'
   /** Only the provider's own words are accepted; ours go in the metadata and the audit log. */
   reason: 'requested_by_customer' | 'duplicate' | 'fraudulent' | null
-  /** Our user, and the invoice it gives money back on, so a refund can be traced back. */
-  metadata: { user_id: string; invoice_id: string }
+  /**
+   * Our user, and the invoice it gives money back on, so a refund can be traced back. Empty on a
+   * refund made at the provider (its Dashboard): the charge then says whose it is.
+   */
+  metadata: { user_id?: string; invoice_id?: string }
   created: number
 }
 
@@ -272,6 +275,8 @@ export interface GatewayEvent {
   /** When the provider made it (epoch seconds). */
   created: number
   customer: string | null
+  /** The payment (PaymentIntent) an event about a charge or a refund is about, else null. */
+  paymentIntent: string | null
 }
 
 /** Asked of every call that creates something: the same key again returns the first result. */

@@ -369,9 +369,7 @@ const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as c
 export function toRefund(refund: Stripe.Refund): GatewayRefund | null {
   const { metadata } = refund
   const paymentIntent = idOf(refund.payment_intent)
-  if (refund.currency !== 'usd' || !paymentIntent || !metadata?.user_id || !metadata.invoice_id) {
-    return null
-  }
+  if (refund.currency !== 'usd' || !paymentIntent) return null
   const status = REFUND_STATUSES.find((known) => known === refund.status)
   if (!status) {
     throw new Error(`Refund ${refund.id} has a status the app does not know: ${refund.status}.`)
@@ -385,7 +383,11 @@ export function toRefund(refund: Stripe.Refund): GatewayRefund | null {
     payment_intent: paymentIntent,
     status,
     reason,
-    metadata: { user_id: metadata.user_id, invoice_id: metadata.invoice_id },
+    // Ours when the app made it; a refund made in the provider's Dashboard has none.
+    metadata: {
+      ...(metadata?.user_id ? { user_id: metadata.user_id } : {}),
+      ...(metadata?.invoice_id ? { invoice_id: metadata.invoice_id } : {}),
+    },
     created: refund.created,
   }
 }

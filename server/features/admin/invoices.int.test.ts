@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { eq } from 'drizzle-orm'
+import { describe, expect, it, vi } from 'vitest'
+import { billingCustomers } from '../../../db/schema'
 import { apiCallsTo, planCallsTo, subscriberOf } from '../../../tests/support/api-calls'
 import { operatorCookie } from '../../../tests/support/operators'
 import { outboxMessages, waitForOutboxMessage } from '../../../tests/support/outbox'
@@ -87,6 +89,43 @@ describe('refunds from the console', () => {
       after: { invoice: invoice.number, refunded: '$5.00' },
     })
     expect(refunds[0]).toMatchObject({ reason: 'Agreed to refund it all' })
+  })
+
+  it('a refund made in the provider’s Dashboard (none of our metadata) shows once its event is synced', async () => {
+    const operator = await operatorCookie(testApp.app)
+    const { user, cookie, invoice } = await subscriber()
+    const [customer] = await testApp.app.db
+      .select({ id: billingCustomers.customerId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, user.id))
+    if (!customer) throw new Error('no customer')
+    const [paid] = await testApp.app.payments.listPaymentIntents(customer.id)
+    if (!paid) throw new Error('no payment')
+    // As Stripe's Dashboard makes it: through the API, naming no user and no invoice.
+    await testApp.app.payments.createRefund(
+      { paymentIntent: paid.id, amount: 300, metadata: {} },
+      { idempotencyKey: randomUUID() },
+    )
+    await vi.waitFor(
+      async () =>
+        expect((await invoicesOf(cookie))[0]).toMatchObject({ id: invoice.id, refunded: 300 }),
+      { timeout: 20_000, interval: 100 },
+    )
+    const detail = (await call('GET', `/api/admin/members/${user.id}`, operator)).json()
+    expect(detail.invoices[0]).toMatchObject({ id: invoice.id, refunded: 300 })
+    // What is left is what the console offers to give back.
+    const tooMuch = await refund(operator, user.id, {
+      invoiceId: invoice.id,
+      amount: invoice.total - 299,
+      reason: 'More than is left',
+      requestKey: randomUUID(),
+    })
+    expect(tooMuch.statusCode).toBe(409)
+    // Not an operator's change: nothing in the log.
+    const log = (await call('GET', `/api/admin/audit?member=${user.id}`, operator)).json()
+    expect(
+      log.entries.filter((entry: { action: string }) => entry.action === 'members.refund'),
+    ).toEqual([])
   })
 
   it('the same request sent twice gives back once, and is logged once', async () => {

@@ -214,7 +214,7 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   let intents = await payments.listPaymentIntents(customerId)
   let subscriptions = await payments.listSubscriptions(customerId)
   let invoices = await payments.listInvoices(customerId)
-  const refunds = await readRefunds({ db, payments }, userId)
+  const refunds = await readRefunds({ db, payments }, userId, customerId)
   // Failing half-way, the rows are still written from what was read (a paid ONE PAYMENT then
   // blocks a second one at once), and the failure is raised after, for the job to retry.
   let unsettled: unknown = null
@@ -322,7 +322,17 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
         .values(bill)
         .onConflictDoUpdate({ target: billingInvoices.id, set: bill })
     }
-    await writeRefunds(tx, userId, refunds)
+    await writeRefunds(
+      tx,
+      userId,
+      refunds,
+      (paymentIntent) =>
+        invoices.find(
+          (invoice) =>
+            invoice.payment_intent === paymentIntent ||
+            invoice.payment_intents.includes(paymentIntent),
+        )?.id,
+    )
     const kept = methods.map((method) => method.id)
     await tx
       .delete(billingPaymentMethods)

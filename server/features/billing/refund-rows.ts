@@ -1,7 +1,7 @@
-import { type Column, eq, sql } from 'drizzle-orm'
+import { and, type Column, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { qualified, sqlList } from '../../../db/qualified'
-import { billingRefunds } from '../../../db/schema'
+import { billingEvents, billingRefunds } from '../../../db/schema'
 import type { GatewayRefund } from '../../payments/gateway'
 import type { BillingDeps } from './service'
 
@@ -30,14 +30,21 @@ const rowOf = (userId: string, invoiceId: string, refund: GatewayRefund) => ({
   syncedAt: new Date(),
 })
 
-/** Writes refunds as the gateway told them: new ones, and the status of those known. */
+/**
+ * Writes refunds as the gateway told them: new ones, and the status of those known. A refund
+ * made at the provider names no invoice of ours: `invoiceOf` finds the invoice its payment paid,
+ * and one on no invoice of the member's is left out.
+ */
 export async function writeRefunds(
   db: Database,
   userId: string,
   refunds: readonly GatewayRefund[],
+  invoiceOf: (paymentIntent: string) => string | undefined = () => undefined,
 ): Promise<void> {
   for (const refund of refunds) {
-    const row = rowOf(userId, refund.metadata.invoice_id, refund)
+    const invoiceId = refund.metadata.invoice_id ?? invoiceOf(refund.payment_intent)
+    if (!invoiceId) continue
+    const row = rowOf(userId, invoiceId, refund)
     await db
       .insert(billingRefunds)
       .values(row)
@@ -49,17 +56,34 @@ export async function writeRefunds(
 }
 
 /**
- * The refunds of the payments that have one here, as the gateway tells them now (a `pending`
- * refund becomes `succeeded` or `failed`). No call at all for a member never refunded.
+ * The refunds of the member's payments that have one, as the gateway tells them now (a
+ * `pending` refund becomes `succeeded` or `failed`): those made here, and those the provider
+ * told of (`charge.refunded`, also for a refund made in its Dashboard). No call at all for a
+ * member never refunded.
  */
 export async function readRefunds(
   { db, payments }: BillingDeps,
   userId: string,
+  customerId: string,
 ): Promise<GatewayRefund[]> {
   const charges = await db
-    .selectDistinct({ id: billingRefunds.paymentIntentId })
+    .select({ id: billingRefunds.paymentIntentId })
     .from(billingRefunds)
     .where(eq(billingRefunds.userId, userId))
+    .union(
+      db
+        .select({ id: sql<string>`${billingEvents.paymentIntentId}` })
+        .from(billingEvents)
+        .where(
+          and(
+            eq(billingEvents.customerId, customerId),
+            eq(billingEvents.type, 'charge.refunded'),
+            isNotNull(billingEvents.paymentIntentId),
+          ),
+        ),
+    )
   const lists = await Promise.all(charges.map(({ id }) => payments.listRefunds(id)))
-  return lists.flat().filter((refund) => refund.metadata.user_id === userId)
+  // A payment of this customer's is the member's: a refund of it made at the provider names
+  // nobody, one made here names the member.
+  return lists.flat().filter((refund) => (refund.metadata.user_id ?? userId) === userId)
 }

@@ -87,6 +87,7 @@ async function recordEvent(
         id: event.id,
         type: event.type,
         customerId: event.customer,
+        paymentIntentId: event.paymentIntent,
         createdAt: new Date(event.created * 1000),
       })
       .onConflictDoNothing()

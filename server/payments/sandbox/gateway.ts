@@ -280,7 +280,7 @@ export function createSandboxGateway(
 
   let deliver: ((delivery: WebhookDelivery) => Promise<void>) | null = null
   /** The event as Stripe sends it: signed, with the object it is about naming its customer. */
-  const emit = ({ type, customer }: SandboxEvent) =>
+  const emit = ({ type, customer, paymentIntent }: SandboxEvent) =>
     store.afterCommit(async () => {
       if (!deliver) return
       const object = type.replace(/^customer\./, '').replace(/\.[a-z_]+$/, '')
@@ -290,7 +290,13 @@ export function createSandboxGateway(
             id: sandboxId('evt'),
             type,
             created: nowSeconds(),
-            data: { object: { object, customer } },
+            data: {
+              object: {
+                object,
+                customer,
+                ...(paymentIntent ? { payment_intent: paymentIntent } : {}),
+              },
+            },
           },
           options.webhookSecret,
         ),
@@ -894,7 +900,7 @@ export function createSandboxGateway(
           options,
         )
         // A repeated request gets the first refund and tells nothing again.
-        if (customer) await emit({ type: 'charge.refunded', customer })
+        if (customer) await emit({ type: 'charge.refunded', customer, paymentIntent })
         return publicRefund(refund)
       }),
 

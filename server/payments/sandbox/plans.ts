@@ -121,6 +121,8 @@ export interface SandboxEvent {
     | 'setup_intent.succeeded'
     | 'charge.refunded'
   customer: string
+  /** The payment a charge's event is about (Stripe's charge names it). */
+  paymentIntent?: string
 }
 
 /** What the plans need of the rest of the sandbox. */

@@ -33,16 +33,8 @@ export function refundRoutes(app: FastifyInstance, gateway: SandboxGateway): voi
     }
     const metadata = metadataOf(params) ?? {}
     onlyKnownMetadata(metadata, METADATA_KEYS, 'refund')
+    // Without metadata, as a refund made in Stripe's Dashboard comes.
     const { user_id, invoice_id } = metadata
-    if (!user_id || !invoice_id) {
-      throw invalidRequest(
-        'The sandbox records whose invoice each refund is on: send metadata[user_id] and metadata[invoice_id].',
-        {
-          code: 'parameter_missing',
-          param: user_id ? 'metadata[invoice_id]' : 'metadata[user_id]',
-        },
-      )
-    }
     // Stripe refunds what is left without one; the app always says how much.
     const amount = optionalInteger(params, 'amount')
     if (amount === undefined) {
@@ -52,7 +44,11 @@ export function refundRoutes(app: FastifyInstance, gateway: SandboxGateway): voi
       })
     }
     const refund = await gateway.createRefund(
-      { paymentIntent, amount, metadata: { user_id, invoice_id } },
+      {
+        paymentIntent,
+        amount,
+        metadata: { ...(user_id ? { user_id } : {}), ...(invoice_id ? { invoice_id } : {}) },
+      },
       { idempotencyKey: idempotencyKeyOf(request) },
     )
     return renderRefund(refund)

@@ -1,0 +1,1 @@
+ALTER TABLE "billing_event" ADD COLUMN "payment_intent_id" text;
