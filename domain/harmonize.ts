@@ -42,10 +42,10 @@ export const MEDIA_MAX_BYTES = 2 * 1024 ** 3
 
 /**
  * The console sends a file in parts of this size (the last may be smaller): each part arrives
- * well within the server's one-minute request time-out on a slow link, a part lost on the way is
- * sent again alone, and a proxy never sees a body larger than this.
+ * within the server's one-minute request time-out on a link of 0.6 Mbit/s, a part lost on the
+ * way is sent again alone, and a proxy never sees a body larger than this.
  */
-export const MEDIA_PART_BYTES = 8 * 1024 ** 2
+export const MEDIA_PART_BYTES = 4 * 1024 ** 2
 
 /** What the operator may upload: sniffed from the bytes, never taken from the file name. */
 export const MEDIA_CONTENT_TYPES = [

@@ -100,6 +100,8 @@ export const mediaUploads = pgTable(
     size: bigint('size', { mode: 'number' }).notNull(),
     /** The file's type, known once its first part arrived. */
     contentType: text('content_type'),
+    /** When its parts began to be put together: from then on it takes no part and no Stop. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -261,13 +261,13 @@ test.describe('media', () => {
       })
       await page.getByLabel('File').setInputFiles({ name, mimeType: 'video/webm', buffer: video })
       await expect(
-        page.getByText(/A video \(8\.8 MB\): choose the panel that plays it\./),
+        page.getByText(/A video \(4\.6 MB\): choose the panel that plays it\./),
       ).toBeVisible()
       await page.getByLabel('Panel').selectOption(panelId)
       await page.getByRole('button', { name: 'Upload' }).click()
       const progress = page.getByTestId('upload-progress')
       await expect(progress.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible()
-      await expect(progress).toContainText(/\d+% — 8\.\d MB of 8\.8 MB/)
+      await expect(progress).toContainText(/\d+% — \d\.\d MB of 4\.6 MB/)
       await page.screenshot({ path: test.info().outputPath('media-uploading.png') })
       await page.getByRole('button', { name: 'Stop the upload' }).click()
       await expect(page.getByText('Upload stopped: nothing was kept.')).toBeVisible()
@@ -294,7 +294,7 @@ test.describe('media', () => {
       finish()
       await expect(page.getByText(`${name} is uploaded.`)).toBeVisible()
       await expect(progress).toHaveCount(0)
-      await expect(row).toContainText('8.8 MB')
+      await expect(row).toContainText('4.6 MB')
       await expect(row).toContainText('Video')
       await page.getByRole('link', { name: 'Audit log' }).click()
       await expect(

@@ -342,8 +342,29 @@ export function useRemoveMedia() {
   })
 }
 
-/** A part that got no answer at all (a dropped link) is sent this many times before giving up. */
+/**
+ * A part that got no answer of ours (a dropped link, a proxy's 502, 503 or 504) is tried this
+ * many times in all before the upload gives up.
+ */
 const PART_TRIES = 3
+const isPassing = (error: unknown) =>
+  error instanceof ApiError && [0, 502, 503, 504].includes(error.status)
+
+const stopped = () => new DOMException('The upload was stopped.', 'AbortError')
+
+/** Waits `ms`, or less when `signal` stops it (then rejects as stopped). */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        reject(stopped())
+      },
+      { once: true },
+    )
+  })
 
 /**
  * Sends one part, telling how much of it has gone (fetch cannot tell an upload's progress;
@@ -357,7 +378,7 @@ function sendPart(
   signal: AbortSignal,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new DOMException('The upload was stopped.', 'AbortError'))
+    if (signal.aborted) return reject(stopped())
     const request = new XMLHttpRequest()
     request.open('PUT', url)
     for (const [name, value] of apiHeaders()) request.setRequestHeader(name, value)
@@ -369,12 +390,13 @@ function sendPart(
       try {
         body = JSON.parse(request.responseText)
       } catch {
-        // Not ours (a proxy's page): the status says enough.
+        // Not ours (a proxy's page, in its own words and language): kept by its status only.
+        return reject(new ApiError(request.status, ''))
       }
       reject(apiErrorFrom(request.status, request.statusText, body))
     }
     request.onerror = () => reject(new ApiError(0, ''))
-    request.onabort = () => reject(new DOMException('The upload was stopped.', 'AbortError'))
+    request.onabort = () => reject(stopped())
     signal.addEventListener('abort', () => request.abort(), { once: true })
     request.send(part)
   })
@@ -422,17 +444,17 @@ export async function uploadMediaFile(
           )
           break
         } catch (error) {
-          if (!(error instanceof ApiError && error.status === 0) || tries === PART_TRIES)
-            throw error
+          if (!isPassing(error) || tries === PART_TRIES) throw error
           // The link dropped: wait a moment for it to come back, unless stopped meanwhile.
-          await new Promise((resolve) => setTimeout(resolve, 1000 * tries))
+          await pause(1000 * tries, signal)
         }
       }
     }
   } catch (error) {
     // Stopped, refused or cut off: the parts already sent are not kept (a refusal of the file's
     // type dropped them already; deleting again is harmless).
-    void apiRequest(path, okResponseSchema, { method: 'DELETE' }).catch(() => {})
+    // Unreachable now, they are dropped a day later.
+    await apiRequest(path, okResponseSchema, { method: 'DELETE' }).catch(() => {})
     throw error
   }
   onProgress(file.size, file.size)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Readable } from 'node:stream'
-import { and, eq, lt } from 'drizzle-orm'
+import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { mediaUploads } from '../../../db/schema/admin'
 import {
@@ -58,12 +58,16 @@ export async function startUpload(
   return { id, partBytes: MEDIA_PART_BYTES, parts: partsOf(input.size) }
 }
 
-/** An operator's own open upload; another operator's is as good as missing. */
+/** The operator's own upload still taking parts; another operator's is as good as missing. */
+const isOpen = (actor: Actor, id: string) =>
+  and(
+    eq(mediaUploads.id, id),
+    eq(mediaUploads.operatorId, actor.id),
+    isNull(mediaUploads.claimedAt),
+  )
+
 async function openUpload(app: FastifyInstance, actor: Actor, id: string): Promise<UploadRow> {
-  const [row] = await app.db
-    .select()
-    .from(mediaUploads)
-    .where(and(eq(mediaUploads.id, id), eq(mediaUploads.operatorId, actor.id)))
+  const [row] = await app.db.select().from(mediaUploads).where(isOpen(actor, id))
   if (!row) throw new AppError(404, 'media.uploadNotFound')
   return row
 }
@@ -93,15 +97,22 @@ export async function putPart(
     }
   }
   await app.storage.put(partKey(id, index), data, 'application/octet-stream')
-  await app.db
+  const [still] = await app.db
     .update(mediaUploads)
     .set({ contentType, updatedAt: new Date() })
-    .where(eq(mediaUploads.id, id))
+    .where(isOpen(actor, id))
+    .returning({ id: mediaUploads.id })
+  if (!still) {
+    // Stopped or being put together while this part was stored: it would be nobody's.
+    await app.storage.delete(partKey(id, index))
+    throw new AppError(404, 'media.uploadNotFound')
+  }
 }
 
 /**
  * Puts the parts together into the media file and records it (with its audit entry). The upload
- * is claimed first, so a second call finds nothing, and it is gone afterwards however this ends.
+ * is claimed first, so a second call, a late part or a Stop finds nothing, and it is gone with
+ * its parts afterwards however this ends.
  */
 export async function completeUpload(
   app: FastifyInstance,
@@ -109,10 +120,12 @@ export async function completeUpload(
   id: string,
 ): Promise<OperatorMedia> {
   const [upload] = await app.db
-    .delete(mediaUploads)
-    .where(and(eq(mediaUploads.id, id), eq(mediaUploads.operatorId, actor.id)))
+    .update(mediaUploads)
+    .set({ claimedAt: new Date() })
+    .where(isOpen(actor, id))
     .returning()
   if (!upload) throw new AppError(404, 'media.uploadNotFound')
+  let body: Readable | null = null
   try {
     const stored = await app.storage.list(`${UPLOADS_PREFIX}${id}/`)
     const parts = partsOf(upload.size)
@@ -131,14 +144,18 @@ export async function completeUpload(
         yield* part.stream()
       }
     }
+    body = Readable.from(joined(), { objectMode: false })
     return await uploadMedia(app, actor, {
       name: upload.name,
       panelId: upload.panelId,
       backing: upload.backing,
-      body: Readable.from(joined(), { objectMode: false }),
+      body,
     })
   } finally {
-    await dropParts(app, id)
+    // Refused after its first bytes were read (its panel removed meanwhile), the stream would
+    // keep a part open.
+    body?.destroy()
+    await dropUpload(app, id)
   }
 }
 
@@ -146,7 +163,7 @@ export async function completeUpload(
 export async function cancelUpload(app: FastifyInstance, actor: Actor, id: string) {
   const [upload] = await app.db
     .delete(mediaUploads)
-    .where(and(eq(mediaUploads.id, id), eq(mediaUploads.operatorId, actor.id)))
+    .where(isOpen(actor, id))
     .returning({ id: mediaUploads.id })
   if (upload) await dropParts(app, upload.id)
 }
@@ -167,9 +184,15 @@ async function dropParts(app: FastifyInstance, id: string) {
  * when the next one starts, with any parts that no upload owns.
  */
 export async function dropAbandonedUploads(app: FastifyInstance, now = new Date()) {
+  // One being put together counts from when that began (a long join is not abandoned).
   await app.db
     .delete(mediaUploads)
-    .where(lt(mediaUploads.updatedAt, new Date(now.getTime() - ABANDONED_MS)))
+    .where(
+      lt(
+        sql`coalesce(${mediaUploads.claimedAt}, ${mediaUploads.updatedAt})`,
+        new Date(now.getTime() - ABANDONED_MS),
+      ),
+    )
   const open = new Set(
     (await app.db.select({ id: mediaUploads.id }).from(mediaUploads)).map((row) => row.id),
   )

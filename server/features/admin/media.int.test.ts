@@ -270,10 +270,34 @@ describe('media in the console', () => {
     expect((await sendPart(cookie, left.id, 1, video.subarray(MEDIA_PART_BYTES))).status).toBe(404)
   })
 
+  it('keeps a file being put together from the clean-up, and takes no part for it', async () => {
+    const cookie = await operatorCookie(testApp.app)
+    const video = makeWebmHeader(MEDIA_PART_BYTES + 500)
+    const { upload: joining } = await start(cookie, { name: 'joining.webm' }, video.length)
+    if (!joining) throw new Error('not opened')
+    await sendPart(cookie, joining.id, 0, video.subarray(0, MEDIA_PART_BYTES))
+    // As while `complete` reads its parts: claimed a moment ago, its parts sent long before.
+    await testApp.app.db
+      .update(mediaUploads)
+      .set({ claimedAt: new Date(), updatedAt: new Date(Date.now() - 25 * 60 * 60_000) })
+      .where(eq(mediaUploads.id, joining.id))
+    await dropAbandonedUploads(testApp.app, new Date(Date.now() + 2 * 60 * 60_000))
+    expect(await waiting()).toHaveLength(1)
+    // A part arriving now (sent before a Stop, or late) is refused and not kept; Stop does nothing.
+    const late = await sendPart(cookie, joining.id, 1, video.subarray(MEDIA_PART_BYTES))
+    expect(late.status).toBe(404)
+    await call(cookie, 'DELETE', `/api/admin/media/uploads/${joining.id}`)
+    expect(await waiting()).toHaveLength(1)
+    await testApp.app.db.delete(mediaUploads).where(eq(mediaUploads.id, joining.id))
+    await dropAbandonedUploads(testApp.app, new Date(Date.now() + 2 * 60 * 60_000))
+    expect(await waiting()).toEqual([])
+  })
+
   it('puts a large upload together as a stream, without holding it in memory', async () => {
     const cookie = await operatorCookie(testApp.app)
-    const parts = 25
-    const size = parts * MEDIA_PART_BYTES - 1000
+    // 200 MB, a whole number of parts (the last is full too).
+    const parts = 50
+    const size = parts * MEDIA_PART_BYTES
     const hash = createHash('sha256')
     const { upload: opened } = await start(cookie, { name: 'long.webm' }, size)
     if (!opened) throw new Error('not opened')

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import Upload from 'lucide-react/icons/upload'
 import { type FormEvent, useId, useRef, useState } from 'react'
+import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { MEDIA_MAX_BYTES, type OperatorMedia } from '../../../../domain/harmonize'
 import { Button } from '../../../components/ui/button'
@@ -120,6 +121,8 @@ function UploadForm() {
   const [progress, setProgress] = useState<Progress>(null)
   const [error, setError] = useState<string | undefined>()
   const stop = useRef<AbortController | null>(null)
+  const stopButton = useRef<HTMLButtonElement>(null)
+  const status = useRef<HTMLParagraphElement>(null)
   const isAudio = file?.type.startsWith('audio/') ?? false
 
   const send = async (event: FormEvent) => {
@@ -142,7 +145,12 @@ function UploadForm() {
         { panelId: isAudio ? null : panelId || null, backing: isAudio },
         (sent, total) => setProgress({ sent, total }),
         controller.signal,
-        () => setProgress({ sent: file.size, total: file.size, saving: true }),
+        () => {
+          // Stop goes away now: focus on it would be lost to the page, so it moves to the status.
+          const hadFocus = document.activeElement === stopButton.current
+          flushSync(() => setProgress({ sent: file.size, total: file.size, saving: true }))
+          if (hadFocus) status.current?.focus()
+        },
       )
       notify('success', t('admin.media.uploaded', { name: media.key.replace(/^medias\//, '') }))
       setFile(null)
@@ -154,11 +162,14 @@ function UploadForm() {
     } catch (thrown) {
       if (thrown instanceof DOMException && thrown.name === 'AbortError') {
         notify('info', t('admin.media.stopped'))
-      } else if (thrown instanceof ApiError && thrown.status !== 0) {
+      } else if (thrown instanceof ApiError && thrown.message) {
         setError(thrown.message)
       } else {
         setError(t('common.networkError'))
       }
+      // The file may have been stored though its answer was lost (a proxy's time-out while the
+      // parts were put together): the list says.
+      void queryClient.invalidateQueries({ queryKey: mediaQuery.queryKey })
     } finally {
       stop.current = null
       setProgress(null)
@@ -223,7 +234,11 @@ function UploadForm() {
             value={progress.saving ? undefined : percent}
             aria-label={t('admin.media.progressLabel')}
           />
-          <p className="text-sm text-slate-700 tabular-nums">
+          <p
+            ref={status}
+            tabIndex={-1}
+            className="text-sm text-slate-700 tabular-nums outline-none"
+          >
             {progress.saving
               ? t('admin.media.saving')
               : t('admin.media.progress', {
@@ -245,7 +260,7 @@ function UploadForm() {
       </div>
       <div className="flex flex-wrap justify-end gap-2">
         {progress && !progress.saving && (
-          <Button variant="ghost" onClick={() => stop.current?.abort()}>
+          <Button ref={stopButton} variant="ghost" onClick={() => stop.current?.abort()}>
             {t('admin.media.stop')}
           </Button>
         )}

@@ -1,0 +1,1 @@
+ALTER TABLE "media_upload" ADD COLUMN "claimed_at" timestamp with time zone;
