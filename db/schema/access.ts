@@ -13,7 +13,11 @@ export const accessCodes = pgTable(
     redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (table) => [index('access_code_redeemed_by_idx').on(table.redeemedBy)],
+  (table) => [
+    index('access_code_redeemed_by_idx').on(table.redeemedBy),
+    // The console's list: newest first, a page after another (keyset).
+    index('access_code_created_idx').on(table.createdAt, table.code),
+  ],
 )
 
 /**

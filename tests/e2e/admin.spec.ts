@@ -363,7 +363,7 @@ test.describe('blocking', () => {
   })
 })
 
-test('an operator makes access codes with a note, sees them listed, and revokes one', async ({
+test('an operator makes access codes with a note, finds them by it, and revokes one', async ({
   page,
   member: operator,
 }) => {
@@ -379,6 +379,12 @@ test('an operator makes access codes with a note, sees them listed, and revokes 
   await expect(page.getByText('2 new codes: give them out as they are.')).toBeVisible()
   const made = await page.getByTestId('made-codes').getByRole('listitem').allTextContents()
   expect(made).toHaveLength(2)
+  // Found among everyone's codes by their note.
+  await page.getByLabel('Find a code').fill(note)
+  await expect(page.getByTestId('codes').getByRole('listitem')).toHaveCount(2)
+  await page.getByLabel('Find a code').fill(`${note}-none`)
+  await expect(page.getByText('No code matches this search.')).toBeVisible()
+  await page.getByLabel('Find a code').fill(made[0] ?? '')
 
   const row = page
     .getByTestId('codes')

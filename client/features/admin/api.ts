@@ -5,7 +5,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { createCodesRequestSchema, operatorCodeSchema } from '../../../domain/access-codes'
+import { codesPageSchema, createCodesRequestSchema } from '../../../domain/access-codes'
 import { okResponseSchema } from '../../../domain/api'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
 import {
@@ -221,11 +221,15 @@ export function useResendInvoice(id: string) {
   })
 }
 
-/** Every access code with its state, newest first. */
-export const codesQuery = queryOptions({
-  queryKey: ['admin', 'codes'],
-  queryFn: () => apiRequest('/api/admin/codes', z.object({ codes: z.array(operatorCodeSchema) })),
-})
+/** Access codes with their state, newest first, a page at a time; those matching `q` if given. */
+export const codesQuery = (q: string) =>
+  infiniteQueryOptions({
+    queryKey: ['admin', 'codes', q],
+    queryFn: ({ pageParam }) =>
+      apiRequest(`/api/admin/codes${queryString({ q, after: pageParam })}`, codesPageSchema),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.next ?? undefined,
+  })
 
 const createCodes = endpoint(
   'POST',
@@ -241,7 +245,7 @@ export function useCreateCodes() {
     mutationFn: createCodes,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: codesQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'codes'] }),
         queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
       ]),
   })

@@ -6,6 +6,7 @@ export {
   accessOf,
   createCodes,
   listCodes,
+  listCodesPage,
   redeemSignupCode,
   revokeCode,
 } from './service'

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { accessCodes } from '../../../db/schema/access'
 import { users } from '../../../db/schema/auth'
@@ -166,20 +166,74 @@ export async function createCodes(db: Database, count: number, note?: string): P
   return rows.map((row) => row.code)
 }
 
+const codeRow = ({
+  code,
+  email,
+}: {
+  code: typeof accessCodes.$inferSelect
+  email: string | null
+}) => ({
+  code: code.code,
+  note: code.note,
+  createdAt: code.createdAt.toISOString(),
+  status: code.revokedAt
+    ? ('revoked' as const)
+    : code.redeemedBy
+      ? ('redeemed' as const)
+      : ('available' as const),
+  redeemedBy: email ?? null,
+})
+
 /** Every code with its state, newest first (operator command). */
 export async function listCodes(db: Database): Promise<OperatorCode[]> {
   const rows = await db
     .select({ code: accessCodes, email: users.email })
     .from(accessCodes)
     .leftJoin(users, eq(users.id, accessCodes.redeemedBy))
-    .orderBy(desc(accessCodes.createdAt), accessCodes.code)
-  return rows.map(({ code, email }) => ({
-    code: code.code,
-    note: code.note,
-    createdAt: code.createdAt.toISOString(),
-    status: code.revokedAt ? 'revoked' : code.redeemedBy ? 'redeemed' : 'available',
-    redeemedBy: email ?? null,
-  }))
+    .orderBy(desc(accessCodes.createdAt), desc(accessCodes.code))
+  return rows.map(codeRow)
+}
+
+/** `%`, `_` and `\` stand for themselves in a search, not for ILIKE's wildcards. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`)
+
+/**
+ * Up to `limit` codes, newest first, after the code `after` names (created at, code: keyset on
+ * their index, so the thousandth page costs what the first does), optionally only those whose
+ * code starts with `q` or whose note or redeemer's e-mail contains it. One more row is read than
+ * asked, so the caller knows whether a page follows.
+ */
+export async function listCodesPage(
+  db: Database,
+  { q, after, limit }: { q?: string; after?: { at: string; code: string }; limit: number },
+): Promise<(OperatorCode & { cursorAt: string })[]> {
+  const conditions = []
+  if (q) {
+    conditions.push(
+      or(
+        ilike(accessCodes.code, `${literal(q)}%`),
+        ilike(accessCodes.note, `%${literal(q)}%`),
+        ilike(users.email, `%${literal(q)}%`),
+      ),
+    )
+  }
+  if (after) {
+    conditions.push(
+      sql`(${accessCodes.createdAt}, ${accessCodes.code}) < (${after.at}::timestamptz, ${after.code})`,
+    )
+  }
+  const rows = await db
+    .select({
+      code: accessCodes,
+      email: users.email,
+      cursorAt: sql<string>`to_char(${accessCodes.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(accessCodes)
+    .leftJoin(users, eq(users.id, accessCodes.redeemedBy))
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(accessCodes.createdAt), desc(accessCodes.code))
+    .limit(limit + 1)
+  return rows.map((row) => ({ ...codeRow(row), cursorAt: row.cursorAt }))
 }
 
 /** Revokes a code; a user who redeemed it loses the access it gave. */

@@ -742,8 +742,11 @@ describe('the console’s access codes', () => {
     expect(redeemed.statusCode).toBe(200)
     expect(await memberHasAccess(memberCookie)).toBe(true)
 
-    const listed = (await send('GET', '/api/admin/codes', cookie)).json().codes
-    const ours = listed.filter((code: { note: string | null }) => code.note === note)
+    const listed = (
+      await send('GET', `/api/admin/codes?q=${encodeURIComponent(note)}`, cookie)
+    ).json()
+    expect(listed.next).toBeNull()
+    const ours = listed.codes
     expect(
       ours
         .map((code: { code: string; status: string; redeemedBy: string | null }) => [
@@ -775,6 +778,54 @@ describe('the console’s access codes', () => {
       after: { code: codes[0], revoked: true },
     })
     expect(log[1]).toMatchObject({ action: 'codes.create', after: { count: 3, note } })
+  })
+
+  it('lists codes a page at a time, newest first, and finds one by its start, its note or who redeemed it', async () => {
+    const cookie = await operatorCookie(true)
+    const note = `Batch_${randomUUID().slice(0, 6)}%`
+    // Made in three batches: within one batch all share a time, and the code orders them.
+    const made: string[] = []
+    for (const count of [40, 40, 40]) {
+      made.push(...(await send('POST', '/api/admin/codes', cookie, { count, note })).json().codes)
+    }
+    const seen: string[] = []
+    let after = ''
+    let pages = 0
+    do {
+      const page = (
+        await send(
+          'GET',
+          `/api/admin/codes?q=${encodeURIComponent(note)}${after ? `&after=${after}` : ''}`,
+          cookie,
+        )
+      ).json()
+      seen.push(...page.codes.map((code: { code: string }) => code.code))
+      after = page.next ?? ''
+      pages++
+    } while (after)
+    expect(pages).toBe(3)
+    expect(seen).toHaveLength(120)
+    expect(new Set(seen)).toEqual(new Set(made))
+    // The newest batch first.
+    expect(new Set(seen.slice(0, 40))).toEqual(new Set(made.slice(80)))
+
+    const one = made[7] ?? ''
+    const byStart = (
+      await send('GET', `/api/admin/codes?q=${one.slice(0, 9).toLowerCase()}`, cookie)
+    ).json()
+    expect(byStart.codes.map((code: { code: string }) => code.code)).toContain(one)
+    const { user, session } = await buildUser(testApp.app)
+    await send('POST', '/api/account/access-code', session?.header ?? '', { code: one })
+    const byHolder = (
+      await send('GET', `/api/admin/codes?q=${encodeURIComponent(user.email)}`, cookie)
+    ).json()
+    expect(byHolder.codes).toEqual([expect.objectContaining({ code: one, status: 'redeemed' })])
+    // The search's % is a percent sign, not "anything".
+    const percent = (await send('GET', '/api/admin/codes?q=Batch_%25', cookie)).json()
+    expect(percent.codes).toEqual([])
+
+    const bad = await send('GET', '/api/admin/codes?after=not-a-page', cookie)
+    expect(bad.statusCode).toBe(400)
   })
 
   it('refuses a number of codes it will not make, or a code that is no code', async () => {

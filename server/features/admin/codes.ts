@@ -1,8 +1,40 @@
-import type { z } from 'zod/mini'
+import { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
-import type { createCodesRequestSchema } from '../../../domain/access-codes'
-import { createCodes, revokeCode } from '../access/public'
+import type {
+  CodesQuery,
+  codesPageSchema,
+  createCodesRequestSchema,
+} from '../../../domain/access-codes'
+import { createCodes, listCodesPage, revokeCode } from '../access/public'
 import { type Actor, writeAudit } from './audit'
+import { cursorOf, readCursor } from './cursor'
+
+/** Codes a page of the console's list shows. */
+export const CODE_PAGE_SIZE = 50
+
+const cursorSchema = z.tuple([
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)),
+  z.string().check(z.regex(/^[\w-]{1,64}$/)),
+])
+
+/** A page of codes, newest first, matching the search when there is one. */
+export async function consoleCodes(
+  db: Database,
+  query: CodesQuery,
+): Promise<z.infer<typeof codesPageSchema>> {
+  const after = query.after ? readCursor(query.after, cursorSchema) : undefined
+  const rows = await listCodesPage(db, {
+    ...(query.q ? { q: query.q } : {}),
+    ...(after ? { after: { at: after[0], code: after[1] } } : {}),
+    limit: CODE_PAGE_SIZE,
+  })
+  const page = rows.slice(0, CODE_PAGE_SIZE)
+  const last = page.at(-1)
+  return {
+    codes: page.map(({ cursorAt: _, ...code }) => code),
+    next: rows.length > CODE_PAGE_SIZE && last ? cursorOf([last.cursorAt, last.code]) : null,
+  }
+}
 
 // Access codes from the console: the access service the operator command's operations run
 // (operator/operations.ts), with the same request schema, so the console and `npm run cli --

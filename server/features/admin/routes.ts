@@ -3,8 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod/mini'
 import {
   codeRequestSchema,
+  codesPageSchema,
+  codesQuerySchema,
   createCodesRequestSchema,
-  operatorCodeSchema,
 } from '../../../domain/access-codes'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
@@ -37,10 +38,9 @@ import {
 import { textSchema } from '../../../domain/text'
 import { AppError } from '../../errors'
 import { requestLanguage } from '../../i18n'
-import { listCodes } from '../access/public'
 import { sendInvoicePdf } from '../billing/public'
 import { type Actor, auditPage } from './audit'
-import { consoleCreateCodes, consoleRevokeCode } from './codes'
+import { consoleCodes, consoleCreateCodes, consoleRevokeCode } from './codes'
 import { retryFailedJob } from './jobs'
 import { consoleMedia, consoleRemoveMedia } from './media'
 import { cancelUpload, completeUpload, putPart, startUpload } from './media-uploads'
@@ -500,13 +500,15 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['admin'],
-        summary: 'Every access code with its state, newest first',
-        response: { 200: z.object({ codes: z.array(operatorCodeSchema) }), ...refusals },
+        summary:
+          'Access codes with their state, newest first, 50 a page; q finds a code by its start, or by its note or redeemer',
+        querystring: codesQuerySchema,
+        response: { 200: codesPageSchema, ...refusals },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.header('cache-control', 'no-store')
-      return { codes: await listCodes(app.db) }
+      return consoleCodes(app.db, request.query)
     },
   )
 

@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
 import Copy from 'lucide-react/icons/copy'
-import { useState } from 'react'
+import Search from 'lucide-react/icons/search'
+import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
@@ -17,8 +18,8 @@ import { useConsoleMessageText } from '../messages'
 import { ConfirmDialog } from './confirm-dialog'
 import { ListState } from './list-state'
 
-/** How many codes the list shows at first, and adds with each "Show more". */
-const SHOWN = 50
+/** Typing pauses this long before the list is asked for: not a request per key. */
+const SEARCH_PAUSE_MS = 300
 
 /** The form's own: the count as typed, a number once checked. */
 const createFormSchema = z.object({
@@ -29,12 +30,17 @@ const createFormSchema = z.object({
 /** Access codes: make some to give out (and copy them), see who used which, revoke one. */
 export function Codes() {
   const { t, i18n } = useTranslation()
-  const codes = useQuery(codesQuery)
+  const [typed, setTyped] = useState('')
+  const [q, setQ] = useState('')
+  useEffect(() => {
+    const timer = setTimeout(() => setQ(typed.trim()), SEARCH_PAUSE_MS)
+    return () => clearTimeout(timer)
+  }, [typed])
+  const codes = useInfiniteQuery({ ...codesQuery(q), placeholderData: keepPreviousData })
   const [made, setMade] = useState<string[] | null>(null)
-  const [shown, setShown] = useState(SHOWN)
   const [revoking, setRevoking] = useState<OperatorCode | null>(null)
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
-  const list = codes.data?.codes ?? []
+  const list = codes.data?.pages.flatMap((page) => page.codes) ?? []
   return (
     <>
       <SectionCard title={t('admin.codes.createTitle')}>
@@ -45,14 +51,31 @@ export function Codes() {
       </SectionCard>
       <SectionCard title={t('admin.codes.title')}>
         <div className="flex flex-col gap-3 px-5 py-4">
+          <search>
+            <TextField
+              label={t('admin.codes.search')}
+              hint={t('admin.codes.searchHint')}
+              type="search"
+              value={typed}
+              maxLength={100}
+              onChange={(event) => setTyped(event.target.value)}
+              adornment={<Search aria-hidden className="size-5 text-slate-400" />}
+            />
+          </search>
           <ListState
             query={codes}
             isEmpty={() => list.length === 0}
-            empty={<p className="text-slate-600">{t('admin.codes.empty')}</p>}
+            empty={
+              <p className="text-slate-600">{t(q ? 'admin.codes.noMatch' : 'admin.codes.empty')}</p>
+            }
           >
             {() => (
-              <ul className="divide-y divide-slate-100" data-testid="codes">
-                {list.slice(0, shown).map((code) => (
+              <ul
+                className="divide-y divide-slate-100"
+                aria-busy={codes.isFetching}
+                data-testid="codes"
+              >
+                {list.map((code) => (
                   <li key={code.code} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
                     <span className="font-mono text-slate-900">{code.code}</span>
                     <span className="text-sm text-slate-700">
@@ -73,11 +96,12 @@ export function Codes() {
               </ul>
             )}
           </ListState>
-          {list.length > shown && (
+          {codes.hasNextPage && (
             <Button
               variant="secondary"
               className="self-start"
-              onClick={() => setShown((count) => count + SHOWN)}
+              loading={codes.isFetchingNextPage}
+              onClick={() => void codes.fetchNextPage()}
             >
               {t('admin.codes.more')}
             </Button>

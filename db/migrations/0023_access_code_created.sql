@@ -1,0 +1,1 @@
+CREATE INDEX "access_code_created_idx" ON "access_code" USING btree ("created_at","code");
