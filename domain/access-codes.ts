@@ -46,21 +46,6 @@ export const operatorCodeSchema = z.object({
 })
 export type OperatorCode = z.infer<typeof operatorCodeSchema>
 
-/** The console's codes: a page at a time, newest first, optionally those matching a search. */
-export const codesQuerySchema = z.object({
-  /** The start of a code, or any part of its note or of the e-mail of whoever redeemed it. */
-  q: z.optional(textSchema().check(z.trim(), z.maxLength(100))),
-  /** The `next` of the page before. */
-  after: z.optional(z.string().check(z.maxLength(200))),
-})
-export type CodesQuery = z.infer<typeof codesQuerySchema>
-
-export const codesPageSchema = z.object({
-  codes: z.array(operatorCodeSchema),
-  /** Where the next page starts; null on the last. */
-  next: z.nullable(z.string()),
-})
-
 export const createCodesRequestSchema = z.object({
   count: z.optional(z.int().check(z.minimum(1), z.maximum(500))),
   note: z.optional(textSchema().check(z.maxLength(200))),

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini'
 import { HARMONIZE_DURATION_MS } from './constants'
 import { panelDetailSchema } from './panels'
-import { serialIdSchema, textSchema } from './text'
+import { serialIdSchema } from './text'
 
 // Contracts of the harmonizing session and its media files.
 
@@ -39,13 +39,6 @@ export const MEDIA_LINK_SECONDS = 3600
 
 /** The largest media file taken: a long video in good quality, well under a disk's room. */
 export const MEDIA_MAX_BYTES = 2 * 1024 ** 3
-
-/**
- * The console sends a file in parts of this size (the last may be smaller): each part arrives
- * within the server's one-minute request time-out on a link of 0.6 Mbit/s, a part lost on the
- * way is sent again alone, and a proxy never sees a body larger than this.
- */
-export const MEDIA_PART_BYTES = 4 * 1024 ** 2
 
 /** What the operator may upload: sniffed from the bytes, never taken from the file name. */
 export const MEDIA_CONTENT_TYPES = [
@@ -98,24 +91,6 @@ export const operatorMediaSchema = z.object({
   createdAt: z.string(),
 })
 export type OperatorMedia = z.infer<typeof operatorMediaSchema>
-
-/** What the console says of a file before sending its parts. */
-export const mediaUploadRequestSchema = z.object({
-  name: textSchema().check(z.minLength(1), z.maxLength(200)),
-  /** Null: usable with every panel. */
-  panelId: z.nullable(z.string().check(z.regex(/^\d{2}$/))),
-  backing: z.boolean(),
-  size: z.int().check(z.minimum(1), z.maximum(MEDIA_MAX_BYTES, { error: 'media.tooLarge' })),
-})
-export type MediaUploadRequest = z.infer<typeof mediaUploadRequestSchema>
-
-/** An upload opened for parts: send parts 0 to `parts - 1`, each `partBytes` but the last. */
-export const mediaUploadSchema = z.object({
-  id: z.string(),
-  partBytes: z.number(),
-  parts: z.number(),
-})
-export type MediaUpload = z.infer<typeof mediaUploadSchema>
 
 /**
  * Session lengths, in minutes, a practitioner can give a tray of the aura scan (a 'Balance Rx' or

@@ -191,18 +191,6 @@ export const MESSAGES = {
     en: 'This file name cannot be used. Use letters, digits, dots, dashes or underscores.',
     es: 'Este nombre de archivo no se puede usar. Usa letras, números, puntos, guiones o guiones bajos.',
   },
-  'media.uploadNotFound': {
-    en: 'This upload is no longer open. Please start it again.',
-    es: 'Esta subida ya no está abierta. Vuelve a empezarla, por favor.',
-  },
-  'media.partInvalid': {
-    en: 'A part of this upload did not arrive whole. Please start it again.',
-    es: 'Una parte de esta subida no llegó entera. Vuelve a empezarla, por favor.',
-  },
-  'media.partsMissing': {
-    en: 'Some parts of this upload did not arrive. Please start it again.',
-    es: 'Algunas partes de esta subida no llegaron. Vuelve a empezarla, por favor.',
-  },
   'media.notFound': {
     en: 'This media file does not exist.',
     es: 'Este archivo multimedia no existe.',

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini'
+import { operatorCodeSchema } from './access-codes'
 
 // Plain patterns rather than domain/text.ts's free-text rules: each field here has a narrow
 // form, which already keeps control characters out (and the console's chunk leaves text.ts to
@@ -112,4 +113,19 @@ export const failedJobsSchema = z.object({ jobs: z.array(failedJobSchema) })
 /** Running a failed job again, by its id. */
 export const retryJobRequestSchema = z.object({
   id: z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)),
+})
+
+/** The console's codes: a page at a time, newest first, optionally those matching a search. */
+export const codesQuerySchema = z.object({
+  /** The start of a code, or any part of its note or of the e-mail of whoever redeemed it. */
+  q: z.optional(z.string().check(z.trim(), z.maxLength(100), z.regex(/^\P{Cc}*$/u))),
+  /** The `next` of the page before. */
+  after: z.optional(z.string().check(z.maxLength(200))),
+})
+export type CodesQuery = z.infer<typeof codesQuerySchema>
+
+export const codesPageSchema = z.object({
+  codes: z.array(operatorCodeSchema),
+  /** Where the next page starts; null on the last. */
+  next: z.nullable(z.string()),
 })

@@ -5,6 +5,19 @@ import { MESSAGES as SHARED_MESSAGES } from '../domain/messages'
 
 /** Texts only the server writes into responses. Both languages are required by the type. */
 const SERVER_MESSAGES = {
+  // The console's uploads in parts (server/features/admin/media-uploads.ts).
+  'media.uploadNotFound': {
+    en: 'This upload is no longer open. Please start it again.',
+    es: 'Esta subida ya no está abierta. Vuelve a empezarla, por favor.',
+  },
+  'media.partInvalid': {
+    en: 'A part of this upload did not arrive whole. Please start it again.',
+    es: 'Una parte de esta subida no llegó entera. Vuelve a empezarla, por favor.',
+  },
+  'media.partsMissing': {
+    en: 'Some parts of this upload did not arrive. Please start it again.',
+    es: 'Algunas partes de esta subida no llegaron. Vuelve a empezarla, por favor.',
+  },
   'billing.notOnePayment': {
     en: 'This price is not a one-time payment.',
     es: 'Este precio no es un pago único.',

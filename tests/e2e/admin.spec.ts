@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
-import { MEDIA_PART_BYTES } from '../../domain/harmonize'
+import { MEDIA_PART_BYTES } from '../../domain/media-uploads'
 import type { TestUser } from '../support/factories'
 import { makeWebmHeader } from '../support/media'
 import { expectPanelsLocked, expectPanelsOpen } from './support/access'

@@ -5,15 +5,11 @@ import {
   useQueryClient,
 } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { codesPageSchema, createCodesRequestSchema } from '../../../domain/access-codes'
+import { createCodesRequestSchema } from '../../../domain/access-codes'
 import { okResponseSchema } from '../../../domain/api'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
-import {
-  type MediaUploadRequest,
-  mediaUploadSchema,
-  type OperatorMedia,
-  operatorMediaSchema,
-} from '../../../domain/harmonize'
+import { type OperatorMedia, operatorMediaSchema } from '../../../domain/harmonize'
+import { type MediaUploadRequest, mediaUploadSchema } from '../../../domain/media-uploads'
 import {
   complimentarySchema,
   type GrantComplimentary,
@@ -26,6 +22,7 @@ import {
 } from '../../../domain/members'
 import {
   auditPageSchema,
+  codesPageSchema,
   factorCodeRequestSchema,
   factorSetUpRequestSchema,
   factorSetUpSchema,

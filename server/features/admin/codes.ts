@@ -1,10 +1,7 @@
 import { z } from 'zod/mini'
 import type { Database } from '../../../db/client'
-import type {
-  CodesQuery,
-  codesPageSchema,
-  createCodesRequestSchema,
-} from '../../../domain/access-codes'
+import type { createCodesRequestSchema } from '../../../domain/access-codes'
+import type { CodesQuery, codesPageSchema } from '../../../domain/operators'
 import { createCodes, listCodesPage, revokeCode } from '../access/public'
 import { type Actor, writeAudit } from './audit'
 import { cursorOf, readCursor } from './cursor'

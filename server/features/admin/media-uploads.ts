@@ -3,12 +3,12 @@ import { Readable } from 'node:stream'
 import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { mediaUploads } from '../../../db/schema/admin'
+import type { OperatorMedia } from '../../../domain/harmonize'
 import {
   MEDIA_PART_BYTES,
   type MediaUpload,
   type MediaUploadRequest,
-  type OperatorMedia,
-} from '../../../domain/harmonize'
+} from '../../../domain/media-uploads'
 import { AppError } from '../../errors'
 import { mediaTarget, mediaTypeOf, SNIFF_BYTES } from '../harmonize/public'
 import type { Actor } from './audit'

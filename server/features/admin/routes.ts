@@ -1,20 +1,15 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod/mini'
-import {
-  codeRequestSchema,
-  codesPageSchema,
-  codesQuerySchema,
-  createCodesRequestSchema,
-} from '../../../domain/access-codes'
+import { codeRequestSchema, createCodesRequestSchema } from '../../../domain/access-codes'
 import { apiErrorSchema, okResponseSchema } from '../../../domain/api'
 import { createPriceRequestSchema, priceSchema } from '../../../domain/billing'
+import { operatorMediaSchema } from '../../../domain/harmonize'
 import {
   MEDIA_PART_BYTES,
   mediaUploadRequestSchema,
   mediaUploadSchema,
-  operatorMediaSchema,
-} from '../../../domain/harmonize'
+} from '../../../domain/media-uploads'
 import {
   cancelPlanSchema,
   complimentarySchema,
@@ -32,6 +27,8 @@ import {
 import {
   auditPageSchema,
   auditQuerySchema,
+  codesPageSchema,
+  codesQuerySchema,
   failedJobsSchema,
   retryJobRequestSchema,
 } from '../../../domain/operators'
