@@ -97,7 +97,10 @@ export const failedJobSchema = z.object({
   id: z.string(),
   /** Its queue: `mail`, `billing.invoice-mail`, `billing.sync`… */
   queue: z.string(),
-  /** What it was about, in its queue's words (a recipient, an invoice); never a secret. */
+  /**
+   * Whom or what it was about (a recipient, an invoice, a customer: its queue says which), or
+   * empty; never a secret, and no words, so the page says it in its own language.
+   */
   about: z.string(),
   attempts: z.number(),
   error: z.string(),

@@ -103,7 +103,7 @@ export const paymentsPlugin = fp<{ config: Config; options?: PaymentsOptions }>(
           retryDelaySeconds: 5,
           expireInSeconds: 60,
           startWithin: options.sandboxBankDelay ?? SANDBOX_BANK_DELAY,
-          describe: (job) => `sandbox charge ${job.paymentIntentId}`,
+          describe: (job) => job.paymentIntentId,
         },
         ({ paymentIntentId }) => sandbox.settlePaymentIntent(paymentIntentId),
       )
@@ -115,7 +115,7 @@ export const paymentsPlugin = fp<{ config: Config; options?: PaymentsOptions }>(
           retryLimit: 5,
           retryDelaySeconds: 30,
           expireInSeconds: 300,
-          describe: (job) => `sandbox clock of ${job.customer}`,
+          describe: (job) => job.customer,
         },
         ({ customer }) => sandbox.runDue(customer),
       )

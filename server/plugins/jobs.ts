@@ -61,7 +61,10 @@ export interface Queue<T extends object> {
 export interface FailedJob {
   id: string
   queue: string
-  /** What the job was about, in the queue's own words (e.g. the recipient of a message). */
+  /**
+   * Whom or what the job was about: a recipient, an invoice, a customer (its queue says what
+   * kind); empty for a job about everything. No words, so each page says it in its language.
+   */
   about: string
   attempts: number
   error: string
@@ -79,7 +82,10 @@ export interface JobRunner {
   define<T extends object>(
     name: string,
     options: QueueOptions & {
-      /** One line about a job for the failed-jobs listing; no secrets. */
+      /**
+       * Whom or what a job is about for the failed-jobs listing (an address, an id; no secrets),
+       * without words: the console and the CLI name the queue in their own language.
+       */
       describe(data: T): string
     },
     handler: (data: T) => Promise<void>,

@@ -103,7 +103,7 @@ export const mailPlugin = fp<{ config: Config }>(
     const seal = sealer(app.secrets.authSecret)
     const queue = await app.jobs.define<MailJob>(
       MAIL_QUEUE,
-      { ...MAIL_RETRIES, describe: (job) => `mail to ${job.to}` },
+      { ...MAIL_RETRIES, describe: (job) => job.to },
       async (job) => deliver({ to: job.to, ...seal.open(job.sealed) }),
     )
     app.decorate('mailer', {

@@ -141,8 +141,9 @@ describe('the console', () => {
 
   it('lists a job that gave up with why, and Retry runs it again and takes it off the list', async () => {
     let refusing = true
+    const name = `test.flaky-${randomUUID().slice(0, 8)}`
     const queue = await server.app.jobs.define<{ to: string }>(
-      `test.flaky-${randomUUID().slice(0, 8)}`,
+      name,
       {
         retryLimit: 0,
         retryDelaySeconds: 1,
@@ -169,7 +170,7 @@ describe('the console', () => {
       'After 1 try: the mail server said 421 try later',
     )
     refusing = false
-    await user.click(within(row).getByRole('button', { name: `Retry: ${about}` }))
+    await user.click(within(row).getByRole('button', { name: `Retry: ${name} — ${about}` }))
     const dialog = await screen.findByRole('dialog', { name: 'Retry this job' })
     await user.click(within(dialog).getByRole('button', { name: 'Retry now' }))
     expect(await screen.findByText('The job is running again.')).toBeTruthy()

@@ -177,7 +177,7 @@ export async function defineAuthJobs(app: FastifyInstance): Promise<AuthQueues> 
   }
   const resetCode = await app.jobs.define<{ email: string }>(
     'account.reset-code',
-    { ...retries, describe: (job) => `password reset code for ${job.email}` },
+    { ...retries, describe: (job) => job.email },
     async ({ email }) => {
       // better-auth does nothing for an address without an account.
       await app.db.transaction(() =>
@@ -187,7 +187,7 @@ export async function defineAuthJobs(app: FastifyInstance): Promise<AuthQueues> 
   )
   const confirmationCode = await app.jobs.define<{ email: string }>(
     'account.confirmation-code',
-    { ...retries, describe: (job) => `confirmation code for ${job.email}` },
+    { ...retries, describe: (job) => job.email },
     async ({ email }) => {
       await app.db.transaction(async () => {
         const [user] = await app.db

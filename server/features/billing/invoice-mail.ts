@@ -117,7 +117,7 @@ export async function defineInvoiceMail(app: FastifyInstance): Promise<InvoiceMa
       retryLimit: 8,
       retryDelaySeconds: 30,
       expireInSeconds: 120,
-      describe: (job) => `invoice ${job.invoiceId} by mail`,
+      describe: (job) => job.invoiceId,
     },
     async ({ invoiceId }) => {
       const [row] = await app.db

@@ -129,7 +129,7 @@ export async function scheduleResyncPass(app: FastifyInstance, deps: BillingDeps
       retryDelaySeconds: 60,
       expireInSeconds: 15 * 60,
       pollingIntervalSeconds: 60,
-      describe: () => 'members not synced for a day, synced from the payment provider',
+      describe: () => '',
     },
     async () => {
       await resyncCustomers(deps, { staleBefore: new Date(Date.now() - STALE_AFTER_MS) })

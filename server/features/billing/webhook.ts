@@ -29,8 +29,6 @@ type SyncTarget = { customer: string } | { catalog: true }
 const targetOf = (event: { customer: string | null }): SyncTarget =>
   event.customer ? { customer: event.customer } : { catalog: true }
 
-const keyOf = (target: SyncTarget) => ('customer' in target ? target.customer : 'catalog')
-
 /**
  * Syncs what recorded events are about, then marks every event about it received before the
  * sync began as processed: one sync answers any number of events, and the jobs of the events it
@@ -112,7 +110,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueu
       // find nothing left to do: taken twenty at a time they cost one fetch and one write. Twenty
       // syncs of a few seconds each still fit in the two minutes a batch gets.
       batchSize: 20,
-      describe: (target) => `sync of ${keyOf(target)} after its events`,
+      describe: (target) => ('customer' in target ? target.customer : ''),
     },
     async (target) => {
       const { userId } = await processEvents(deps, target)

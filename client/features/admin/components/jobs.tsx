@@ -17,6 +17,11 @@ export function Jobs() {
   const [retrying, setRetrying] = useState<FailedJobView | null>(null)
   const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
   const list = jobs.data?.jobs ?? []
+  const queueName = (job: FailedJobView) =>
+    t(`admin.jobs.queues.${job.queue.replace(/[.-]/g, '_')}`, { defaultValue: job.queue })
+  /** The queue in words, and whom or what the job was about. */
+  const named = (job: FailedJobView) =>
+    job.about ? `${queueName(job)} — ${job.about}` : queueName(job)
   return (
     <SectionCard title={t('admin.jobs.title')}>
       <div className="flex flex-col gap-3 px-5 py-4">
@@ -36,15 +41,15 @@ export function Jobs() {
                 <li key={job.id} className="flex flex-col gap-1 py-3 text-sm">
                   <div className="flex flex-wrap items-baseline justify-between gap-2">
                     <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">
-                      {t(`admin.jobs.queues.${job.queue.replace(/[.-]/g, '_')}`, {
-                        defaultValue: job.queue,
-                      })}
+                      {queueName(job)}
                     </span>
                     <time dateTime={job.failedAt} className="text-slate-600">
                       {when.format(new Date(job.failedAt))}
                     </time>
                   </div>
-                  <p className="text-slate-700 [overflow-wrap:anywhere]">{job.about}</p>
+                  {job.about && (
+                    <p className="text-slate-700 [overflow-wrap:anywhere]">{job.about}</p>
+                  )}
                   <p className="text-red-800 [overflow-wrap:anywhere]" data-testid="job-error">
                     {t('admin.jobs.error', { count: job.attempts, error: job.error })}
                   </p>
@@ -52,7 +57,7 @@ export function Jobs() {
                     <Button
                       variant="secondary"
                       className="mt-1 self-start"
-                      aria-label={t('admin.jobs.retryLabel', { about: job.about })}
+                      aria-label={t('admin.jobs.retryLabel', { about: named(job) })}
                       onClick={() => setRetrying(job)}
                     >
                       <RotateCcw aria-hidden className="size-4" />
@@ -69,7 +74,7 @@ export function Jobs() {
         open={retrying !== null}
         onClose={() => setRetrying(null)}
         title={t('admin.jobs.retryTitle')}
-        effect={t('admin.jobs.retryEffect', { about: retrying?.about ?? '' })}
+        effect={t('admin.jobs.retryEffect', { about: retrying ? named(retrying) : '' })}
         submitLabel={t('admin.jobs.retrySubmit')}
         done={t('admin.jobs.retried')}
         action={retry}
