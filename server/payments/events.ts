@@ -24,27 +24,22 @@ const eventSchema = z.object({
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 })
 
-/** The customer an event's object belongs to (the customer itself for customer events). */
-function customerOf(object: Record<string, unknown>): string | null {
-  if (object.object === 'customer' && typeof object.id === 'string') return object.id
-  const customer = object.customer
-  if (typeof customer === 'string') return customer
-  if (customer && typeof customer === 'object' && 'id' in customer) {
-    return typeof customer.id === 'string' ? customer.id : null
+/** An id Stripe gives either as itself or as the expanded object. */
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string') return value
+  if (value && typeof value === 'object' && 'id' in value) {
+    return typeof value.id === 'string' ? value.id : null
   }
   return null
 }
 
+/** The customer an event's object belongs to (the customer itself for customer events). */
+const customerOf = (object: Record<string, unknown>): string | null =>
+  object.object === 'customer' ? idOf(object.id) : idOf(object.customer)
+
 /** The payment an event's object is about: a charge's or a refund's, or the payment itself. */
-function paymentIntentOf(object: Record<string, unknown>): string | null {
-  if (object.object === 'payment_intent' && typeof object.id === 'string') return object.id
-  const intent = object.payment_intent
-  if (typeof intent === 'string') return intent
-  if (intent && typeof intent === 'object' && 'id' in intent) {
-    return typeof intent.id === 'string' ? intent.id : null
-  }
-  return null
-}
+const paymentIntentOf = (object: Record<string, unknown>): string | null =>
+  object.object === 'payment_intent' ? idOf(object.id) : idOf(object.payment_intent)
 
 /**
  * The event in a webhook delivery, once its signature is checked. A missing, malformed, wrong or
