@@ -1,18 +1,21 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import {
   chmodSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { loadSecrets, lockDataDir, secureDataDir } from './data-dir'
+import { DataDirLockedError, loadSecrets, lockDataDir, secureDataDir } from './data-dir'
 
 const modeOf = (target: string) => lstatSync(target).mode & 0o777
 
@@ -124,5 +127,60 @@ describe('secureDataDir', () => {
       expect(sharedEntries(dir), name).toEqual([])
       expect(statSync(dir).mode & 0o777, name).toBe(0o700)
     }
+  })
+})
+
+describe('lockDataDir', () => {
+  let dir: string
+  const lockFile = () => path.join(dir, 'harmonize.lock')
+  /** What the lock file says of a process, as a server writes it. */
+  const lockOf = (pid: number, started: string | null) =>
+    writeFileSync(lockFile(), JSON.stringify({ pid, started, host: hostname(), since: new Date() }))
+  /** The kernel's start time of a process, as /proc tells it. */
+  const startOf = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null
+  }
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'harmonize-lock-'))
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('refuses a DATA_DIR held by a running process, and by this one a second time', async () => {
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'])
+    try {
+      const pid = holder.pid ?? 0
+      lockOf(pid, startOf(pid))
+      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError)
+      expect(() => lockDataDir(dir)).toThrow(`pid ${pid}`)
+    } finally {
+      holder.kill('SIGKILL')
+    }
+    await once(holder, 'exit')
+    const release = lockDataDir(dir)
+    expect(() => lockDataDir(dir)).toThrow(DataDirLockedError)
+    release()
+    lockDataDir(dir)()
+  })
+
+  it('takes over at once a lock whose process was killed, or whose pid another process or this one now has', async () => {
+    // Killed: the restart that follows a crash is never refused.
+    const killed = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'])
+    const pid = killed.pid ?? 0
+    lockOf(pid, startOf(pid))
+    killed.kill('SIGKILL')
+    await once(killed, 'exit')
+    lockDataDir(dir)()
+
+    // A pid now used by a process started later (pid 1 runs, but not since the lock's time).
+    lockOf(1, '1')
+    lockDataDir(dir)()
+    // This process's pid, written by a former process (a container restarted with the same
+    // pids): this process holds no lock, so it is a leftover.
+    lockOf(process.pid, startOf(process.pid))
+    const release = lockDataDir(dir)
+    expect(JSON.parse(readFileSync(lockFile(), 'utf8'))).toMatchObject({ pid: process.pid })
+    release()
   })
 })

@@ -3,6 +3,7 @@ import {
   chmodSync,
   closeSync,
   type Dirent,
+  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -98,6 +99,27 @@ export function secureDataDir(dir: string): void {
   makeContentsPrivate(dir)
 }
 
+/**
+ * When the kernel started process `pid` (clock ticks since boot, from /proc), `dead` for none
+ * or a zombie (killed, not yet reaped: it holds nothing any more), or null where /proc cannot
+ * tell (not Linux).
+ */
+function startOf(pid: number): string | 'dead' | null {
+  let stat: string
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ESRCH') return existsSync('/proc/self/stat') ? 'dead' : null
+    return null
+  }
+  // The command's name (field 2) may hold spaces and parentheses; the fields after its closing
+  // parenthesis start with the state (field 3), and the start time is field 22.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  if (fields[0] === 'Z' || fields[0] === 'X') return 'dead'
+  return fields[19] ?? null
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
@@ -108,36 +130,67 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Whether the process a lock names still runs: the same pid, started at the same moment. */
+function holds(holder: { pid: number; started?: string | null }): boolean {
+  const started = startOf(holder.pid)
+  if (started === 'dead') return false
+  // A pid reused by another process (a container restarted, pids counted again from 1).
+  if (started !== null && holder.started) return started === holder.started
+  return isAlive(holder.pid)
+}
+
+/** DATA_DIRs this process has locked: a second lock on one is refused like another process's. */
+const lockedHere = new Set<string>()
+
 /**
  * Takes an exclusive lock on DATA_DIR for the embedded database. PGlite has no lock of its own
  * and a second process opening the same directory can corrupt it, so we refuse instead.
- * A lock left by a process that died is taken over. Returns the release function.
+ * A lock left by a process that is gone is taken over at once: one killed (even while not yet
+ * reaped), or whose pid now names another process or this one. Returns the release function.
  */
 export function lockDataDir(dir: string): () => void {
   secureDataDir(dir)
   const lockPath = path.join(dir, 'harmonize.lock')
   const self = `pid ${process.pid} on ${hostname()}`
+  if (lockedHere.has(path.resolve(dir))) throw new DataDirLockedError(dir, self)
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600)
-      writeFileSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date() }))
+      writeFileSync(
+        fd,
+        JSON.stringify({
+          pid: process.pid,
+          started: startOf(process.pid),
+          host: hostname(),
+          since: new Date(),
+        }),
+      )
       closeSync(fd)
+      lockedHere.add(path.resolve(dir))
       let released = false
       return () => {
         if (released) return
         released = true
+        lockedHere.delete(path.resolve(dir))
         rmSync(lockPath, { force: true })
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      let holder: { pid?: number; host?: string } = {}
+      let holder: { pid?: number; host?: string; started?: string | null } = {}
       try {
         holder = JSON.parse(readFileSync(lockPath, 'utf8'))
       } catch {
         // An unreadable lock file is treated as stale.
       }
       const sameHost = holder.host === undefined || holder.host === hostname()
-      if (holder.pid && (!sameHost || isAlive(holder.pid))) {
+      // This process holds no lock on it (checked above): one naming our pid was a former
+      // process's.
+      const ours = sameHost && holder.pid === process.pid
+      if (
+        holder.pid &&
+        !ours &&
+        (!sameHost || holds({ pid: holder.pid, started: holder.started }))
+      ) {
         throw new DataDirLockedError(dir, `pid ${holder.pid} on ${holder.host ?? 'this machine'}`)
       }
       rmSync(lockPath, { force: true })
