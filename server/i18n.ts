@@ -282,6 +282,10 @@ const SERVER_MESSAGES = {
     en: 'This address is too long.',
     es: 'Esta dirección es demasiado larga.',
   },
+  'errors.storeUnavailable': {
+    en: 'Harmonize cannot do this right now. Please try again in a few seconds.',
+    es: 'Harmonize no puede hacer esto ahora mismo. Vuelve a intentarlo en unos segundos.',
+  },
   'errors.busy': {
     en: 'We are very busy right now. Please try again in a few seconds.',
     es: 'Ahora mismo estamos muy ocupados. Vuelve a intentarlo en unos segundos.',

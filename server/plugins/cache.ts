@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../config'
+import { connectRedis, onRedis, redisReady } from '../redis'
 
 /**
  * A small key-value cache of strings: signed-in sessions (better-auth's secondary storage) and
@@ -15,6 +16,8 @@ export interface KeyValueCache {
   delete(key: string): Promise<void>
   /** Adds one to a counter (created at 1) and returns it. */
   increment(key: string): Promise<number>
+  /** Whether it can answer now (a shared Redis can be down; memory always answers). */
+  ready(): boolean
   close(): Promise<void>
 }
 
@@ -68,6 +71,7 @@ export function memoryCache(): KeyValueCache {
       await this.set(key, String(next))
       return next
     },
+    ready: () => true,
     async close() {
       clearInterval(sweep)
       entries.clear()
@@ -76,21 +80,24 @@ export function memoryCache(): KeyValueCache {
   }
 }
 
-export function redisCache(url: string): KeyValueCache {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 })
+export function redisCache(redis: Redis): KeyValueCache {
   const name = (key: string) => `harmonize:cache:${key}`
   return {
-    get: (key) => redis.get(name(key)),
+    get: (key) => onRedis(redis, () => redis.get(name(key))),
     async set(key, value, ttlSeconds) {
-      if (ttlSeconds) await redis.set(name(key), value, 'EX', Math.max(1, Math.ceil(ttlSeconds)))
-      else await redis.set(name(key), value)
+      await onRedis(redis, () =>
+        ttlSeconds
+          ? redis.set(name(key), value, 'EX', Math.max(1, Math.ceil(ttlSeconds)))
+          : redis.set(name(key), value),
+      )
     },
     async delete(key) {
-      await redis.del(name(key))
+      await onRedis(redis, () => redis.del(name(key)))
     },
-    increment: (key) => redis.incr(name(key)),
+    increment: (key) => onRedis(redis, () => redis.incr(name(key))),
+    ready: () => redisReady(redis),
     async close() {
-      await redis.quit()
+      await redis.quit().catch(() => redis.disconnect())
     },
   }
 }
@@ -106,7 +113,9 @@ export function cacheFor(db: object): KeyValueCache | null {
 
 export const cachePlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    const cache = config.REDIS_URL ? redisCache(config.REDIS_URL) : memoryCache()
+    const cache = config.REDIS_URL
+      ? redisCache(await connectRedis(config.REDIS_URL, app.log, 'cache'))
+      : memoryCache()
     app.decorate('cache', cache)
     cacheOfDatabase.set(app.db, cache)
     app.addHook('onClose', async () => {

@@ -1,9 +1,10 @@
 import { isIPv6 } from 'node:net'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { Config } from '../config'
 import { AppError } from '../errors'
 import type { MessageKey } from '../i18n'
+import { connectRedis, onRedis, redisReady } from '../redis'
 
 /**
  * What per-address limits count by. An IPv4 address is one client; one IPv6 client usually
@@ -44,6 +45,8 @@ export interface RateLimiter {
    * `message` is what the user reads; a generic "too many attempts" by default.
    */
   consume(key: string, rule: Rule, message?: MessageKey): Promise<void>
+  /** Whether it can count now (a shared Redis can be down; memory always counts). */
+  ready(): boolean
   close(): Promise<void>
 }
 
@@ -53,7 +56,7 @@ declare module 'fastify' {
   }
 }
 
-type Counter = Pick<RateLimiter, 'hit' | 'peek' | 'reset' | 'close'>
+type Counter = Pick<RateLimiter, 'hit' | 'peek' | 'reset' | 'ready' | 'close'>
 
 /** Fixed windows in this process's memory: right for one process. */
 function memoryCounter(): Counter {
@@ -82,6 +85,7 @@ function memoryCounter(): Counter {
     async reset(key) {
       windows.delete(key)
     },
+    ready: () => true,
     async close() {
       clearInterval(sweep)
     },
@@ -89,30 +93,29 @@ function memoryCounter(): Counter {
 }
 
 /** Fixed windows in Redis, shared by every process of the installation. */
-function redisCounter(url: string): Counter {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 })
+function redisCounter(redis: Redis): Counter {
   const name = (key: string) => `harmonize:rl:${key}`
   return {
     async hit(key, windowMs) {
-      const result = await redis
-        .multi()
-        .incr(name(key))
-        .pexpire(name(key), windowMs, 'NX')
-        .pttl(name(key))
-        .exec()
+      const result = await onRedis(redis, () =>
+        redis.multi().incr(name(key)).pexpire(name(key), windowMs, 'NX').pttl(name(key)).exec(),
+      )
       const count = Number(result?.[0]?.[1] ?? 1)
       const ttl = Number(result?.[2]?.[1] ?? windowMs)
       return { count, resetInMs: ttl > 0 ? ttl : windowMs }
     },
     async peek(key) {
-      const [count, ttl] = await Promise.all([redis.get(name(key)), redis.pttl(name(key))])
+      const [count, ttl] = await onRedis(redis, () =>
+        Promise.all([redis.get(name(key)), redis.pttl(name(key))]),
+      )
       return { count: Number(count ?? 0), resetInMs: Math.max(ttl, 0) }
     },
     async reset(key) {
-      await redis.del(name(key))
+      await onRedis(redis, () => redis.del(name(key)))
     },
+    ready: () => redisReady(redis),
     async close() {
-      await redis.quit()
+      await redis.quit().catch(() => redis.disconnect())
     },
   }
 }
@@ -123,7 +126,9 @@ function redisCounter(url: string): Counter {
  */
 export const rateLimitPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    const counter = config.REDIS_URL ? redisCounter(config.REDIS_URL) : memoryCounter()
+    const counter = config.REDIS_URL
+      ? redisCounter(await connectRedis(config.REDIS_URL, app.log, 'limits'))
+      : memoryCounter()
     const limiter: RateLimiter = {
       ...counter,
       async consume(key, rule, message = 'errors.tooManyRequests') {

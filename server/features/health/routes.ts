@@ -33,12 +33,17 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['operations'],
-        summary: 'The database answers',
+        summary: 'The database answers, and the shared Redis when REDIS_URL is set',
         // 503 also when the process is overloaded, with the shared error body then.
         response: { 200: healthSchema, 503: z.union([healthSchema, apiErrorSchema]) },
       },
     },
     async (request, reply) => {
+      // Without Redis (when set) sign-in, sessions and limits cannot work: not ready either.
+      if (!app.cache.ready() || !app.rateLimiter.ready()) {
+        request.log.warn('not ready: Redis (REDIS_URL) cannot be reached')
+        return reply.code(503).send({ status: 'unavailable' as const })
+      }
       try {
         await app.database.ping()
         return { status: 'ok' as const }
