@@ -17,6 +17,8 @@ import {
 import { AppError } from '../server/errors'
 import { translate } from '../server/i18n'
 import { openPayments } from '../server/payments/plugin'
+import { redisCache, shareCache } from '../server/plugins/cache'
+import { connectRedis } from '../server/redis'
 import { createStorage } from '../server/storage/plugin'
 import {
   directOperate,
@@ -36,6 +38,18 @@ async function operateDirectly(
   args: string[],
 ): Promise<void> {
   const payments = await openPayments(config, db)
+  // What the command changes (a payment advanced, a code revoked) is made stale in the cache
+  // the servers share, as their own changes are; without Redis no server keeps a copy.
+  const cache = config.REDIS_URL
+    ? redisCache(
+        await connectRedis(
+          config.REDIS_URL,
+          { error: (_details, message) => console.error(message), info: () => {} },
+          'cache',
+        ),
+      )
+    : null
+  const unshare = cache ? shareCache(db, cache) : () => {}
   try {
     const operate: Operate = directOperate({
       db,
@@ -45,6 +59,8 @@ async function operateDirectly(
     })
     await runCli(operate, args)
   } finally {
+    unshare()
+    await cache?.close()
     await payments.close()
   }
 }

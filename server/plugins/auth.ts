@@ -269,7 +269,9 @@ function createAuth(app: FastifyInstance, config: Config, mail: AuthMail) {
     // instead of two database queries per request; the database keeps them across restarts
     // and answers for any the cache lacks. better-auth removes them from both on sign-out and
     // revocation, so those stay immediate (docs/decisions/0013-fast-requests.md).
-    secondaryStorage: sessionStorage(app.cache),
+    // Without a cache every server shares (PostgreSQL, no Redis), sessions are the database's
+    // alone: another server's sign-out must end them here at once.
+    ...(app.cacheScope === 'none' ? {} : { secondaryStorage: sessionStorage(app.cache) }),
     session: {
       expiresIn: THIRTY_DAYS_SECONDS,
       updateAge: SESSION_UPDATE_AGE_SECONDS,

@@ -111,15 +111,53 @@ export function cacheFor(db: object): KeyValueCache | null {
   return cacheOfDatabase.get(db) ?? null
 }
 
+/**
+ * Makes `cache` the one beside `db`, so what a service changes there is invalidated in it (the
+ * command line, run apart from the servers, shares their Redis this way). Returns the undo.
+ */
+export function shareCache(db: object, cache: KeyValueCache): () => void {
+  cacheOfDatabase.set(db, cache)
+  return () => {
+    if (cacheOfDatabase.get(db) === cache) cacheOfDatabase.delete(db)
+  }
+}
+
+/**
+ * Where sessions and access facts may be kept between requests: in Redis shared by every
+ * server; in this process's memory with the embedded database (one process by construction);
+ * nowhere with PostgreSQL and no Redis, where other servers may share the database and a copy
+ * of one's own would outlive a sign-out or a payment seen by another.
+ */
+export type CacheScope = 'shared' | 'process' | 'none'
+
+export const cacheScope = (config: Pick<Config, 'REDIS_URL' | 'database'>): CacheScope =>
+  config.REDIS_URL ? 'shared' : config.database.kind === 'pglite' ? 'process' : 'none'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    cacheScope: CacheScope
+  }
+}
+
 export const cachePlugin = fp<{ config: Config }>(
   async (app, { config }) => {
+    const scope = cacheScope(config)
+    if (scope === 'none') {
+      app.log.warn(
+        'DATABASE_URL is PostgreSQL and REDIS_URL is not set: sessions and access are read from ' +
+          'the database at every request (no server keeps a copy another could make stale), and ' +
+          'each server counts its own rate limits. Set REDIS_URL, the same for every server, ' +
+          'when more than one server uses this database.',
+      )
+    }
     const cache = config.REDIS_URL
       ? redisCache(await connectRedis(config.REDIS_URL, app.log, 'cache'))
       : memoryCache()
     app.decorate('cache', cache)
-    cacheOfDatabase.set(app.db, cache)
+    app.decorate('cacheScope', scope)
+    const unshare = scope === 'none' ? () => {} : shareCache(app.db, cache)
     app.addHook('onClose', async () => {
-      cacheOfDatabase.delete(app.db)
+      unshare()
       await cache.close()
     })
   },
