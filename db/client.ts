@@ -53,6 +53,12 @@ export interface DatabaseHandle {
   prepare(): Promise<PrepareReport>
   /** Cheap round trip, for /readyz. */
   ping(): Promise<void>
+  /**
+   * The embedded database's files as a gzipped tarball, taken between two statements (PGlite
+   * runs one at a time): a copy as a crash would leave it, which PostgreSQL starts from. Absent
+   * for PostgreSQL, whose own tools (pg_dump) do this.
+   */
+  dumpData?(): Promise<Blob>
   close(): Promise<void>
 }
 
@@ -248,6 +254,20 @@ async function initialisePglite(dir: string): Promise<void> {
   })
 }
 
+/**
+ * Lays an embedded database's files (a `dumpData` tarball) into `dir`, which must not hold a
+ * database, and checks that it opens.
+ */
+export async function restorePglite(dir: string, data: Blob): Promise<void> {
+  mkdirSync(dir, { recursive: true })
+  const client = await PGlite.create(dir, { extensions: { pg_trgm }, loadDataDir: data })
+  try {
+    await client.query('select 1')
+  } finally {
+    await client.close()
+  }
+}
+
 /** Opens PGlite in a directory (created if missing) or a node-postgres pool. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'pglite') {
@@ -275,6 +295,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       ping: async () => {
         await db.execute(sql`select 1`)
       },
+      dumpData: () => client.dumpDataDir('gzip'),
       close: () => client.close(),
     }
   }

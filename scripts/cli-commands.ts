@@ -36,7 +36,11 @@ export const USAGE = `Usage:
   npm run cli -- operators add EMAIL                     that confirmed account becomes an operator;
                                                          the audit log keeps each change
   npm run cli -- operators remove EMAIL                  that account is a member again
-  npm run cli -- operators list                          every operator, and since when`
+  npm run cli -- operators list                          every operator, and since when
+  npm run cli -- backup FILE                             a copy of the embedded database (and
+                                                         DATA_DIR's secrets), also while it serves
+  npm run cli -- restore FILE                            brings a backup back into an empty DATA_DIR
+                                                         that no server is using`
 
 /** Runs an operator operation, on the database directly or through the running server. */
 export type Operate = <N extends OperationName>(

@@ -3,8 +3,13 @@
 // the database; with the embedded database it opens it when no server runs, and otherwise goes
 // through the running server (loopback only, with the token kept in DATA_DIR), because PGlite
 // allows one process at a time.
-import { existsSync, readFileSync } from 'node:fs'
+import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { type DatabaseHandle, openDatabase } from '../db/client'
+import { BackupError, packBackup, readBackup, restoreBackup } from '../server/backup'
 import { ConfigError, loadConfig } from '../server/config'
 import {
   DataDirLockedError,
@@ -65,8 +70,100 @@ async function operateDirectly(
   }
 }
 
+const POSTGRES_BACKUP =
+  'With PostgreSQL (DATABASE_URL), back up with its own tools: pg_dump --format=custom ' +
+  '--file FILE "$DATABASE_URL", and bring a copy back with pg_restore.'
+
+/**
+ * `backup FILE`: taken here when no server holds the embedded database, else by the running
+ * server (between two of its statements) and streamed here. Written beside FILE first, so a
+ * failure never leaves half a backup under its name.
+ */
+async function backup(config: ReturnType<typeof loadConfig>, file: string | undefined) {
+  if (!file) throw new UsageError('Name the file to write the backup to.')
+  if (config.database.kind === 'postgres') throw new Error(POSTGRES_BACKUP)
+  const target = path.resolve(file)
+  if (existsSync(target)) throw new Error(`${target} exists already; name a new file.`)
+  const partial = `${target}.partial`
+  let release: (() => void) | null = null
+  try {
+    release = lockDataDir(config.dataDir)
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error
+  }
+  try {
+    if (release) {
+      const handle = await openDatabase(config.database)
+      try {
+        const secrets = loadSecrets(config.dataDir, { authSecret: config.AUTH_SECRET })
+        const data = await handle.dumpData?.()
+        if (!data) throw new Error('This database cannot be backed up here.')
+        await pipeline(packBackup(data, secrets), createWriteStream(partial, { mode: 0o600 }))
+      } finally {
+        await handle.close()
+      }
+    } else {
+      const { url, token } = runningServer(config)
+      const answer = await fetch(`${url}/api/operator/backup`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      })
+      if (!answer.ok || !answer.body) {
+        throw new Error(`The running server could not take the backup (${answer.status}).`)
+      }
+      await pipeline(
+        Readable.fromWeb(answer.body as WebReadableStream),
+        createWriteStream(partial, { mode: 0o600 }),
+      )
+    }
+    renameSync(partial, target)
+  } catch (error) {
+    rmSync(partial, { force: true })
+    throw error
+  } finally {
+    release?.()
+  }
+  const { about } = await readBackup(target)
+  const megabytes = (statSync(target).size / 1e6).toFixed(1)
+  console.log(`Backup written to ${target} (${megabytes} MB), taken at ${about.takenAt}.`)
+}
+
+/** `restore FILE`: into a DATA_DIR with no database, which no server is using. */
+async function restore(config: ReturnType<typeof loadConfig>, file: string | undefined) {
+  if (!file) throw new UsageError('Name the backup file to restore.')
+  if (config.database.kind === 'postgres') throw new Error(POSTGRES_BACKUP)
+  let release: () => void
+  try {
+    release = lockDataDir(config.dataDir)
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error
+    throw new Error(
+      `A Harmonize server is using ${config.dataDir}: stop it, then restore into an empty DATA_DIR.`,
+    )
+  }
+  try {
+    const about = await restoreBackup(config.dataDir, path.resolve(file))
+    secureDataDir(config.dataDir)
+    console.log(`Restored the backup taken at ${about.takenAt} into ${config.dataDir}.`)
+  } finally {
+    release()
+  }
+}
+
+/** Where the server that holds DATA_DIR listens, and the token its operator routes ask for. */
+function runningServer(config: ReturnType<typeof loadConfig>): { url: string; token: string } {
+  const info = serverInfoFile(config.dataDir)
+  if (!existsSync(info)) {
+    throw new Error('Another Harmonize process holds DATA_DIR but is not serving yet; try again.')
+  }
+  const { url } = JSON.parse(readFileSync(info, 'utf8')) as { url: string }
+  return { url, token: loadSecrets(config.dataDir, {}).cliToken }
+}
+
 async function main(args: string[]) {
   const config = loadConfig()
+  if (args[0] === 'backup') return backup(config, args[1])
+  if (args[0] === 'restore') return restore(config, args[1])
   const runDirectly = async () => {
     const handle = await openDatabase(config.database)
     try {
@@ -84,13 +181,8 @@ async function main(args: string[]) {
     release = lockDataDir(config.dataDir)
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error
-    const info = serverInfoFile(config.dataDir)
-    if (!existsSync(info)) {
-      throw new Error('Another Harmonize process holds DATA_DIR but is not serving yet; try again.')
-    }
-    const { url } = JSON.parse(readFileSync(info, 'utf8')) as { url: string }
-    const { cliToken } = loadSecrets(config.dataDir, {})
-    await runCli(serverOperate(url, cliToken), args)
+    const { url, token } = runningServer(config)
+    await runCli(serverOperate(url, token), args)
     return
   }
   try {
@@ -103,7 +195,11 @@ async function main(args: string[]) {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`)
   else if (error instanceof AppError) console.error(translate(error.messageKey, 'en'))
-  else if (error instanceof ConfigError || error instanceof DataDirPermissionError)
+  else if (
+    error instanceof ConfigError ||
+    error instanceof DataDirPermissionError ||
+    error instanceof BackupError
+  )
     console.error(error.message)
   else console.error(error instanceof Error ? error.message : error)
   process.exitCode = 1

@@ -9,7 +9,7 @@ import { lockDataDir, secureDataDir } from '../data-dir'
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database
-    database: Pick<DatabaseHandle, 'kind' | 'ping' | 'executeSql' | 'afterCommit'>
+    database: Pick<DatabaseHandle, 'kind' | 'ping' | 'executeSql' | 'afterCommit' | 'dumpData'>
     /** Stable id of this installation, created on the first start. */
     installationId: string
   }
@@ -53,6 +53,7 @@ export const dbPlugin = fp<{ config: Config }>(
       ping: handle.ping,
       executeSql: handle.executeSql,
       afterCommit: handle.afterCommit,
+      ...(handle.dumpData ? { dumpData: handle.dumpData } : {}),
     })
     app.decorate('installationId', String(row?.value))
     app.addHook('onClose', async () => {

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod/mini'
 import { textSchema } from '../../../domain/text'
+import { packBackup } from '../../backup'
 import { AppError, sendError } from '../../errors'
 import { requestLanguage, translate } from '../../i18n'
 import { isLocalRequest } from '../../plugins/local-only'
@@ -88,6 +89,15 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
       )
     }
   }
+
+  // `npm run cli -- backup FILE` while this server holds the embedded database: the copy is
+  // taken here, between two statements, and streamed to the command.
+  app.post('/backup', { schema: { hide: true } }, async (_request, reply) => {
+    const dump = app.database.dumpData
+    if (!dump) throw new AppError(404, 'errors.notFound')
+    const backup = packBackup(await dump(), app.secrets)
+    return reply.type('application/octet-stream').send(backup)
+  })
 }
 
 function parseJson(text: string): unknown {
