@@ -143,7 +143,10 @@ export async function buildApp(
     }),
     forceCloseConnections: 'idle',
     trustProxy: trustProxyOption(config.TRUST_PROXY),
-    return503OnClosing: true,
+    // While it shuts down (its jobs stopping, up to 5 s, before it stops listening), the server
+    // answers what reaches it rather than 503: a balancer keeps sending until the port refuses,
+    // and a refused connection is what it safely sends elsewhere (README, several servers).
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>()
 
   guardConnections(app.server, limits.connections, {

@@ -126,6 +126,12 @@ const SCHEMA = 'pgboss'
  */
 const FAILED_QUEUE = 'failed-jobs'
 
+/**
+ * A running job's worker says it is alive this often (half of it, by pg-boss); a job whose
+ * worker went silent this long is failed and tried again by another process. pg-boss's least.
+ */
+const HEARTBEAT_SECONDS = 10
+
 /** How long a job that gave up is kept to be seen and retried. */
 const FAILED_KEPT_SECONDS = 7 * 24 * 60 * 60
 
@@ -181,6 +187,10 @@ export async function createJobRunner(
     schema: SCHEMA,
     // Cron schedules are not used yet; their timers would only cost a query a minute.
     schedule: false,
+    // Jobs of a process that died (killed, its machine gone) are found within seconds, not a
+    // minute or more: their heartbeats stop (HEARTBEAT_SECONDS), and these passes look.
+    monitorIntervalSeconds: HEARTBEAT_SECONDS,
+    superviseIntervalSeconds: HEARTBEAT_SECONDS,
   })
   boss.on('error', (error: Error) => log.error({ err: error }, 'job runner error'))
   const fromV10 = await setAsideV10Schema(database, SCHEMA)
@@ -231,6 +241,7 @@ export async function createJobRunner(
         retryDelay: queueOptions.retryDelaySeconds,
         retryBackoff: true,
         expireInSeconds: queueOptions.expireInSeconds,
+        heartbeatSeconds: HEARTBEAT_SECONDS,
       }
       const existing = await boss.getQueue(name)
       if (!existing) {
@@ -239,7 +250,8 @@ export async function createJobRunner(
         existing.deadLetter !== FAILED_QUEUE ||
         existing.retryLimit !== settings.retryLimit ||
         existing.retryDelay !== settings.retryDelay ||
-        existing.expireInSeconds !== settings.expireInSeconds
+        existing.expireInSeconds !== settings.expireInSeconds ||
+        existing.heartbeatSeconds !== settings.heartbeatSeconds
       ) {
         // A job sent again from the failed jobs (redrive) takes its queue's settings, not the
         // ones it was first sent with: a queue made before today's settings is brought up to

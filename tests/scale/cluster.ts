@@ -42,6 +42,11 @@ export interface Cluster {
   databaseUrl: string
   /** Environment every server shares. */
   env: Record<string, string>
+  /**
+   * Takes server `index` out of the balancer (nginx's `down`, then a graceful reload) or puts
+   * it back, and waits until the balancer's answers show it.
+   */
+  balance(index: number, inRotation: boolean): Promise<void>
   sql(text: string, values?: unknown[]): Promise<pg.QueryResult>
   close(): Promise<void>
 }
@@ -65,9 +70,15 @@ export async function waitForReady(url: string, output: () => string, timeoutMs 
   throw new Error(`${url} did not become ready in ${timeoutMs / 1000} s:\n${output().slice(-4000)}`)
 }
 
-function nginxConfig(prefix: string, port: number, upstreams: string[]): string {
+function nginxConfig(
+  prefix: string,
+  port: number,
+  upstreams: { address: string; down: boolean }[],
+): string {
   // Round robin; a server that refuses a connection is skipped for the next (a request it never
-  // received is safe to send elsewhere, also a POST), and left out for a few seconds.
+  // received is safe to send elsewhere, also a POST), and left out for a few seconds. No
+  // connection to a server is kept for a next request: one it closes as it stops could take a
+  // request that then fails half-sent; a new connection is refused instead, and safely retried.
   return `
 worker_processes 1;
 pid ${prefix}/nginx.pid;
@@ -81,8 +92,12 @@ http {
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
   upstream harmonize {
-${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 32;
+${upstreams
+  .map(
+    ({ address, down }) =>
+      `    server ${address} max_fails=1 fail_timeout=2s${down ? ' down' : ''};`,
+  )
+  .join('\n')}
   }
   server {
     listen 127.0.0.1:${port};
@@ -90,13 +105,14 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=2
     location / {
       proxy_pass http://harmonize;
       proxy_http_version 1.1;
-      proxy_set_header Connection "";
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_next_upstream error timeout;
       proxy_connect_timeout 2s;
       proxy_read_timeout 60s;
+      # For the tests only (not in the README's example): which server answered.
+      add_header X-Upstream $upstream_addr always;
     }
   }
 }
@@ -183,14 +199,20 @@ export async function startCluster({ servers = 2 } = {}): Promise<Cluster> {
   const prefix = path.join(scratch, 'nginx')
   mkdirSync(prefix, { recursive: true })
   const conf = path.join(prefix, 'nginx.conf')
-  writeFileSync(
-    conf,
-    nginxConfig(
-      prefix,
-      balancerPort,
-      processes.map((server) => server.url.replace('http://', '')),
-    ),
-  )
+  const down = new Set<number>()
+  const writeConfig = () =>
+    writeFileSync(
+      conf,
+      nginxConfig(
+        prefix,
+        balancerPort,
+        processes.map((server, index) => ({
+          address: server.url.replace('http://', ''),
+          down: down.has(index),
+        })),
+      ),
+    )
+  writeConfig()
   const nginx = spawn('nginx', ['-p', prefix, '-c', conf, '-g', 'daemon off;'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -215,6 +237,25 @@ export async function startCluster({ servers = 2 } = {}): Promise<Cluster> {
     databaseUrl,
     env,
     sql: (text, values) => pool.query(text, values),
+    async balance(index, inRotation) {
+      if (inRotation) down.delete(index)
+      else down.add(index)
+      writeConfig()
+      nginx.kill('SIGHUP')
+      const address = processes[index]?.url.replace('http://', '')
+      // Answered by the new workers: the server shows up again, or ten in a row without it.
+      let without = 0
+      const deadline = Date.now() + 30_000
+      while (Date.now() < deadline) {
+        const answer = await fetch(`${url}/healthz`)
+        const by = answer.headers.get('x-upstream') ?? ''
+        if (inRotation && by === address) return
+        without = by === address ? 0 : without + 1
+        if (!inRotation && without >= 10) return
+        await delay(20)
+      }
+      throw new Error(`the balancer did not ${inRotation ? 'take back' : 'leave out'} ${address}`)
+    },
     async close() {
       await Promise.all(processes.map((server) => server.stop('SIGTERM')))
       nginx.kill('SIGQUIT')
@@ -225,7 +266,9 @@ export async function startCluster({ servers = 2 } = {}): Promise<Cluster> {
       await cleanup.connect()
       await cleanup.query(`drop database if exists ${name} with (force)`)
       await cleanup.end()
-      rmSync(scratch, { recursive: true, force: true })
+      // SCALE_KEEP=1 keeps the servers' folders and nginx's error log to look at afterwards.
+      if (process.env.SCALE_KEEP) console.info(`kept ${scratch}`)
+      else rmSync(scratch, { recursive: true, force: true })
     },
   }
 }

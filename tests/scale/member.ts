@@ -12,12 +12,16 @@ export const PASSWORD = 'Water-Glass-432!'
 export interface Answer {
   status: number
   body: string
+  /** The server that answered, as the balancer says (the tests' nginx adds it). */
+  upstream: string
   // What JSON.parse gives: the tests read the answers they expect.
   json(): ReturnType<typeof JSON.parse>
 }
 
 export class Visitor {
   readonly cookies = new Map<string, string>()
+  /** Every server that answered this visitor through the balancer. */
+  readonly servedBy = new Set<string>()
   readonly address =
     `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${((randomBytes(1)[0] ?? 0) % 250) + 1}`
 
@@ -39,10 +43,18 @@ export class Visitor {
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
     }
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(`${via}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+    const send = () =>
+      fetch(`${via}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    // A kept-alive connection the balancer closed as this request went out (its workers
+    // replaced on a reload) fails before any answer: a browser sends the request again on a new
+    // connection, and so does this member.
+    const response = await send().catch((error: Error & { cause?: { code?: string } }) => {
+      if (error.cause?.code !== 'UND_ERR_SOCKET' && error.cause?.code !== 'ECONNRESET') throw error
+      return send()
     })
     for (const cookie of response.headers.getSetCookie()) {
       const [pair = '', ...attributes] = cookie.split(';')
@@ -54,7 +66,9 @@ export class Visitor {
       else this.cookies.set(name, value)
     }
     const text = await response.text()
-    return { status: response.status, body: text, json: () => JSON.parse(text) }
+    const upstream = response.headers.get('x-upstream') ?? ''
+    if (upstream) this.servedBy.add(upstream)
+    return { status: response.status, body: text, upstream, json: () => JSON.parse(text) }
   }
 
   /** A solved human check, its challenge fetched from `via`. */

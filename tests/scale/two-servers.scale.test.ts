@@ -52,6 +52,10 @@ describe('a member through the balancer', () => {
     await play(member)
     const sessions = (await member.call('GET', '/api/harmonize/sessions')).json()
     expect(JSON.stringify(sessions)).toContain('"completed')
+    // Round robin: both servers took part of this member's visit.
+    expect([...member.servedBy].sort()).toEqual(
+      cluster.servers.map((each) => each.url.replace('http://', '')).sort(),
+    )
   })
 
   it('a human check fetched from one server is taken by the other, once', async () => {

@@ -73,10 +73,16 @@ describe('the member lease', () => {
     const { user } = await memberWithCookie(testApp.app)
     const stuck = gate()
     let stuckIn = false
-    const dead = withMemberLock(db(), user.id, async () => {
-      stuckIn = true
-      await stuck.wait
-    })
+    // A long lease, renewed only well after this test: its time passes by hand below.
+    const dead = withMemberLock(
+      db(),
+      user.id,
+      async () => {
+        stuckIn = true
+        await stuck.wait
+      },
+      { leaseMs: 600_000 },
+    )
     await vi.waitFor(() => expect(stuckIn).toBe(true))
     // The lease's time passes (as if its process had died holding it).
     await db()
@@ -109,6 +115,42 @@ describe('the member lease', () => {
     expect(busy(refused)).toBe(true)
     taken.open()
     await next
+  })
+
+  it('is renewed while its work runs, so an action longer than one lease keeps it', async () => {
+    const { user } = await memberWithCookie(testApp.app)
+    const long = gate()
+    let inside = false
+    const action = withMemberLock(
+      db(),
+      user.id,
+      async () => {
+        inside = true
+        await long.wait
+      },
+      { leaseMs: 600 },
+    )
+    await vi.waitFor(() => expect(inside).toBe(true))
+    const expiry = async () =>
+      (
+        await db()
+          .select({ at: billingMemberLocks.expiresAt })
+          .from(billingMemberLocks)
+          .where(eq(billingMemberLocks.userId, user.id))
+      )[0]?.at.getTime() ?? 0
+    const first = await expiry()
+    // Past the first lease's end, renewed (every 200 ms here), it is still the action's.
+    await vi.waitFor(async () => expect(await expiry()).toBeGreaterThan(first + 600), {
+      timeout: 10_000,
+      interval: 50,
+    })
+    expect(Date.now()).toBeGreaterThan(first)
+    const refused = await withMemberLock(db(), user.id, async () => 'in', { waitMs: 0 }).catch(
+      (error: unknown) => error,
+    )
+    expect(busy(refused)).toBe(true)
+    long.open()
+    await action
   })
 
   it('is entered again by the work that holds it, and does not hold up another member', async () => {

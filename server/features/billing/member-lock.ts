@@ -15,14 +15,15 @@ import { AppError } from '../../errors'
 // action calls the provider (a remote HTTP API in production) while it holds it, and no
 // database transaction may stay open across such a call (it would hold a connection and its row
 // locks for as long as the provider takes). The lease is taken by one committed statement,
-// released by deleting it, and runs out by itself, so a process that dies while holding it
-// keeps the member waiting for MEMBER_LOCK_LEASE_MS at most.
+// renewed while its action runs, released by deleting it, and runs out by itself when nobody
+// renews it: a process killed while holding it keeps the member waiting MEMBER_LOCK_LEASE_MS at
+// most, however long its action would have taken.
 
 /**
- * How long a lease lasts. An action must finish within it (the provider's calls time out well
- * before: Stripe's SDK after 80 s); past it, another action of the member may start.
+ * How long a lease lasts unless renewed: its holder renews it every third of this while its
+ * action runs (the provider's calls may take up to 80 s: Stripe's SDK's time-out).
  */
-export const MEMBER_LOCK_LEASE_MS = 120_000
+export const MEMBER_LOCK_LEASE_MS = 30_000
 
 /** How long an action waits for the member's other action before answering 409. */
 export const MEMBER_LOCK_WAIT_MS = 10_000
@@ -89,9 +90,21 @@ export async function withMemberLock<T>(
     await sleep(Math.min(POLL_MS, left))
   }
   lease.held = true
+  const renewal = setInterval(() => {
+    void db
+      .update(billingMemberLocks)
+      .set({ expiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+      .where(
+        and(eq(billingMemberLocks.userId, userId), eq(billingMemberLocks.holder, lease.holder)),
+      )
+      // A renewal that fails is tried again at the next tick; the lease holds until then.
+      .catch(() => {})
+  }, leaseMs / 3)
+  renewal.unref()
   try {
     return await holding.run([...held, lease], work)
   } finally {
+    clearInterval(renewal)
     lease.held = false
     // Only our own lease: one that ran out and was taken by another action stays theirs.
     await db
