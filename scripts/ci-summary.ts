@@ -16,12 +16,17 @@ const postgres = vitestCounts(postgresReport) ?? { passed: 0, failed: 1 }
 process.stdout.write(
   `PostgreSQL integration run: ${postgres.passed} passed, ${postgres.failed} failed\n`,
 )
+const scaleReport = path.join(reports, 'vitest-scale.json')
+const scale = vitestCounts(scaleReport) ?? { passed: 0, failed: 1 }
+process.stdout.write(`Scale test (two servers behind nginx): ${scale.passed} passed, ${scale.failed} failed\n`)
 const failures = [
   ...(summary?.failures ?? []),
   ...vitestFailures(postgresReport).map((line) => `(PostgreSQL) ${line}`),
+  ...vitestFailures(scaleReport).map((line) => `(scale) ${line}`),
 ]
 if (!summary) failures.push('npm test wrote no summary: it stopped before its end')
 if (!existsSync(postgresReport)) failures.push('the PostgreSQL run wrote no report')
+if (!existsSync(scaleReport)) failures.push('the scale test wrote no report')
 printFailures(failures)
-total = add(total, postgres)
+total = add(add(total, postgres), scale)
 process.stdout.write(`${total.passed} passed, ${total.failed} failed\n`)
