@@ -18,7 +18,9 @@ process.stdout.write(
 )
 const scaleReport = path.join(reports, 'vitest-scale.json')
 const scale = vitestCounts(scaleReport) ?? { passed: 0, failed: 1 }
-process.stdout.write(`Scale test (two servers behind nginx): ${scale.passed} passed, ${scale.failed} failed\n`)
+process.stdout.write(
+  `Scale test (two servers behind nginx): ${scale.passed} passed, ${scale.failed} failed\n`,
+)
 const failures = [
   ...(summary?.failures ?? []),
   ...vitestFailures(postgresReport).map((line) => `(PostgreSQL) ${line}`),
