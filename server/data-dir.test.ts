@@ -184,3 +184,40 @@ describe('lockDataDir', () => {
     release()
   })
 })
+
+describe('lockDataDir, several processes at once', () => {
+  it('lets exactly one of several processes take over a stale lock', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'harmonize-lock-race-'))
+    try {
+      writeFileSync(
+        path.join(dir, 'harmonize.lock'),
+        JSON.stringify({ pid: 1, started: '1', host: hostname() }),
+      )
+      // Each process tries at once, holds what it got until all have tried, and says.
+      const script = `
+        import { lockDataDir } from ${JSON.stringify(path.resolve(import.meta.dirname, 'data-dir.ts'))}
+        let result = 'refused'
+        try { lockDataDir(${JSON.stringify(dir)}); result = 'locked' } catch {}
+        process.stdout.write(result)
+        await new Promise((resolve) => process.stdin.once('data', resolve))
+      `
+      const children = Array.from({ length: 4 }, () =>
+        spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]),
+      )
+      const results = await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<string>((resolve) => {
+              child.stdout.setEncoding('utf8').once('data', resolve)
+            }),
+        ),
+      )
+      for (const child of children) child.stdin.end('done')
+      await Promise.all(children.map((child) => once(child, 'exit')))
+      expect(results.filter((result) => result === 'locked')).toHaveLength(1)
+      expect(results.filter((result) => result === 'refused')).toHaveLength(3)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

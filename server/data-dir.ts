@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import {
   chmodSync,
-  closeSync,
   type Dirent,
   existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -152,49 +153,70 @@ export function lockDataDir(dir: string): () => void {
   secureDataDir(dir)
   const lockPath = path.join(dir, 'harmonize.lock')
   const self = `pid ${process.pid} on ${hostname()}`
-  if (lockedHere.has(path.resolve(dir))) throw new DataDirLockedError(dir, self)
-  for (let attempt = 0; attempt < 2; attempt++) {
+  if (lockedHere.has(realpathSync(dir))) throw new DataDirLockedError(dir, self)
+  const content = JSON.stringify({
+    pid: process.pid,
+    started: startOf(process.pid),
+    host: hostname(),
+    since: new Date(),
+  })
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // Written whole beside it, then linked into place (which fails if a lock is there): a lock
+    // file is never seen empty or half-written, which another process would take for stale.
+    const mine = path.join(dir, `.harmonize.lock.${process.pid}.${randomBytes(4).toString('hex')}`)
+    writeFileSync(mine, content, { mode: 0o600 })
     try {
-      const fd = openSync(lockPath, 'wx', 0o600)
-      writeFileSync(
-        fd,
-        JSON.stringify({
-          pid: process.pid,
-          started: startOf(process.pid),
-          host: hostname(),
-          since: new Date(),
-        }),
-      )
-      closeSync(fd)
-      lockedHere.add(path.resolve(dir))
+      linkSync(mine, lockPath)
+      lockedHere.add(realpathSync(dir))
       let released = false
       return () => {
         if (released) return
         released = true
-        lockedHere.delete(path.resolve(dir))
+        lockedHere.delete(realpathSync(dir))
         rmSync(lockPath, { force: true })
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      let holder: { pid?: number; host?: string; started?: string | null } = {}
-      try {
-        holder = JSON.parse(readFileSync(lockPath, 'utf8'))
-      } catch {
-        // An unreadable lock file is treated as stale.
-      }
-      const sameHost = holder.host === undefined || holder.host === hostname()
-      // This process holds no lock on it (checked above): one naming our pid was a former
-      // process's.
-      const ours = sameHost && holder.pid === process.pid
-      if (
-        holder.pid &&
-        !ours &&
-        (!sameHost || holds({ pid: holder.pid, started: holder.started }))
-      ) {
-        throw new DataDirLockedError(dir, `pid ${holder.pid} on ${holder.host ?? 'this machine'}`)
-      }
-      rmSync(lockPath, { force: true })
+    } finally {
+      rmSync(mine, { force: true })
     }
+    let found = ''
+    try {
+      found = readFileSync(lockPath, 'utf8')
+    } catch {
+      continue // Released meanwhile: try again.
+    }
+    let holder: { pid?: number; host?: string; started?: string | null } = {}
+    try {
+      holder = JSON.parse(found)
+    } catch {
+      // Unreadable (never one of ours, which are linked in whole): stale.
+    }
+    const sameHost = holder.host === undefined || holder.host === hostname()
+    // This process holds no lock on it (checked above): one naming our pid was a former
+    // process's.
+    const ours = sameHost && holder.pid === process.pid
+    if (holder.pid && !ours && (!sameHost || holds({ pid: holder.pid, started: holder.started }))) {
+      throw new DataDirLockedError(dir, `pid ${holder.pid} on ${holder.host ?? 'this machine'}`)
+    }
+    // Taken over by moving it aside, in one step, and only if what moved is what was judged
+    // stale: of two processes taking over the same stale lock, the second moves the first's
+    // fresh lock, sees so, and puts it back.
+    const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`
+    try {
+      renameSync(lockPath, aside)
+    } catch {
+      continue
+    }
+    if (readFileSync(aside, 'utf8') !== found) {
+      try {
+        linkSync(aside, lockPath)
+      } finally {
+        rmSync(aside, { force: true })
+      }
+      throw new DataDirLockedError(dir, `a process racing ${self}`)
+    }
+    rmSync(aside, { force: true })
   }
   throw new DataDirLockedError(dir, `a process racing ${self}`)
 }
