@@ -105,12 +105,20 @@ describe.runIf(redisUrl)('Redis that goes down and comes back', () => {
     const cookie = session?.header ?? ''
     const signedIn = () => app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })
     expect((await signedIn()).json().user).not.toBeNull()
+    // Signed in while Redis was there, but never asked for by this server before it went.
+    const { session: other } = await buildUser(app)
 
     await close()
     await vi.waitFor(async () => expect(await readiness(app)).toBe(503), { timeout: 10_000 })
     expect((await challenge(app)).statusCode).toBe(503)
     // A member is not told they are signed out because their session cannot be read.
     expect((await signedIn()).statusCode).toBe(503)
+    const unseen = await app.inject({
+      method: 'GET',
+      url: '/api/session',
+      headers: { cookie: other?.header ?? '' },
+    })
+    expect(unseen.statusCode).toBe(503)
 
     await open()
     await vi.waitFor(async () => expect(await readiness(app)).toBe(200), {

@@ -25,6 +25,9 @@ export async function connectRedis(url: string, log: Log, role: string): Promise
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
+    // A link that went silent (no reset) fails a command after a second, not at the request's
+    // time-out.
+    commandTimeout: 1_000,
     // Try again soon, then every two seconds at most.
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   })
@@ -52,14 +55,21 @@ export async function connectRedis(url: string, log: Log, role: string): Promise
 export const redisReady = (redis: Redis) => redis.status === 'ready'
 
 /**
- * Runs a command; while Redis is down, its failure is a 503 that says to try again shortly
- * (the member's words), not a 500. A failure while connected (a bug of ours) is left as it is.
+ * Runs a command; while Redis is down or cannot take it, its failure is a 503 that says to try
+ * again shortly (the member's words), not a 500. Any other failure (a bug of ours) is left as
+ * it is.
  */
 export async function onRedis<T>(redis: Redis, command: () => Promise<T>): Promise<T> {
   try {
     return await command()
   } catch (error) {
-    if (redisReady(redis)) throw error
+    if (redisReady(redis) && !UNAVAILABLE.test(String((error as Error).message))) throw error
     throw new AppError(503, 'errors.storeUnavailable', 5)
   }
 }
+
+/**
+ * Redis's words for "not now" while connected: a command that timed out, a replica after a
+ * fail-over (READONLY), memory full, a server still loading its data.
+ */
+const UNAVAILABLE = /timed out|^READONLY|^OOM|^LOADING|^MASTERDOWN|^TRYAGAIN|^BUSY/

@@ -394,10 +394,15 @@ export const authPlugin = fp<{ config: Config; mail: AuthMail }>(
     // (session-answers.ts): sign-out and revocation delete them, so they still count at once.
     const answers = sessionAnswers<Readonly<SignedIn>>({
       getSession: async (cookie) => {
-        const { headers, response: found } = await app.auth.api.getSession({
-          headers: new Headers({ cookie }),
-          returnHeaders: true,
-        })
+        // better-auth answers a storage it cannot read with a 500 of its own: a shared Redis
+        // that is away is said as such (503, try again shortly), never as an error or a sign-out.
+        if (!app.cache.ready()) throw new AppError(503, 'errors.storeUnavailable', 5)
+        const { headers, response: found } = await app.auth.api
+          .getSession({ headers: new Headers({ cookie }), returnHeaders: true })
+          .catch((error: unknown) => {
+            const cause = (error as { cause?: unknown }).cause
+            throw cause instanceof AppError ? cause : error
+          })
         if (!found) return null
         return {
           user: Object.freeze({
