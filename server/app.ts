@@ -54,6 +54,8 @@ declare module 'fastify' {
     secrets: Secrets
     /** Every route with its schemas and settings, in the order they were added. */
     routeCatalog: readonly RouteOptions[]
+    /** True from the moment it starts shutting down (its readiness says so at once). */
+    shuttingDown(): boolean
   }
 }
 
@@ -188,6 +190,7 @@ export async function buildApp(
   // While shutting down, answers that were in flight close their keep-alive connection; otherwise
   // the server would wait for the client's idle timeout before it could finish closing.
   let closing = false
+  app.decorate('shuttingDown', () => closing)
   app.addHook('preClose', async () => {
     closing = true
   })

@@ -1,4 +1,11 @@
-import { createReadStream, existsSync, readdirSync, writeFileSync } from 'node:fs'
+import {
+  createReadStream,
+  existsSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
@@ -99,7 +106,18 @@ export async function restoreBackup(dataDir: string, file: string): Promise<Back
     )
   }
   const { about, database } = await readBackup(file)
-  await restorePglite(databaseDir, database)
+  // Laid out beside it and renamed once whole: a restore that fails half-way leaves no
+  // database a server would open, and can be run again.
+  const restoring = `${databaseDir}.restoring`
+  rmSync(restoring, { recursive: true, force: true })
+  try {
+    await restorePglite(restoring, database)
+  } catch (error) {
+    rmSync(restoring, { recursive: true, force: true })
+    throw error
+  }
+  rmSync(databaseDir, { recursive: true, force: true })
+  renameSync(restoring, databaseDir)
   writeFileSync(path.join(dataDir, 'secrets.json'), `${JSON.stringify(about.secrets, null, 2)}\n`, {
     mode: 0o600,
   })

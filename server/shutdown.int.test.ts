@@ -27,6 +27,17 @@ describe('graceful shutdown', () => {
       })
       return { done: true }
     })
+    let letStop = () => {}
+    let stopped = () => {}
+    const stopping = new Promise<void>((resolve) => {
+      stopped = resolve
+    })
+    app.addHook('preClose', async () => {
+      stopped()
+      await new Promise<void>((resolve) => {
+        letStop = resolve
+      })
+    })
     await app.listen({ port: 0, host: '127.0.0.1' })
     const { port } = app.server.address() as AddressInfo
 
@@ -36,9 +47,14 @@ describe('graceful shutdown', () => {
     const closing = app.close().then(() => {
       closed = true
     })
-    // While the slow request runs, the server has not finished closing.
+    // While the slow request runs, the server has not finished closing, and says it is not
+    // ready for more.
     await new Promise((resolve) => setImmediate(resolve))
     expect(closed).toBe(false)
+    // Still listening while it stops its jobs (held open here): not ready for more.
+    await stopping
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(503)
+    letStop()
 
     finish()
     const response = await inFlight

@@ -127,10 +127,13 @@ const SCHEMA = 'pgboss'
 const FAILED_QUEUE = 'failed-jobs'
 
 /**
- * A running job's worker says it is alive this often (half of it, by pg-boss); a job whose
- * worker went silent this long is failed and tried again by another process. pg-boss's least.
+ * A running job's worker says it is alive every half of this (pg-boss does it); a job whose
+ * worker went silent this long is failed and tried again by another process. Long enough that a
+ * busy process (a stalled event loop) does not lose a job it is still running.
  */
-const HEARTBEAT_SECONDS = 10
+const HEARTBEAT_SECONDS = 30
+/** How often one process looks for such jobs (and for expired ones). */
+const MONITOR_SECONDS = 15
 
 /** How long a job that gave up is kept to be seen and retried. */
 const FAILED_KEPT_SECONDS = 7 * 24 * 60 * 60
@@ -189,8 +192,8 @@ export async function createJobRunner(
     schedule: false,
     // Jobs of a process that died (killed, its machine gone) are found within seconds, not a
     // minute or more: their heartbeats stop (HEARTBEAT_SECONDS), and these passes look.
-    monitorIntervalSeconds: HEARTBEAT_SECONDS,
-    superviseIntervalSeconds: HEARTBEAT_SECONDS,
+    monitorIntervalSeconds: MONITOR_SECONDS,
+    superviseIntervalSeconds: MONITOR_SECONDS,
   })
   boss.on('error', (error: Error) => log.error({ err: error }, 'job runner error'))
   const fromV10 = await setAsideV10Schema(database, SCHEMA)

@@ -60,9 +60,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** Waits until `url` answers 200, or throws with `output()` after `timeoutMs`. */
-export async function waitForReady(url: string, output: () => string, timeoutMs = 120_000) {
+export async function waitForReady(
+  url: string,
+  output: () => string,
+  timeoutMs = 120_000,
+  gone: () => boolean = () => false,
+) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
+    if (gone()) throw new Error(`${url} exited while starting:\n${output().slice(-4000)}`)
     const answer = await fetch(`${url}/readyz`).catch(() => null)
     if (answer?.status === 200) return
     await delay(100)
@@ -177,7 +183,12 @@ export async function startCluster({ servers = 2 } = {}): Promise<Cluster> {
           })
         }
         server.child = child
-        await waitForReady(server.url, server.output)
+        await waitForReady(
+          server.url,
+          server.output,
+          undefined,
+          () => child.exitCode !== null || child.signalCode !== null,
+        )
       },
       async stop(signal) {
         const child = server.child
@@ -224,11 +235,32 @@ export async function startCluster({ servers = 2 } = {}): Promise<Cluster> {
     nginxOutput += `\n${error.message}: install Debian's nginx (apt-get install nginx-light)`
   })
 
-  // At the same moment, on the empty database.
-  await Promise.all(processes.map((server) => server.start()))
-  await waitForReady(url, () => `${nginxOutput}\n${processes.map((s) => s.output()).join('\n')}`)
-
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+  const close = async () => {
+    await Promise.all(processes.map((server) => server.stop('SIGTERM')))
+    nginx.kill('SIGQUIT')
+    await pool.end()
+    await smtp.close()
+    await s3.close()
+    const cleanup = new pg.Client({ connectionString: ADMIN_DATABASE_URL })
+    await cleanup.connect()
+    await cleanup.query(`drop database if exists ${name} with (force)`)
+    await cleanup.end()
+    // SCALE_KEEP=1 keeps the servers' folders and nginx's error log to look at afterwards.
+    if (process.env.SCALE_KEEP) console.info(`kept ${scratch}`)
+    else rmSync(scratch, { recursive: true, force: true })
+  }
+
+  try {
+    // At the same moment, on the empty database.
+    await Promise.all(processes.map((server) => server.start()))
+    await waitForReady(url, () => `${nginxOutput}\n${processes.map((s) => s.output()).join('\n')}`)
+  } catch (error) {
+    // Nothing left running or taking room after a start that failed.
+    await close().catch(() => {})
+    throw error
+  }
+
   return {
     url,
     servers: processes,
@@ -256,19 +288,6 @@ export async function startCluster({ servers = 2 } = {}): Promise<Cluster> {
       }
       throw new Error(`the balancer did not ${inRotation ? 'take back' : 'leave out'} ${address}`)
     },
-    async close() {
-      await Promise.all(processes.map((server) => server.stop('SIGTERM')))
-      nginx.kill('SIGQUIT')
-      await pool.end()
-      await smtp.close()
-      await s3.close()
-      const cleanup = new pg.Client({ connectionString: ADMIN_DATABASE_URL })
-      await cleanup.connect()
-      await cleanup.query(`drop database if exists ${name} with (force)`)
-      await cleanup.end()
-      // SCALE_KEEP=1 keeps the servers' folders and nginx's error log to look at afterwards.
-      if (process.env.SCALE_KEEP) console.info(`kept ${scratch}`)
-      else rmSync(scratch, { recursive: true, force: true })
-    },
+    close,
   }
 }

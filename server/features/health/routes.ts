@@ -39,6 +39,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      // Shutting down: it still answers what reaches it, but nothing more should come.
+      if (app.shuttingDown()) return reply.code(503).send({ status: 'unavailable' as const })
       // Without Redis (when set) sign-in, sessions and limits cannot work: not ready either.
       if (!app.cache.ready() || !app.rateLimiter.ready()) {
         request.log.warn('not ready: Redis (REDIS_URL) cannot be reached')
