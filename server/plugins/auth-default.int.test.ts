@@ -79,6 +79,7 @@ describe('authentication by default under /api', () => {
       'POST /api/admin/prices',
       'POST /api/admin/prices/archive',
       'POST /api/billing/webhook',
+      'POST /api/operator/backup',
       'POST /api/operator/billing/advance',
       'POST /api/operator/billing/sync',
       'POST /api/operator/codes/create',
