@@ -227,6 +227,9 @@ test.describe('a failed renewal', () => {
 })
 
 test.describe('media', () => {
+  // The part the test drops on purpose is logged by the browser as a reset connection.
+  test.use({ allowedConsoleErrors: /ERR_CONNECTION_RESET/ })
+
   test('an operator uploads a panel’s video in parts and sees its progress; an upload stopped keeps nothing, a part lost on the way is sent again', async ({
     page,
     member: operator,
