@@ -145,9 +145,9 @@ export const cachePlugin = fp<{ config: Config }>(
     if (scope === 'none') {
       app.log.warn(
         'DATABASE_URL is PostgreSQL and REDIS_URL is not set: sessions and access are read from ' +
-          'the database at every request (no server keeps a copy another could make stale), and ' +
-          'each server counts its own rate limits. Set REDIS_URL, the same for every server, ' +
-          'when more than one server uses this database.',
+          'the database each time they are needed (no server keeps a copy another could make ' +
+          'stale), and each server counts its own rate limits. Set REDIS_URL, the same for ' +
+          'every server, when more than one server uses this database.',
       )
     }
     const cache = config.REDIS_URL

@@ -279,8 +279,9 @@ export async function startCluster({ servers = 2 } = {}): Promise<Cluster> {
       let without = 0
       const deadline = Date.now() + 30_000
       while (Date.now() < deadline) {
-        const answer = await fetch(`${url}/healthz`)
-        const by = answer.headers.get('x-upstream') ?? ''
+        // A kept-alive connection the old workers close as they go may fail: ask again.
+        const answer = await fetch(`${url}/healthz`).catch(() => null)
+        const by = answer?.headers.get('x-upstream') ?? ''
         if (inRotation && by === address) return
         without = by === address ? 0 : without + 1
         if (!inRotation && without >= 10) return
