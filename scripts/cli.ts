@@ -9,7 +9,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { type DatabaseHandle, openDatabase } from '../db/client'
-import { BackupError, packBackup, readBackup, restoreBackup } from '../server/backup'
+import { BackupError, packBackup, restoreBackup } from '../server/backup'
 import { ConfigError, loadConfig } from '../server/config'
 import {
   DataDirLockedError,
@@ -85,6 +85,9 @@ async function backup(config: ReturnType<typeof loadConfig>, file: string | unde
   const target = path.resolve(file)
   if (existsSync(target)) throw new Error(`${target} exists already; name a new file.`)
   const partial = `${target}.partial`
+  // The copy is taken after this moment, while the command waits: every row answered before it
+  // is in the backup.
+  const asked = new Date()
   let release: (() => void) | null = null
   try {
     release = lockDataDir(config.dataDir)
@@ -123,9 +126,8 @@ async function backup(config: ReturnType<typeof loadConfig>, file: string | unde
   } finally {
     release?.()
   }
-  const { about } = await readBackup(target)
   const megabytes = (statSync(target).size / 1e6).toFixed(1)
-  console.log(`Backup written to ${target} (${megabytes} MB), taken at ${about.takenAt}.`)
+  console.log(`Backup written to ${target} (${megabytes} MB), asked for at ${asked.toISOString()}.`)
 }
 
 /** `restore FILE`: into a DATA_DIR with no database, which no server is using. */
