@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { paymentFlowSchema } from './access'
+import { paymentFlowSchema, STANDINGS } from './access'
 import { sessionUserSchema } from './auth'
 import { textSchema } from './text'
 
@@ -28,6 +28,8 @@ export type CodeCheckResponse = z.infer<typeof codeCheckResponseSchema>
 export const accessResponseSchema = z.object({
   hasAccess: z.boolean(),
   flow: paymentFlowSchema,
+  /** Where the member stands (domain/access.ts `standingOf`): what /home and My Account say. */
+  standing: z.enum(STANDINGS),
 })
 export type AccessResponse = z.infer<typeof accessResponseSchema>
 

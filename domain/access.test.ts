@@ -8,6 +8,7 @@ import {
   paymentStatus,
   SUBSCRIPTION_STATUSES,
   type SubscriptionStatus,
+  standingOf,
 } from './access'
 
 const INTENT_STATUSES = ['succeeded', 'requires_payment_method', 'processing', 'canceled']
@@ -36,10 +37,10 @@ describe('hasAccess (spec core §4)', () => {
   })
 
   it('with no active code, a subscription status decides when there is one', () => {
-    for (const status of ['active', 'trialing', 'pending', 'paid'] as const) {
+    for (const status of ['active', 'trialing', 'pending', 'paid', 'past_due'] as const) {
       expect(hasAccess({ subscriptionStatus: status, paymentIntents: [] }), status).toBe(true)
     }
-    for (const status of ['canceled', 'unpaid', 'incomplete', 'past_due', 'paused'] as const) {
+    for (const status of ['canceled', 'unpaid', 'incomplete', 'paused'] as const) {
       // A succeeded one-time payment does not override a subscription status that says no.
       expect(hasAccess({ subscriptionStatus: status, paymentIntents: [succeeded] }), status).toBe(
         false,
@@ -67,7 +68,9 @@ describe('hasAccess (spec core §4)', () => {
         const reason =
           f.complimentary === true ||
           f.code?.status === 'ACTIVE' ||
-          ['active', 'trialing', 'pending', 'paid'].includes(f.subscriptionStatus ?? '') ||
+          ['active', 'trialing', 'pending', 'paid', 'past_due'].includes(
+            f.subscriptionStatus ?? '',
+          ) ||
           (!f.subscriptionStatus && f.paymentIntents.some((i) => i.status === 'succeeded'))
         return hasAccess(f) === reason
       }),
@@ -120,5 +123,44 @@ describe('displayed statuses', () => {
     )
     expect(paymentStatus([succeeded, succeeded])).toBe('paid')
     expect(paymentStatus([])).toBe('paid')
+  })
+})
+
+describe('standing', () => {
+  it('is paid for good after a one-time payment or a four-payment plan paid off, before a code', () => {
+    expect(standingOf({ paymentIntents: [failed, succeeded] })).toBe('lifetime')
+    expect(standingOf({ subscriptionStatus: 'paid', paymentIntents: [] })).toBe('lifetime')
+    expect(
+      standingOf({ code: { status: 'ACTIVE' }, complimentary: true, paymentIntents: [succeeded] }),
+    ).toBe('lifetime')
+  })
+
+  it('tells a running plan, one being retried and one paused or out of tries apart', () => {
+    expect(standingOf({ subscriptionStatus: 'active', paymentIntents: [] })).toBe('plan')
+    expect(standingOf({ subscriptionStatus: 'past_due', paymentIntents: [] })).toBe('retrying')
+    expect(standingOf({ subscriptionStatus: 'paused', paymentIntents: [] })).toBe('paused')
+    expect(standingOf({ subscriptionStatus: 'unpaid', paymentIntents: [] })).toBe('unpaid')
+    expect(standingOf({ subscriptionStatus: 'incomplete', paymentIntents: [] })).toBe('failed')
+    expect(standingOf({ subscriptionStatus: 'canceled', paymentIntents: [] })).toBe('ended')
+    expect(standingOf({ paymentIntents: [{ id: 'pi_3', status: 'processing' }] })).toBe('pending')
+    expect(standingOf({ paymentIntents: [failed] })).toBe('none')
+  })
+
+  it('a code or a grant speaks only when no payment does', () => {
+    expect(standingOf({ code: { status: 'ACTIVE' }, paymentIntents: [] })).toBe('code')
+    expect(
+      standingOf({ complimentary: true, subscriptionStatus: 'paused', paymentIntents: [] }),
+    ).toBe('complimentary')
+  })
+
+  it('says the member has access exactly when the access rule does (a one-time payment still with the bank aside)', () => {
+    const open = new Set(['lifetime', 'plan', 'retrying', 'pending', 'code', 'complimentary'])
+    fc.assert(
+      fc.property(facts, (f) => {
+        if (f.paymentIntents.some((intent) => intent.status === 'processing')) return true
+        expect(open.has(standingOf(f))).toBe(hasAccess(f))
+        return true
+      }),
+    )
   })
 })

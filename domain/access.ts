@@ -45,13 +45,16 @@ export interface AccessFacts {
 
 /**
  * Subscription statuses that open the panels. `paid` is ours: a four-payment plan paid in full
- * must not lock its buyer out (PRODUCT.md).
+ * must not lock its buyer out (PRODUCT.md). `past_due` too, unlike spec core §4: while the card
+ * is tried again by itself the member keeps access, and loses it when the tries are used up and
+ * the plan is `unpaid` (docs/decisions/0034-money-screens-tell-the-truth.md).
  */
 export const ACCESS_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = [
   'active',
   'trialing',
   'pending',
   'paid',
+  'past_due',
 ]
 
 /**
@@ -103,6 +106,52 @@ export function displayedPaymentFlow(facts: AccessFacts): PaymentFlow {
   }
   return { kind: 'default' }
 }
+
+/**
+ * Where the member stands, in one word every screen tells the same way: paid for good
+ * (`lifetime`), on a running plan, on a plan whose renewal is being retried (still open), a
+ * payment with the bank, an access code or complimentary access; or, without access, a paused
+ * plan, a plan whose retries are used up (`unpaid`), a first payment refused, a plan that
+ * ended, or nothing bought yet.
+ */
+export const STANDINGS = [
+  'lifetime',
+  'plan',
+  'retrying',
+  'pending',
+  'code',
+  'complimentary',
+  'paused',
+  'unpaid',
+  'failed',
+  'ended',
+  'none',
+] as const
+export type Standing = (typeof STANDINGS)[number]
+
+/**
+ * The member's standing from the access facts. Paid for good comes first: it outlasts a code
+ * or a grant. A lifetime payment with the bank is `pending`.
+ */
+export function standingOf(facts: AccessFacts): Standing {
+  const status = facts.subscriptionStatus
+  const paidForGood =
+    status === 'paid' ||
+    (!status && facts.paymentIntents.some((intent) => intent.status === 'succeeded'))
+  if (paidForGood) return 'lifetime'
+  if (status === 'active' || status === 'trialing') return 'plan'
+  if (status === 'past_due') return 'retrying'
+  if (status === 'pending' || (!status && facts.paymentIntents.some(isProcessing))) return 'pending'
+  if (facts.code?.status === 'ACTIVE') return 'code'
+  if (facts.complimentary) return 'complimentary'
+  if (status === 'paused') return 'paused'
+  if (status === 'unpaid') return 'unpaid'
+  if (status === 'incomplete') return 'failed'
+  if (status === 'canceled' || status === 'incomplete_expired') return 'ended'
+  return 'none'
+}
+
+const isProcessing = (intent: PaymentIntentFact) => intent.status === 'processing'
 
 /** Payment status: the first payment that did not succeed names it; all succeeded is `paid`. */
 export function paymentStatus(intents: readonly PaymentIntentFact[]): string {

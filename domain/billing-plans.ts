@@ -1,6 +1,6 @@
 import { z } from 'zod/mini'
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './access'
-import { CURRENCIES, PLANS } from './billing'
+import { CURRENCIES, PLANS, REFUSAL_REASONS } from './billing'
 import { textSchema } from './text'
 
 // Monthly plans (SUBSCRIPTION, FOUR PAYMENTS) and invoices, as both sides see them, and the
@@ -74,6 +74,10 @@ export const invoiceSchema = z.object({
   refunded: z.int(),
   /** Where the PDF is. */
   pdfUrl: z.string(),
+  /** What it charged for: the plan's label (`FOUR PAYMENTS`), or null when that is unknown. */
+  product: z.nullable(z.string()),
+  /** FOUR PAYMENTS: which of the four it is. */
+  installment: z.nullable(z.object({ number: z.int(), total: z.int() })),
 })
 export type Invoice = z.infer<typeof invoiceSchema>
 
@@ -98,6 +102,13 @@ export const planStateSchema = z.object({
   openInvoice: z.nullable(invoiceSchema),
   /** True when the last charge of the open invoice failed: the banner shows. */
   paymentFailed: z.boolean(),
+  /** Why the bank refused that charge. */
+  refusal: z.nullable(z.enum(REFUSAL_REASONS)),
+  /**
+   * Paid for good: a ONE PAYMENT paid, or FOUR PAYMENTS whose last payment is made. Nothing is
+   * charged any more and access stays.
+   */
+  lifetime: z.boolean(),
   /** True while a charge of the open invoice is with the bank: the screen asks again. */
   charging: z.boolean(),
   /**
@@ -189,9 +200,6 @@ export const upgradePreviewSchema = z.object({
 export type UpgradePreview = z.infer<typeof upgradePreviewSchema>
 
 export const upgradePreviewQuerySchema = z.object({ priceId: startPlanRequestSchema.shape.priceId })
-
-/** A date as the billing screens show it: yyyy-mm-dd, in UTC (spec core §9). */
-export const calendarDate = (iso: string) => iso.slice(0, 10)
 
 export const invoiceParamsSchema = z.object({
   id: textSchema().check(z.regex(/^in_[A-Za-z0-9]{1,100}$/)),

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import {
   cardBrand,
   createPriceRequestSchema,
-  formatAmount,
   isCardExpired,
   passesLuhn,
   priceLabel,
@@ -25,41 +24,6 @@ function withCheckDigit(body: string): string {
   }
   throw new Error('unreachable')
 }
-
-describe('amounts (spec core §9)', () => {
-  it('shows cents as dollars with two decimals', () => {
-    expect(formatAmount(4900)).toBe('$49.00')
-    expect(formatAmount(1999)).toBe('$19.99')
-    expect(formatAmount(5)).toBe('$0.05')
-    expect(formatAmount(1_250_000)).toBe('$12,500.00')
-    expect(formatAmount(-1234)).toBe('-$12.34')
-  })
-
-  it('shows the 100-cent fallback when a price has no amount', () => {
-    expect(formatAmount(null)).toBe('$1.00')
-    expect(formatAmount(undefined)).toBe('$1.00')
-  })
-
-  it('keeps every cent for any amount', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (cents) => {
-        const shown = formatAmount(cents)
-        expect(Number(shown.replace(/[$,]/g, '')) * 100).toBeCloseTo(cents, 6)
-      }),
-    )
-  })
-
-  it('groups thousands as US English does, at every length', () => {
-    const english = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 })
-    fc.assert(
-      fc.property(fc.integer({ min: -1e12, max: 1e12 }), (cents) => {
-        expect(formatAmount(cents)).toBe(
-          `${cents < 0 ? '-' : ''}$${english.format(Math.abs(cents) / 100)}`,
-        )
-      }),
-    )
-  })
-})
 
 describe('price labels (spec core §2)', () => {
   it('shows nickname underscores as spaces', () => {

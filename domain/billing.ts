@@ -12,9 +12,6 @@ import { textSchema } from './text'
 export const PLANS = ['one_payment', 'four_payments', 'subscription'] as const
 export type Plan = (typeof PLANS)[number]
 
-/** What a price without an amount costs (spec core §3: 100 is the fallback). */
-export const FALLBACK_UNIT_AMOUNT = 100
-
 /** The pending payment flow asks again this often (spec core §9). */
 export const PAYMENT_POLL_MS = 2000
 
@@ -61,18 +58,24 @@ export function priceLabel(nickname: string): string {
 }
 
 /**
- * An amount in cents as the spec shows it: a dollar sign and two decimals (`$49.00`). A missing
- * amount is the fallback of 100 cents. Thousands are grouped, so large totals stay readable.
- * Plain arithmetic, not `toLocaleString`: a page's first number format loads the browser's
- * locale data, which held My Account's render for 20–30 ms here (four times that on a phone).
+ * Why the bank refused a charge, in the provider's own words (its decline or error code); any
+ * other code is a plain `card_declined`. Screens and mails word each one.
  */
-export function formatAmount(cents: number | null | undefined): string {
-  const amount = Math.round(cents ?? FALLBACK_UNIT_AMOUNT)
-  const sign = amount < 0 ? '-' : ''
-  const whole = Math.abs(amount)
-  const dollars = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ',')
-  const rest = String(whole % 100).padStart(2, '0')
-  return `${sign}$${dollars}.${rest}`
+export const REFUSAL_REASONS = [
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'test_mode_live_card',
+  'authentication_required',
+  'payment_intent_authentication_failure',
+] as const
+export type RefusalReason = (typeof REFUSAL_REASONS)[number]
+
+export function refusalReason(code: string | null | undefined): RefusalReason {
+  return (REFUSAL_REASONS as readonly string[]).includes(code ?? '')
+    ? (code as RefusalReason)
+    : 'card_declined'
 }
 
 /** Digits only: people type card numbers with spaces or dashes. */

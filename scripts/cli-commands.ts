@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { z } from 'zod/mini'
-import { formatAmount, PLANS, priceNicknameSchema, unitAmountSchema } from '../domain/billing'
+import { PLANS, priceNicknameSchema, unitAmountSchema } from '../domain/billing'
+import { formatMoney } from '../domain/format'
 import {
   type OperationInput,
   type OperationName,
@@ -166,7 +167,7 @@ async function runPrices(
           price.id,
           price.label.padEnd(16),
           price.plan.padEnd(13),
-          formatAmount(price.unitAmount).padStart(10),
+          formatMoney(price.unitAmount, 'en').padStart(12),
           price.active ? 'on sale' : 'archived',
         ].join('  '),
       )

@@ -163,6 +163,8 @@ export const billingInvoices = pgTable(
     attemptCount: integer('attempt_count').notNull(),
     /** Its latest charge's status: `processing` while the bank answers, `requires_payment_method` when refused. */
     lastChargeStatus: text('last_charge_status'),
+    /** Why the bank refused its latest charge (the provider's decline or error code), if it did. */
+    lastChargeFailure: text('last_charge_failure'),
     /**
      * While its latest charge waits for the member's check at the bank (3-D Secure,
      * `requires_action`): that charge's client secret, for the member's page to run the check.

@@ -197,7 +197,9 @@ function current<T>(stored: string | null, generation: string): { value: T } | n
  * What the access rule knows of a user (codes, plans, payments). Access reads it; billing and
  * access codes change it, so the key is named here, below both.
  */
-export const accessFactsKey = (userId: string) => `access:${userId}`
+// Versioned by the answer's shape: a server of the new version never reads an answer an older
+// one cached without the fields it sends (v2: `standing`).
+export const accessFactsKey = (userId: string) => `access:v2:${userId}`
 
 /** Makes every cached copy of `key` stale, in this process and (with Redis) in all others. */
 export async function invalidate(cache: KeyValueCache | null, key: string): Promise<void> {

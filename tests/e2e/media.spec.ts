@@ -174,7 +174,7 @@ it('My Account saves a media file for offline use with a progress bar, and remov
     expect(value % 5).toBe(0)
     if (index > 0) expect(value).toBeGreaterThanOrEqual(values[index - 1] ?? 0)
   }
-  await expect(card.getByTestId('saved-media')).toContainText(/KB/)
+  await expect(card.getByTestId('saved-media')).toContainText(/kB/)
   await expect(card.getByRole('progressbar')).toHaveCount(0)
 
   // The copy is in Cache Storage under its key, byte for byte.

@@ -259,7 +259,7 @@ describe('One payment (Pay now)', () => {
   it('shows the payment in progress, then paid', async () => {
     const plan = await openPayPage()
     const user = userEvent.setup()
-    expect(plan.closest('label')?.textContent).toContain('ONE PAYMENT$149.00')
+    expect(plan.closest('label')?.textContent).toContain('ONE PAYMENTUS$149.00')
     await user.click(plan)
     await user.type(field('Invoice copy (optional)'), 'copy@example.com')
     await typeCard('4242 4242 4242 4242', { send: 'Pay now' })

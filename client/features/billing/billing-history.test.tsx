@@ -3,6 +3,7 @@ import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { payOnceResponseSchema } from '../../../domain/billing'
 import { type Invoice, invoicesResponseSchema } from '../../../domain/billing-plans'
+import { formatShortDay } from '../../../domain/format'
 import { apiRequest } from '../../lib/api-client'
 import {
   type AppServer,
@@ -23,7 +24,7 @@ afterAll(() => server?.close())
 beforeEach(() => signOut())
 
 const title = () => screen.getByTestId('header-title')
-const utcToday = () => new Date().toISOString().slice(0, 10)
+const utcToday = () => formatShortDay(new Date(), 'en')
 
 /**
  * Pays ONE PAYMENT as the pay screen does, with this page's session: the card field makes a
@@ -83,7 +84,7 @@ describe('Invoices', () => {
     await waitFor(() => expect(title().textContent).toBe('My Account'))
   })
 
-  it('shows a paid ONE PAYMENT as a row: Subscription, its reference, date, amount, PAID and its PDF', async () => {
+  it('shows a paid ONE PAYMENT as a row: what was bought, its reference, date, amount, Paid and its PDF', async () => {
     await signedInMember(server)
     const before = utcToday()
     const invoice = await payOnePayment()
@@ -103,26 +104,26 @@ describe('Invoices', () => {
     }
     const { row, cells } = await onlyRow()
     const [product, reference, date, amount, status] = cells
-    expect(product).toBe('Subscription')
+    expect(product).toBe('ONE PAYMENT')
     expect(reference).toMatch(/^HZ-\d{6}$/)
     expect(reference).toBe(invoice.number)
     // Made while this test ran: today in UTC (either side of a midnight it may have crossed).
     expect([before, after]).toContain(date)
-    expect(amount).toBe('$149.00 USD')
-    expect(status).toBe('PAID')
+    expect(amount).toBe('US$149.00')
+    expect(status).toBe('Paid')
 
-    const pdf = within(row).getByRole('link', { name: `Invoice ${invoice.number} (PDF)` })
-    // What the eye sees is the word; the name above is what a screen reader says.
-    expect(within(pdf).getByText('PDF', { exact: true })).toBeTruthy()
+    // The name starts with the word the eye sees, so voice control reaches it too.
+    const pdf = within(row).getByRole('link', { name: `PDF of invoice ${invoice.number}` })
+    expect(pdf.textContent).toBe('PDF')
     expect(pdf.getAttribute('href')).toMatch(/^\/api\/billing\/invoices\/in_[A-Za-z0-9]+\/pdf$/)
     expect(pdf.getAttribute('target')).toBe('_blank')
     expect(pdf.getAttribute('rel')).toBe('noopener')
 
-    // On a narrow phone the table scrolls inside a region the keyboard can reach.
-    const region = screen.getByRole('region', { name: 'Invoices' })
-    expect(region.contains(table)).toBe(true)
-    expect(region.getAttribute('tabindex')).toBe('0')
-    expect(region.className).toContain('overflow-x-auto')
+    // A phone gets the same invoice as a card, nothing hidden off-screen (CSS picks one).
+    const card = within(screen.getByRole('list', { name: 'Invoices' })).getByTestId('invoice-card')
+    for (const shown of ['ONE PAYMENT', invoice.number, 'US$149.00', 'Paid', 'PDF']) {
+      expect(card.textContent).toContain(shown)
+    }
   })
 
   it('speaks Spanish', async () => {
@@ -142,15 +143,15 @@ describe('Invoices', () => {
     ).toEqual(['Producto', 'Referencia', 'Fecha', 'Importe', 'Estado', 'Factura'])
     const { row, cells } = await onlyRow()
     expect(cells.slice(0, 5)).toEqual([
-      'Suscripción',
+      'ONE PAYMENT',
       expect.stringMatching(/^HZ-\d{6}$/),
-      expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-      '$149.00 USD',
-      'PAID',
+      expect.stringMatching(/^\d{1,2} [a-z]{3} \d{4}$/),
+      '149,00\u00a0US$',
+      'Pagada',
     ])
     expect(
       within(row)
-        .getByRole('link', { name: `Factura ${cells[1]} (PDF)` })
+        .getByRole('link', { name: `PDF de la factura ${cells[1]}` })
         .getAttribute('href'),
     ).toMatch(/^\/api\/billing\/invoices\/in_[A-Za-z0-9]+\/pdf$/)
     expect(screen.getByRole('button', { name: 'Volver' })).toBeTruthy()

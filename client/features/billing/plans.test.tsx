@@ -2,12 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { accessResponseSchema } from '../../../domain/access-codes'
-import {
-  cardConfirmResponseSchema,
-  formatAmount,
-  payOnceResponseSchema,
-} from '../../../domain/billing'
-import { calendarDate, type PlanState, planStateSchema } from '../../../domain/billing-plans'
+import { cardConfirmResponseSchema, payOnceResponseSchema } from '../../../domain/billing'
+import { type PlanState, planStateSchema } from '../../../domain/billing-plans'
+import { formatDay, formatMoney } from '../../../domain/format'
 import { apiRequest } from '../../lib/api-client'
 import {
   type AppServer,
@@ -129,13 +126,13 @@ describe('My Subscription on My Account', () => {
 
     const state = await planState()
     expect(state.subscription?.plan).toBe('subscription')
-    const renews = calendarDate(state.subscription?.currentPeriodEnd ?? '')
+    const renews = formatDay(state.subscription?.currentPeriodEnd ?? '', 'en')
     expect(renews > utcToday()).toBe(true)
     const mine = await planSection()
     await waitFor(() => expect(within(mine).getByTestId('plan-status').textContent).toBe('Active'))
-    expect(detail(mine)).toContain('SUBSCRIPTION$15.00 a month')
+    expect(detail(mine)).toContain('SUBSCRIPTIONUS$15.00 a month')
     expect(within(mine).getByText(`Renews on ${renews}.`)).toBeTruthy()
-    expect(renews).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    expect(renews).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/)
     expect(within(mine).queryByTestId('plan-payment-status')).toBeNull()
     expect(within(mine).getByRole('button', { name: 'Cancel Renewal' })).toBeTruthy()
     expect(
@@ -152,7 +149,7 @@ describe('My Subscription on My Account', () => {
   it('asks before Cancel Renewal; NO changes nothing, YES keeps access to the end, and Reactivate takes it back', async () => {
     await signedInMember(server)
     const started = await activeSubscription()
-    const periodEnd = calendarDate(started.subscription?.currentPeriodEnd ?? '')
+    const periodEnd = formatDay(started.subscription?.currentPeriodEnd ?? '', 'en')
     await renderApp('/my-account')
     const section = await planSection()
     const user = userEvent.setup()
@@ -205,7 +202,7 @@ describe('My Subscription on My Account', () => {
   it('pauses, offering Resume only while paused, and resumes', async () => {
     await signedInMember(server)
     const started = await activeSubscription()
-    const periodEnd = calendarDate(started.subscription?.currentPeriodEnd ?? '')
+    const periodEnd = formatDay(started.subscription?.currentPeriodEnd ?? '', 'en')
     await renderApp('/my-account')
     const section = await planSection()
     const user = userEvent.setup()
@@ -263,13 +260,15 @@ describe('My Subscription on My Account', () => {
     expect(await within(section).findByText('*Selecciona primero un plan de precios')).toBeTruthy()
 
     const subscription = within(section).getByRole('radio', { name: /^SUBSCRIPTION/ })
-    expect(subscription.closest('label')?.textContent).toBe('SUBSCRIPTION$15.00 al mes')
+    expect(subscription.closest('label')?.textContent?.replace(/\s/g, ' ')).toBe(
+      'SUBSCRIPTION15,00 US$ al mes',
+    )
     await user.click(subscription)
     await user.click(startNow)
     await inProgressThenPanels('Estado del pago: en curso...', 'Inicio')
     await backToMyAccount('Abrir menú', 'Mi cuenta')
 
-    const renews = calendarDate((await planState()).subscription?.currentPeriodEnd ?? '')
+    const renews = formatDay((await planState()).subscription?.currentPeriodEnd ?? '', 'es')
     const mine = await planSection('Mi suscripción')
     await waitFor(() => expect(within(mine).getByTestId('plan-status').textContent).toBe('Activa'))
     expect(within(mine).getByText(`Se renueva el ${renews}.`)).toBeTruthy()
@@ -304,7 +303,8 @@ describe('after ONE PAYMENT', () => {
     )
     await renderApp('/my-account')
     const section = await planSection()
-    await within(section).findByText('Paid. The panels are open to you.')
+    await within(section).findByText('Paid — access for good')
+    expect(within(section).queryByText(/Canceled|Renews|next one/)).toBeNull()
     expect(within(section).queryByText(/Add a card first/)).toBeNull()
     const plans = await screen.findByTestId('price-plans')
     await waitFor(() => expect(within(plans).getAllByRole('listitem')).toHaveLength(3))
@@ -324,7 +324,7 @@ describe('Start a plan (/my-account/subscribe-payment)', () => {
     )
     const user = userEvent.setup()
     const four = await screen.findByRole('radio', { name: /^FOUR PAYMENTS/ })
-    expect(four.closest('label')?.textContent).toBe('FOUR PAYMENTS$39.00 × 4 months')
+    expect(four.closest('label')?.textContent).toBe('FOUR PAYMENTSUS$39.00 × 4 months')
     // ONE PAYMENT is bought on its own page.
     expect(screen.getAllByRole('radio')).toHaveLength(2)
     const note = 'Four monthly payments, then it ends by itself and your access stays.'
@@ -374,11 +374,11 @@ describe('Upgrade plan', () => {
       within(preview).getByText(label).nextElementSibling?.textContent ?? ''
     const credit = amountAfter('Credit for the unused part of this month')
     // Nearly the whole month of the $15.00 subscription is unused: it was started just now.
-    expect(credit).toMatch(/^-\$1[45]\.\d{2}$/)
-    const creditCents = Math.round(Number(credit.replace(/[-$]/g, '')) * 100)
+    expect(credit).toMatch(/^-US\$1[45]\.\d{2}$/)
+    const creditCents = Math.round(Number(credit.replace(/[-US$]/g, '')) * 100)
     expect(creditCents).toBeGreaterThan(1_400)
     expect(creditCents).toBeLessThanOrEqual(1_500)
-    expect(amountAfter('Due now')).toBe(formatAmount(3_900 - creditCents))
+    expect(amountAfter('Due now')).toBe(formatMoney(3_900 - creditCents, 'en'))
     // Nothing changed yet.
     expect((await planState()).subscription?.plan).toBe('subscription')
   }, 60_000)
@@ -431,16 +431,23 @@ describe('a card whose bank checks each payment made with the member present (3-
     const banner = await screen.findByTestId('payment-failed-banner')
     expect((await planState()).subscription?.status).not.toBe('active')
 
-    await user.click(within(banner).getByRole('button', { name: 'Pay Actual Invoice' }))
+    await user.click(within(banner).getByRole('button', { name: 'Pay US$15.00 now' }))
     const again = await screen.findByRole('dialog', { name: 'Confirm this payment with your bank' })
     await user.click(within(again).getByRole('button', { name: 'Confirm' }))
     await waitFor(async () => expect((await planState()).subscription?.status).toBe('active'), {
       timeout: 30_000,
       interval: 250,
     })
-    await waitFor(() => expect(screen.queryByTestId('payment-failed-banner')).toBeNull(), {
-      timeout: 15_000,
-    })
+    // Said where the member clicked: paid, with the invoice's PDF.
+    const paid = await within(banner).findByText(
+      /^Paid: invoice .+ is settled\. Thank you!$/,
+      {},
+      {
+        timeout: 15_000,
+      },
+    )
+    expect(paid).toBeTruthy()
+    expect(within(banner).getByRole('link', { name: /^PDF of invoice / })).toBeTruthy()
   }, 60_000)
 
   it('a check the page never ran waits on My Account, in Spanish, until the member confirms it with the bank', async () => {
@@ -456,7 +463,7 @@ describe('a card whose bank checks each payment made with the member present (3-
     await renderApp('/my-account', { language: 'es' })
     const banner = await screen.findByTestId('bank-check-banner')
     expect(banner.textContent).toContain(
-      'Tu banco te pide confirmar el pago de $15.00 USD (3-D Secure). Hasta entonces no se cobra.',
+      'Tu banco te pide confirmar el pago de 15,00\u00a0US$ (3-D Secure). Hasta entonces no se cobra.',
     )
     const user = userEvent.setup()
     await user.click(within(banner).getByRole('button', { name: 'Confirmar con tu banco' }))

@@ -8,6 +8,8 @@ import {
   displayedPaymentFlow,
   hasAccess,
   type PaymentFlow,
+  type Standing,
+  standingOf,
 } from '../../../domain/access'
 import {
   ACCESS_CODE_ALPHABET,
@@ -59,7 +61,7 @@ const ACCESS_CACHE_SECONDS = 10 * 60
 export function accessOf(
   db: Database,
   userId: string,
-): Promise<{ hasAccess: boolean; flow: PaymentFlow }> {
+): Promise<{ hasAccess: boolean; flow: PaymentFlow; standing: Standing }> {
   return readThrough(
     cacheFor(db),
     accessFactsKey(userId),
@@ -73,10 +75,11 @@ export function accessOf(
       return {
         hasAccess: hasAccess(facts),
         flow: displayedPaymentFlow(facts),
+        standing: standingOf(facts),
         until: complimentary?.endsAt ?? null,
       }
     },
-  ).then(({ hasAccess, flow }) => ({ hasAccess, flow }))
+  ).then(({ hasAccess, flow, standing }) => ({ hasAccess, flow, standing }))
 }
 
 /** Called once a change to a user's codes or payments is committed. */

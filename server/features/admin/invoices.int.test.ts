@@ -85,8 +85,8 @@ describe('refunds from the console', () => {
     expect(refunds).toHaveLength(2)
     expect(refunds[1]).toMatchObject({
       reason: 'Session did not play on their phone',
-      before: { invoice: invoice.number, refunded: '$0.00' },
-      after: { invoice: invoice.number, refunded: '$5.00' },
+      before: { invoice: invoice.number, refunded: 'US$0.00' },
+      after: { invoice: invoice.number, refunded: 'US$5.00' },
     })
     expect(refunds[0]).toMatchObject({ reason: 'Agreed to refund it all' })
   })

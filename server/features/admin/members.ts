@@ -13,8 +13,8 @@ import {
 import { clientRecords } from '../../../db/schema/clients'
 import { harmonizeSessions } from '../../../db/schema/harmonize'
 import { supportMessages } from '../../../db/schema/support'
-import { formatAmount } from '../../../domain/billing'
 import { RUNNING_STATUSES } from '../../../domain/billing-plans'
+import { formatMoney } from '../../../domain/format'
 import {
   type CancelPlan,
   type Complimentary,
@@ -474,10 +474,10 @@ export async function refundMember(
       await writeAudit(deps.db, actor, {
         action: 'members.refund',
         member,
-        before: { invoice: invoice.number, refunded: formatAmount(refundedBefore) },
+        before: { invoice: invoice.number, refunded: formatMoney(refundedBefore, 'en') },
         after: {
           invoice: invoice.number,
-          refunded: formatAmount(refundedBefore + refund.amount),
+          refunded: formatMoney(refundedBefore + refund.amount, 'en'),
           refund: refund.id,
         },
         reason: request.reason,

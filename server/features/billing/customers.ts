@@ -9,13 +9,15 @@ import {
   billingPaymentMethods,
   billingSubscriptions,
 } from '../../../db/schema/billing'
-import type {
-  BillingAccount,
-  BillingInfoRequest,
-  CardConfirmResponse,
-  CardType,
-  SandboxCardRequest,
-  SandboxCheckRequest,
+import {
+  type BillingAccount,
+  type BillingInfoRequest,
+  type CardConfirmResponse,
+  type CardType,
+  type RefusalReason,
+  refusalReason,
+  type SandboxCardRequest,
+  type SandboxCheckRequest,
 } from '../../../domain/billing'
 import { FOUR_PAYMENTS_INSTALLMENTS } from '../../../domain/billing-plans'
 import { AppError } from '../../errors'
@@ -47,13 +49,17 @@ export interface Payer {
  * from its code or the bank's decline code.
  */
 export function refusalMessage(code: string | null | undefined): MessageKey {
-  if (code === 'expired_card') return 'billing.expiredCard'
-  if (code === 'incorrect_cvc') return 'billing.incorrectCvc'
-  if (code === 'insufficient_funds') return 'billing.insufficientFunds'
-  if (code === 'test_mode_live_card') return 'billing.testCardsOnly'
-  if (code === 'authentication_required') return 'billing.authenticationRequired'
-  if (code === 'payment_intent_authentication_failure') return 'billing.paymentAuthenticationFailed'
-  return 'billing.cardDeclined'
+  return REFUSAL_MESSAGES[refusalReason(code)]
+}
+
+const REFUSAL_MESSAGES: Record<RefusalReason, MessageKey> = {
+  card_declined: 'billing.cardDeclined',
+  insufficient_funds: 'billing.insufficientFunds',
+  expired_card: 'billing.expiredCard',
+  incorrect_cvc: 'billing.incorrectCvc',
+  test_mode_live_card: 'billing.testCardsOnly',
+  authentication_required: 'billing.authenticationRequired',
+  payment_intent_authentication_failure: 'billing.paymentAuthenticationFailed',
 }
 
 export const gatewayMessage = (error: GatewayError): MessageKey =>

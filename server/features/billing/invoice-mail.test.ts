@@ -5,7 +5,7 @@ import { invoiceEmail } from './invoice-mail'
 
 describe('the invoice letter', () => {
   it('says the PDF is attached when the app renders it', () => {
-    const letter = invoiceEmail({ language: 'en', number: 'HZ-000007', amount: '$149.00 USD' })
+    const letter = invoiceEmail({ language: 'en', number: 'HZ-000007', amount: 'US$149.00' })
     expect(letter.text).toContain('Your invoice HZ-000007 is attached as a PDF.')
     expect(letter.html).not.toContain('<a ')
   })
@@ -16,7 +16,7 @@ describe('the invoice letter', () => {
       language: 'es',
       name: 'Ana',
       number: 'HZ-000008',
-      amount: '$49.00 USD',
+      amount: '49,00 US$',
       pdfUrl,
     })
     expect(letter.subject).toBe('Tu factura HZ-000008 de Harmonize')

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { users } from '../../../db/schema/auth'
 import { billingInvoices } from '../../../db/schema/billing'
-import { formatAmount } from '../../../domain/billing'
+import { formatMoney } from '../../../domain/format'
 import { isLanguage, type Language } from '../../../domain/i18n'
 import { AppError } from '../../errors'
 import { PRODUCT, paragraph, type RenderedEmail, renderLetter } from '../../mail/layout'
@@ -130,7 +130,7 @@ export async function defineInvoiceMail(app: FastifyInstance): Promise<InvoiceMa
         language,
         name: row.customerName,
         number: row.number,
-        amount: `${formatAmount(row.total)} ${row.currency.toUpperCase()}`,
+        amount: formatMoney(row.total, language, row.currency),
         // Stripe's own addresses of a PDF expire; ours sends the member to a fresh one.
         pdfUrl: row.pdfUrl ? `${app.config.publicUrl}/api/billing/invoices/${row.id}/pdf` : null,
       })

@@ -1,5 +1,5 @@
-import { formatAmount } from '../../../domain/billing'
 import type { InvoiceAddress, InvoiceLine } from '../../../domain/billing-plans'
+import { formatDay, formatMoney, formatShortDay } from '../../../domain/format'
 import type { Language } from '../../../domain/i18n'
 import {
   BOLD,
@@ -19,8 +19,8 @@ import {
   type TextStyle,
 } from '../../pdf'
 
-// The invoice as a PDF (spec core §3 "Invoice", §9: dates yyyy-mm-dd, amounts as the amount
-// plus the upper-cased currency, status upper-cased). Drawn with PDFKit's built-in Helvetica so
+// The invoice as a PDF (spec core §3 "Invoice"; dates and amounts as the invoice's language
+// writes them, domain/format.ts, where spec core §9 has yyyy-mm-dd and `$15.00 USD`). Drawn with PDFKit's built-in Helvetica so
 // there is no font file to ship; its WinAnsi encoding covers English and Spanish.
 
 /** Everything printed on an invoice, already resolved from the billing tables. */
@@ -197,9 +197,9 @@ function drawHeader(doc: PdfDoc, invoice: InvoiceDocument, seller: Seller, texts
   right += 8
   const details: [string, string][] = [
     [texts.number, invoice.number],
-    [texts.issued, isoDay(invoice.createdAt)],
+    [texts.issued, day(invoice.createdAt, invoice.language)],
   ]
-  if (invoice.paidAt) details.push([texts.paid, isoDay(invoice.paidAt)])
+  if (invoice.paidAt) details.push([texts.paid, day(invoice.paidAt, invoice.language)])
   for (const [label, value] of details) {
     right += sideRow(doc, label, value, right, { size: 9.5 }) + 3
   }
@@ -270,7 +270,7 @@ function drawLines(doc: PdfDoc, invoice: InvoiceDocument, texts: InvoiceTexts, t
   const amountStyle: TextStyle = { size: 9.5, width: AMOUNT_WIDTH, align: 'right' }
   for (const line of invoice.lines) {
     const description = winAnsi(line.description)
-    const period = periodText(line)
+    const period = periodText(line, invoice.language)
     doc.font(REGULAR).fontSize(9.5)
     const height =
       Math.max(
@@ -304,9 +304,9 @@ function drawTableHeader(doc: PdfDoc, texts: InvoiceTexts, top: number): number 
   return bottom
 }
 
-function periodText(line: InvoiceLine): string | null {
-  const start = isoDay(line.periodStart)
-  const end = isoDay(line.periodEnd)
+function periodText(line: InvoiceLine, language: Language): string | null {
+  const start = day(line.periodStart, language, formatShortDay)
+  const end = day(line.periodEnd, language, formatShortDay)
   return start === end ? null : `${start} – ${end}`
 }
 
@@ -405,13 +405,13 @@ function put(doc: PdfDoc, text: string, x: number, y: number, style: TextStyle =
 }
 
 function money(cents: number, invoice: InvoiceDocument): string {
-  return `${formatAmount(cents)} ${invoice.currency.toUpperCase()}`
+  return formatMoney(cents, invoice.language, invoice.currency)
 }
 
-/** yyyy-mm-dd in UTC (spec core §9); a string that is not a date is printed as it is. */
-function isoDay(value: Date | string): string {
+/** The UTC day in the invoice's language; a string that is not a date is printed as it is. */
+function day(value: Date | string, language: Language, as = formatDay): string {
   const date = typeof value === 'string' ? new Date(value) : value
-  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString().slice(0, 10)
+  return Number.isNaN(date.getTime()) ? String(value) : as(date, language)
 }
 
 // The characters Windows-1252 puts in 0x80–0x9F; with Latin-1 (0x20–0x7E, 0xA0–0xFF) they are

@@ -115,6 +115,10 @@ export function invoiceRow(
     pdfUrl: invoice.invoice_pdf ?? null,
     attemptCount: invoice.attempt_count,
     lastChargeStatus: charge?.status ?? null,
+    lastChargeFailure:
+      charge?.status === 'requires_payment_method'
+        ? (charge.last_payment_error?.decline_code ?? charge.last_payment_error?.code ?? null)
+        : null,
     checkSecret: charge?.status === 'requires_action' ? charge.client_secret : null,
     nextPaymentAttempt: atOrNull(invoice.next_payment_attempt),
     periodStart: at(invoice.period_start),

@@ -648,7 +648,7 @@ describe('invoices', () => {
     expect(mails.map((mail) => mail.to).sort()).toEqual(['copy@example.com', user.email].sort())
     for (const mail of mails) {
       expect(mail.subject).toBe(`Your Harmonize invoice ${invoice?.number}`)
-      expect(mail.text).toContain('$149.00 USD')
+      expect(mail.text).toContain('US$149.00')
       expect(mail.attachments).toEqual([
         {
           filename: `invoice-${invoice?.number}.pdf`,

@@ -7,7 +7,7 @@ import {
   billingPrices,
 } from '../../../db/schema/billing'
 import { ACCESS_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../domain/access'
-import { priceLabel, type SandboxPaymentCheckRequest } from '../../../domain/billing'
+import { priceLabel, refusalReason, type SandboxPaymentCheckRequest } from '../../../domain/billing'
 import {
   FOUR_PAYMENTS_INSTALLMENTS,
   type Invoice,
@@ -66,7 +66,10 @@ export async function planStatusFor(
   return plan.status
 }
 
-const presentInvoice = (row: InvoiceRow, refunded = 0): Invoice => ({
+const presentInvoice = (
+  row: InvoiceRow,
+  { refunded = 0, product = null, installment = null }: Partial<Invoice> = {},
+): Invoice => ({
   id: row.id,
   number: row.number,
   status: row.status as Invoice['status'],
@@ -76,6 +79,8 @@ const presentInvoice = (row: InvoiceRow, refunded = 0): Invoice => ({
   paidAt: row.paidAt?.toISOString() ?? null,
   refunded,
   pdfUrl: `/api/billing/invoices/${row.id}/pdf`,
+  product,
+  installment,
 })
 
 async function presentPlan(db: Database, row: SubscriptionRow): Promise<Subscription> {
@@ -137,6 +142,14 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
   const hasDefaultCard = Boolean(await defaultCardOf(deps.db, userId))
   const charging = open?.lastChargeStatus === 'processing'
   const lifetimePayment = await hasLifetimePayment(deps.db, userId)
+  const installments = subscription?.installments
+  const lifetime =
+    subscription?.status === 'paid' ||
+    (subscription?.plan === 'four_payments' &&
+      installments !== null &&
+      installments !== undefined &&
+      installments.paid >= installments.total) ||
+    (await paidOnce(deps.db, userId))
   const actions = planActions({
     subscription,
     hasOpenInvoice: Boolean(open),
@@ -149,6 +162,11 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
     openInvoice: open ? presentInvoice(open) : null,
     // Once a charge of the open invoice was refused; not while the bank is still answering.
     paymentFailed: open?.lastChargeStatus === 'requires_payment_method',
+    refusal:
+      open?.lastChargeStatus === 'requires_payment_method'
+        ? refusalReason(open.lastChargeFailure)
+        : null,
+    lifetime,
     charging: charging || subscription?.status === 'pending',
     // Beside a lifetime payment, nothing of a plan is paid any more: its check is not offered.
     bankCheck:
@@ -473,14 +491,44 @@ export async function answerSandboxPlanCheck(
   return planStateOf(deps, userId)
 }
 
-/** The user's invoices, newest first (the invoices table). */
+/**
+ * The user's invoices, newest first (the invoices table), each with the plan it charged for and,
+ * for FOUR PAYMENTS, which of the four it is.
+ */
 export async function invoicesOf(db: Database, userId: string): Promise<Invoice[]> {
   const rows = await db
-    .select({ invoice: billingInvoices, refunded: refundedOn(billingInvoices.id) })
+    .select({
+      invoice: billingInvoices,
+      refunded: refundedOn(billingInvoices.id),
+      nickname: billingPrices.nickname,
+      plan: billingPrices.plan,
+    })
     .from(billingInvoices)
+    .leftJoin(billingPrices, eq(billingPrices.id, billingInvoices.priceId))
     .where(eq(billingInvoices.userId, userId))
     .orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.number))
-  return rows.map((row) => presentInvoice(row.invoice, row.refunded))
+  // An installment's number: its place among the plan's invoices on that price, oldest first.
+  // A voided one charged nothing and is not counted.
+  const installmentNumber = new Map<string, number>()
+  const counted = new Map<string, number>()
+  for (const row of [...rows].reverse()) {
+    if (row.plan !== 'four_payments' || row.invoice.status === 'void') continue
+    const plan = `${row.invoice.subscriptionId}|${row.invoice.priceId}`
+    const number = (counted.get(plan) ?? 0) + 1
+    counted.set(plan, number)
+    installmentNumber.set(row.invoice.id, number)
+  }
+  return rows.map((row) => {
+    const number = installmentNumber.get(row.invoice.id)
+    return presentInvoice(row.invoice, {
+      refunded: row.refunded,
+      product: row.nickname ? priceLabel(row.nickname) : null,
+      installment:
+        number !== undefined && number <= FOUR_PAYMENTS_INSTALLMENTS
+          ? { number, total: FOUR_PAYMENTS_INSTALLMENTS }
+          : null,
+    })
+  })
 }
 
 /** One of the user's own invoices; another user's reads as missing. */

@@ -8,6 +8,7 @@ import { useSession } from '../../../lib/session'
 import { useAccess } from '../../access/public'
 import {
   BillingInfoSummary,
+  BillingSandboxNotice,
   PaymentFailedBanner,
   PlanSummary,
   PricePlans,
@@ -26,7 +27,7 @@ export function MyAccountPage() {
   // Media belong to sessions, so only people with access see them (the API says 402 otherwise).
   const access = useAccess()
   // What billing's plan and price lists show for a payment paid for good, from access's answer.
-  const paidOnce = access.data?.flow.kind === 'payment' && access.data.flow.status === 'paid'
+  const paidOnce = access.data?.standing === 'lifetime'
   const [dialog, setDialog] = useState<'email' | 'password' | null>(null)
   const close = (open: boolean) => {
     if (!open) setDialog(null)
@@ -34,6 +35,7 @@ export function MyAccountPage() {
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-6">
       <MemberHeader />
+      <BillingSandboxNotice />
       <PaymentFailedBanner />
       <div className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
         <h2 className="border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900">
@@ -79,7 +81,9 @@ export function MyAccountPage() {
         </dl>
       </div>
       <PlanSummary paidOnce={paidOnce} />
-      <PricePlans paidOnce={paidOnce} />
+      <div id="plans" className="scroll-mt-20">
+        <PricePlans paidOnce={paidOnce} />
+      </div>
       <SavedCards />
       <BillingInfoSummary />
       <RedeemCode />

@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next'
 import { type AuditEntry, COMMAND_LINE_ACTOR } from '../../../../domain/operators'
 import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
+import { useFormat } from '../../../lib/format'
 import { auditQuery } from '../api'
 
 /** The audit log, newest first, a page at a time: everyone's, or one member's. */
 export function AuditLog({ member }: { member?: string }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const audit = useInfiniteQuery(auditQuery(member))
   const entries = audit.data?.pages.flatMap((page) => page.entries) ?? []
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+  const format = useFormat()
   return (
     <SectionCard title={t('admin.audit.title')}>
       <div className="flex flex-col gap-3 px-5 py-4">
@@ -31,7 +32,7 @@ export function AuditLog({ member }: { member?: string }) {
               <AuditRow
                 key={entry.id}
                 entry={entry}
-                when={when.format(new Date(entry.at))}
+                when={format.dateTime(entry.at)}
                 hideMember={member !== undefined}
               />
             ))}
@@ -59,13 +60,12 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
  * (its own name when the console has none), yes and no, dates as dates, nothing as a dash.
  */
 function useStateText(): (value: unknown) => string {
-  const { t, i18n } = useTranslation()
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+  const { t } = useTranslation()
+  const format = useFormat()
   const text = (value: unknown): string => {
     if (value === null || value === undefined) return '—'
     if (typeof value === 'boolean') return value ? t('admin.yes') : t('admin.no')
-    if (typeof value === 'string')
-      return ISO_TIME.test(value) ? date.format(new Date(value)) : value
+    if (typeof value === 'string') return ISO_TIME.test(value) ? format.dateTime(value) : value
     if (typeof value !== 'object') return String(value)
     if (Array.isArray(value)) return value.map(text).join(', ')
     return Object.entries(value)

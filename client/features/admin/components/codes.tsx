@@ -12,6 +12,7 @@ import { FormAlert } from '../../../components/ui/form-alert'
 import { SectionCard } from '../../../components/ui/section-card'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useNotifications } from '../../../lib/notifications'
 import { codesQuery, useCreateCodes, useRevokeCode } from '../api'
 import { useConsoleMessageText } from '../messages'
@@ -29,7 +30,7 @@ const createFormSchema = z.object({
 
 /** Access codes: make some to give out (and copy them), see who used which, revoke one. */
 export function Codes() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const [typed, setTyped] = useState('')
   const [q, setQ] = useState('')
   useEffect(() => {
@@ -39,7 +40,7 @@ export function Codes() {
   const codes = useInfiniteQuery({ ...codesQuery(q), placeholderData: keepPreviousData })
   const [made, setMade] = useState<string[] | null>(null)
   const [revoking, setRevoking] = useState<OperatorCode | null>(null)
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+  const format = useFormat()
   const list = codes.data?.pages.flatMap((page) => page.codes) ?? []
   return (
     <>
@@ -83,7 +84,7 @@ export function Codes() {
                       {code.redeemedBy && ` · ${code.redeemedBy}`}
                     </span>
                     <span className="min-w-0 flex-1 text-sm text-slate-500 [overflow-wrap:anywhere]">
-                      {date.format(new Date(code.createdAt))}
+                      {format.shortDay(code.createdAt)}
                       {code.note && ` · ${code.note}`}
                     </span>
                     {code.status !== 'revoked' && (

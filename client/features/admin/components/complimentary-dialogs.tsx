@@ -8,6 +8,7 @@ import { Dialog } from '../../../components/ui/dialog'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useNotifications } from '../../../lib/notifications'
 import { useEndComplimentary, useGrantComplimentary } from '../api'
 import { useConsoleMessageText } from '../messages'
@@ -38,7 +39,8 @@ export function GrantComplimentaryDialog({ member, open, onOpenChange }: DialogP
 }
 
 function GrantForm({ member, onDone }: { member: MemberDetail; onDone: () => void }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
+  const format = useFormat()
   const text = useConsoleMessageText()
   const { notify } = useNotifications()
   const form = useForm({
@@ -52,9 +54,7 @@ function GrantForm({ member, onDone }: { member: MemberDetail; onDone: () => voi
   const endsOn = form.watch('endsOn')
   const until = endsOn
     ? t('admin.complimentary.untilDay', {
-        date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' }).format(
-          new Date(`${endsOn}T00:00:00Z`),
-        ),
+        date: format.day(`${endsOn}T00:00:00Z`),
       })
     : t('admin.complimentary.untilEnded')
   return (

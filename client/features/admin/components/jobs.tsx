@@ -5,17 +5,18 @@ import { useTranslation } from 'react-i18next'
 import type { FailedJobView } from '../../../../domain/operators'
 import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
+import { useFormat } from '../../../lib/format'
 import { failedJobsQuery, useRetryJob } from '../api'
 import { ConfirmDialog } from './confirm-dialog'
 import { ListState } from './list-state'
 
 /** Jobs that gave up after their retries (mail, invoices, syncs): why, and Retry. */
 export function Jobs() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const jobs = useQuery(failedJobsQuery)
   const retry = useRetryJob()
   const [retrying, setRetrying] = useState<FailedJobView | null>(null)
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+  const format = useFormat()
   const list = jobs.data?.jobs ?? []
   const queueName = (job: FailedJobView) =>
     t(`admin.jobs.queues.${job.queue.replace(/[.-]/g, '_')}`, { defaultValue: job.queue })
@@ -44,7 +45,7 @@ export function Jobs() {
                       {queueName(job)}
                     </span>
                     <time dateTime={job.failedAt} className="text-slate-600">
-                      {when.format(new Date(job.failedAt))}
+                      {format.dateTime(job.failedAt)}
                     </time>
                   </div>
                   {job.about && (

@@ -9,31 +9,12 @@ import { FormAlert } from '../../../components/ui/form-alert'
 import { SectionCard } from '../../../components/ui/section-card'
 import { SelectField } from '../../../components/ui/select-field'
 import { ApiError } from '../../../lib/api-client'
+import { useFormat } from '../../../lib/format'
 import { useNotifications } from '../../../lib/notifications'
 import { usePanels } from '../../../lib/panel-queries'
 import { mediaQuery, uploadMediaFile, useRemoveMedia } from '../api'
 import { ConfirmDialog } from './confirm-dialog'
 import { ListState } from './list-state'
-
-/** A size as people read it: 1.2 GB, 340 MB, 12 kB, 136 byte. */
-function useSize() {
-  const { i18n } = useTranslation()
-  return (bytes: number) => {
-    const [value, unit] =
-      bytes >= 1e9
-        ? [bytes / 1e9, 'gigabyte']
-        : bytes >= 1e6
-          ? [bytes / 1e6, 'megabyte']
-          : bytes >= 1e3
-            ? [bytes / 1e3, 'kilobyte']
-            : [bytes, 'byte']
-    return new Intl.NumberFormat(i18n.language, {
-      style: 'unit',
-      unit,
-      maximumFractionDigits: 1,
-    }).format(value)
-  }
-}
 
 /** Media: upload a panel's video or the backing track with its progress, list, remove. */
 export function Media() {
@@ -41,7 +22,7 @@ export function Media() {
   const media = useQuery(mediaQuery)
   const remove = useRemoveMedia()
   const [removing, setRemoving] = useState<OperatorMedia | null>(null)
-  const size = useSize()
+  const { fileSize: size } = useFormat()
   const panels = usePanels()
   const panelName = (id: string | null) =>
     id === null
@@ -112,7 +93,7 @@ function UploadForm() {
   const { notify } = useNotifications()
   const queryClient = useQueryClient()
   const panels = usePanels()
-  const size = useSize()
+  const { fileSize: size } = useFormat()
   const fileId = useId()
   const hintId = useId()
   const errorId = useId()

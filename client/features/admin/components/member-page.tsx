@@ -4,12 +4,12 @@ import Gift from 'lucide-react/icons/gift'
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
-import { formatAmount } from '../../../../domain/billing'
 import { RUNNING_STATUSES } from '../../../../domain/billing-plans'
 import type { MemberDetail } from '../../../../domain/members'
 import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
 import { ApiError } from '../../../lib/api-client'
+import { useFormat } from '../../../lib/format'
 import {
   memberQuery,
   useBlockMember,
@@ -81,7 +81,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function MemberSections({ member }: { member: MemberDetail }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const [dialog, setDialog] = useState<Action | null>(null)
   const [refunding, setRefunding] = useState<MemberDetail['invoices'][number] | null>(null)
   const [resending, setResending] = useState<MemberDetail['invoices'][number] | null>(null)
@@ -89,11 +89,10 @@ function MemberSections({ member }: { member: MemberDetail }) {
   const close = (open: boolean) => {
     if (!open) setDialog(null)
   }
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
-  const day = (iso: string) => date.format(new Date(iso))
+  const format = useFormat()
+  const day = (iso: string) => format.shortDay(iso)
   // Complimentary access ends as the day after its last begins, UTC (the server's rule).
-  const utc = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' })
-  const lastDay = (endsAt: string) => utc.format(new Date(Date.parse(endsAt) - 86_400_000))
+  const lastDay = (endsAt: string) => format.shortDay(new Date(Date.parse(endsAt) - 86_400_000))
   const { account, access, plan } = member
   const block = useBlockMember(account.id)
   const unblock = useUnblockMember(account.id)
@@ -254,13 +253,13 @@ function MemberSections({ member }: { member: MemberDetail }) {
                   {t('admin.member.invoicePdf', { number: invoice.number })}
                 </a>
                 <span className="text-slate-700">{day(invoice.createdAt)}</span>
-                <span className="text-slate-900">{formatAmount(invoice.amount)}</span>
+                <span className="text-slate-900">{format.money(invoice.amount)}</span>
                 <span className="text-slate-700">
                   {t(`admin.invoiceStatus.${invoice.status}`, { defaultValue: invoice.status })}
                 </span>
                 {invoice.refunded > 0 && (
                   <span className="text-slate-700" data-testid="member-invoice-refunded">
-                    {t('admin.refund.refunded', { amount: formatAmount(invoice.refunded) })}
+                    {t('admin.refund.refunded', { amount: format.money(invoice.refunded) })}
                   </span>
                 )}
                 {invoice.status === 'paid' && (
@@ -296,7 +295,7 @@ function MemberSections({ member }: { member: MemberDetail }) {
             {member.payments.map((payment) => (
               <li key={payment.id} className="flex flex-wrap gap-x-4 gap-y-1 px-5 py-3">
                 <span className="text-slate-700">{day(payment.createdAt)}</span>
-                <span className="text-slate-900">{formatAmount(payment.amount)}</span>
+                <span className="text-slate-900">{format.money(payment.amount)}</span>
                 <span className="text-slate-700">
                   {t(`admin.paymentStatus.${payment.status}`, { defaultValue: payment.status })}
                 </span>

@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
 import { SelectField } from '../../../components/ui/select-field'
 import { TextField } from '../../../components/ui/text-field'
+import { useFormat } from '../../../lib/format'
 import { membersQuery } from '../api'
 import { accessLabel, statusLabel } from './access-label'
 
@@ -21,7 +22,7 @@ const isOneOf = <T extends string>(values: readonly T[], value: string | null): 
 
 /** The members, newest first, by any part of the e-mail or name, by access and plan status. */
 export function MembersList() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const [params, setParams] = useSearchParams()
   const location = useLocation()
   const q = params.get('q') ?? ''
@@ -69,7 +70,7 @@ export function MembersList() {
   }
   const members = useInfiniteQuery({ ...membersQuery(search), placeholderData: keepPreviousData })
   const rows = members.data?.pages.flatMap((page) => page.members) ?? []
-  const joined = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+  const format = useFormat()
   return (
     <SectionCard title={t('admin.members.title')}>
       <div className="flex flex-col gap-4 px-5 py-4">
@@ -159,7 +160,7 @@ export function MembersList() {
                   {member.planStatus && ` · ${statusLabel(t, member.planStatus)}`}
                 </span>
                 <span className="text-sm text-slate-500">
-                  {t('admin.members.joined', { date: joined.format(new Date(member.createdAt)) })}
+                  {t('admin.members.joined', { date: format.shortDay(member.createdAt) })}
                 </span>
               </li>
             ))}

@@ -1,16 +1,17 @@
 import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { formatAmount } from '../../../../domain/billing'
 import { ACCESS_SOURCES, type Overview as OverviewData } from '../../../../domain/members'
 import { Button } from '../../../components/ui/button'
 import { SectionCard } from '../../../components/ui/section-card'
+import { useFormat } from '../../../lib/format'
 import { overviewQuery } from '../api'
 import { accessLabel } from './access-label'
 
 /** How the business stands now, on one page. */
 export function Overview() {
   const { t } = useTranslation()
+  const format = useFormat()
   const overview = useQuery(overviewQuery)
   if (overview.isPending) return <p className="text-slate-600">{t('admin.loading')}</p>
   if (overview.isError) {
@@ -34,11 +35,11 @@ export function Overview() {
         <Figure label={t('admin.overview.withAccess')} value={withAccess} />
         <Figure
           label={t('admin.overview.monthlyRecurring')}
-          value={formatAmount(data.monthlyRecurring)}
+          value={format.money(data.monthlyRecurring)}
         />
         <Figure
           label={t('admin.overview.revenue30')}
-          value={formatAmount(data.revenueLast30Days)}
+          value={format.money(data.revenueLast30Days)}
         />
         <Figure
           label={t('admin.overview.failedPayments')}
@@ -104,12 +105,12 @@ function Figure({
  * one picture; screen readers get the total and the busiest day.
  */
 function SignUpChart({ days }: { days: OverviewData['signUps'] }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const most = days.reduce((best, day) => (day.count > (best?.count ?? -1) ? day : best), days[0])
   const total = days.reduce((sum, day) => sum + day.count, 0)
   const top = Math.max(1, most?.count ?? 0)
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' })
-  const dayText = (day: string) => date.format(new Date(`${day}T00:00:00Z`))
+  const format = useFormat()
+  const dayText = (day: string) => format.shortDay(`${day}T00:00:00Z`)
   const summary = t('admin.overview.signUpsSummary', {
     total,
     days: days.length,

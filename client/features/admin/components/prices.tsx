@@ -4,13 +4,14 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
-import { formatAmount, PLANS, type Price } from '../../../../domain/billing'
+import { PLANS, type Price } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { SectionCard } from '../../../components/ui/section-card'
 import { SelectField } from '../../../components/ui/select-field'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useNotifications } from '../../../lib/notifications'
 import { pricesQuery, useArchivePrice, useCreatePrice } from '../api'
 import { ConfirmDialog } from './confirm-dialog'
@@ -28,6 +29,7 @@ const cents = (amount: string) => Math.round(Number(amount.trim().replace(',', '
 /** The prices: put one on sale, take one off; the amount of a price never changes. */
 export function Prices() {
   const { t } = useTranslation()
+  const format = useFormat()
   const prices = useQuery(pricesQuery)
   const [archiving, setArchiving] = useState<Price | null>(null)
   const list = prices.data?.prices ?? []
@@ -50,7 +52,7 @@ export function Prices() {
                     </span>
                     <span className="text-slate-700">{t(`admin.plans.${price.plan}`)}</span>
                     <span className="text-slate-900 tabular-nums">
-                      {formatAmount(price.unitAmount)}
+                      {format.money(price.unitAmount)}
                     </span>
                     <span className="text-sm text-slate-600">
                       {price.active ? t('admin.prices.onSale') : t('admin.prices.archived')}

@@ -3,13 +3,13 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
-import { formatAmount } from '../../../../domain/billing'
 import { type MemberDetail, refundSchema } from '../../../../domain/members'
 import { Button } from '../../../components/ui/button'
 import { Dialog } from '../../../components/ui/dialog'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useNotifications } from '../../../lib/notifications'
 import { useRefund } from '../api'
 import { useConsoleMessageText } from '../messages'
@@ -70,6 +70,7 @@ function RefundForm({
   onDone: () => void
 }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const text = useConsoleMessageText()
   const { notify } = useNotifications()
   const left = refundableOf(invoice)
@@ -95,7 +96,7 @@ function RefundForm({
           { invoiceId: invoice.id, amount: cents, reason, requestKey: `${series}-${cents}` },
           {
             onSuccess: () => {
-              notify('success', t('admin.refund.done', { amount: formatAmount(cents) }))
+              notify('success', t('admin.refund.done', { amount: format.money(cents) }))
               onDone()
             },
           },
@@ -106,15 +107,15 @@ function RefundForm({
       <p className="text-sm text-slate-700" data-testid="refund-paid">
         {invoice.refunded > 0
           ? t('admin.refund.paidAndRefunded', {
-              paid: formatAmount(invoice.amountPaid),
-              refunded: formatAmount(invoice.refunded),
-              left: formatAmount(left),
+              paid: format.money(invoice.amountPaid),
+              refunded: format.money(invoice.refunded),
+              left: format.money(left),
             })
-          : t('admin.refund.paid', { paid: formatAmount(invoice.amountPaid) })}
+          : t('admin.refund.paid', { paid: format.money(invoice.amountPaid) })}
       </p>
       <TextField
         label={t('admin.refund.amount')}
-        hint={t('admin.refund.amountHint', { left: formatAmount(left) })}
+        hint={t('admin.refund.amountHint', { left: format.money(left) })}
         inputMode="decimal"
         autoComplete="off"
         error={text(errors.amount?.message)}
@@ -132,7 +133,7 @@ function RefundForm({
         data-testid="action-effect"
       >
         {t('admin.refund.effect', {
-          amount: amount === null ? '—' : formatAmount(amount),
+          amount: amount === null ? '—' : format.money(amount),
           email: member.account.email,
         })}
       </p>

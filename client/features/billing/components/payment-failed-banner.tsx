@@ -2,52 +2,17 @@ import ShieldCheck from 'lucide-react/icons/shield-check'
 import TriangleAlert from 'lucide-react/icons/triangle-exclamation-point'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { formatAmount } from '../../../../domain/billing'
 import type { PlanState } from '../../../../domain/billing-plans'
 import { Button } from '../../../components/ui/button'
 import { readServerError } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount } from '../api'
-import { useConfirmPlanCharge, usePayInvoice, usePlan } from '../plan-api'
+import { useConfirmPlanCharge, usePlan } from '../plan-api'
+import { InvoicePaymentStatus, useInvoicePayment } from './invoice-payment'
+import { PausedBanner } from './paused-banner'
 import { usePlanCheck } from './plan-check'
 import { SandboxNotice } from './sandbox-notice'
-
-/** Pay Actual Invoice: the open invoice, charged to the default card now. */
-export function PayInvoiceButton({
-  invoiceId,
-  onError,
-  variant = 'primary',
-}: {
-  invoiceId: string
-  onError?: (message: string) => void
-  variant?: 'primary' | 'secondary'
-}) {
-  const { t } = useTranslation()
-  const { notify } = useNotifications()
-  const check = usePlanCheck()
-  const pay = usePayInvoice(check.run)
-  return (
-    <>
-      {check.dialog}
-      <Button
-        variant={variant}
-        loading={pay.isPending}
-        onClick={() =>
-          pay.mutate(invoiceId, {
-            onSuccess: () => notify('info', t('billing.plan.invoicePaying')),
-            onError: (error) => {
-              const message = readServerError(error, t('common.networkError')).message
-              if (onError) onError(message)
-              else notify('error', message)
-            },
-          })
-        }
-      >
-        {t('billing.banner.payInvoice')}
-      </Button>
-    </>
-  )
-}
 
 /**
  * A charge of the plan waiting for the member to confirm it at their bank (3-D Secure): the
@@ -55,6 +20,7 @@ export function PayInvoiceButton({
  */
 function BankCheckBanner({ state }: { state: PlanState }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const { notify } = useNotifications()
   const check = usePlanCheck()
   const confirm = useConfirmPlanCharge(check.run)
@@ -71,7 +37,7 @@ function BankCheckBanner({ state }: { state: PlanState }) {
       <p className="flex items-start gap-2 font-semibold">
         <ShieldCheck aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-700" />
         {t('billing.plan.checkWaiting', {
-          amount: `${formatAmount(invoice.total)} ${invoice.currency.toUpperCase()}`,
+          amount: format.money(invoice.total, invoice.currency),
         })}
       </p>
       <div>
@@ -94,43 +60,82 @@ function BankCheckBanner({ state }: { state: PlanState }) {
 
 /**
  * After a refused renewal or installment (spec core §8: 'Sorry, it seems that a payment
- * failed'): what is owed, a way to change the card, and Pay Actual Invoice. On /home and My
- * Account.
+ * failed'): what is owed and for what, the reason the bank gave, when the card is tried again
+ * (access stays until then) or that access stopped, and Pay now and Update card. The payment's
+ * outcome is said here, where the member clicked. On /home and My Account; `sandboxNotice` where
+ * the page has no sandbox notice of its own.
  */
-export function PaymentFailedBanner() {
+export function PaymentFailedBanner({ sandboxNotice = false }: { sandboxNotice?: boolean }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const plan = usePlan()
   const account = useBillingAccount()
+  const payment = useInvoicePayment()
   const state = plan.data
-  if (state?.bankCheck) return <BankCheckBanner state={state} />
-  if (!state?.paymentFailed || !state.openInvoice) return null
-  const invoice = state.openInvoice
+  if (state?.bankCheck && payment.outcome.phase === 'idle') return <BankCheckBanner state={state} />
+  // Once paid here, the banner stays to say so (the plan no longer has anything failed).
+  if (payment.outcome.phase === 'idle' && (!state?.paymentFailed || !state.openInvoice)) return null
+  const invoice =
+    state?.openInvoice ?? ('invoice' in payment.outcome ? payment.outcome.invoice : null)
+  if (!invoice) return null
+  if (payment.outcome.phase === 'paid') {
+    return (
+      <div data-testid="payment-failed-banner">
+        <InvoicePaymentStatus outcome={payment.outcome} />
+      </div>
+    )
+  }
+  const subscription = state?.subscription
+  const stopped = subscription?.status === 'unpaid' || subscription?.status === 'incomplete'
   return (
     <div
       role="alert"
       data-testid="payment-failed-banner"
       className="flex flex-col gap-3 rounded-2xl bg-amber-50 p-4 text-amber-950 ring-1 ring-amber-300"
     >
+      {payment.dialog}
       <p className="flex items-start gap-2 font-semibold">
         <TriangleAlert aria-hidden className="mt-0.5 size-5 shrink-0 text-amber-700" />
         {t('billing.banner.failed')}
       </p>
-      <SandboxNotice sandbox={account.data?.sandbox} />
-      <p className="text-sm">
-        {t('billing.banner.invoice', {
-          number: invoice.number,
-          amount: `${formatAmount(invoice.total)} ${invoice.currency.toUpperCase()}`,
-        })}
+      {sandboxNotice && <SandboxNotice sandbox={account.data?.sandbox} />}
+      <p className="text-sm" data-testid="payment-failed-details">
+        {t('billing.banner.refused', {
+          amount: format.money(invoice.total, invoice.currency),
+          plan: subscription?.label ?? invoice.number,
+          reason: t(`billing.refusal.${state?.refusal ?? 'card_declined'}`),
+        })}{' '}
+        {state?.nextPaymentAttempt && !stopped
+          ? t('billing.banner.retry', { date: format.day(state.nextPaymentAttempt) })
+          : t(stopped ? 'billing.banner.stopped' : 'billing.banner.noRetry')}
       </p>
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap items-start gap-2">
+        {state?.actions.payInvoice !== false && (
+          <Button loading={payment.outcome.phase === 'paying'} onClick={() => payment.pay(invoice)}>
+            {t('billing.banner.payNow', { amount: format.money(invoice.total, invoice.currency) })}
+          </Button>
+        )}
         <Link
-          to="/my-account/add-credit-card?default=1"
+          to={`/my-account/add-credit-card?default=1&invoice=${encodeURIComponent(invoice.id)}`}
           className="inline-flex items-center rounded-lg bg-white px-5 py-2.5 font-medium text-amber-950 ring-1 ring-amber-300 hover:bg-amber-100"
         >
           {t('billing.banner.updateCard')}
         </Link>
-        {state.actions.payInvoice && <PayInvoiceButton invoiceId={invoice.id} />}
       </div>
+      <InvoicePaymentStatus outcome={payment.outcome} />
     </div>
+  )
+}
+
+/**
+ * /home's word on the plan when the panels may be closed by it: a refused payment (or a charge
+ * waiting for the bank's check), or a paused plan. /home has no sandbox notice of its own.
+ */
+export function PlanBanner() {
+  return (
+    <>
+      <PaymentFailedBanner sandboxNotice />
+      <PausedBanner />
+    </>
   )
 }

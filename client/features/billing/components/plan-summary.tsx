@@ -4,15 +4,16 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { displayedSubscriptionStatus } from '../../../../domain/access'
-import { formatAmount, type Price } from '../../../../domain/billing'
-import { calendarDate, type PlanState } from '../../../../domain/billing-plans'
+import type { Price } from '../../../../domain/billing'
+import type { PlanState } from '../../../../domain/billing-plans'
 import { Button } from '../../../components/ui/button'
 import { Dialog } from '../../../components/ui/dialog'
 import { SectionCard } from '../../../components/ui/section-card'
 import { readServerError } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
-import { useBillingAccount, usePrices } from '../api'
+import { usePrices } from '../api'
 import {
   isCharging,
   useCancelRenewal,
@@ -22,9 +23,8 @@ import {
   useResumePlan,
   useStartPlan,
 } from '../plan-api'
-import { PayInvoiceButton } from './payment-failed-banner'
+import { PayInvoiceButton } from './invoice-payment'
 import { usePlanCheck } from './plan-check'
-import { SandboxNotice } from './sandbox-notice'
 
 const BADGE = {
   active: 'bg-emerald-100 text-emerald-800',
@@ -43,7 +43,6 @@ const BADGE = {
 export function PlanSummary({ paidOnce }: { paidOnce: boolean }) {
   const { t } = useTranslation()
   const plan = usePlan()
-  const account = useBillingAccount()
   const state = plan.data
   return (
     <SectionCard
@@ -61,7 +60,6 @@ export function PlanSummary({ paidOnce }: { paidOnce: boolean }) {
           </p>
         )}
         {plan.isError && <p className="text-sm text-red-700">{t('common.networkError')}</p>}
-        {state?.subscription && <SandboxNotice sandbox={account.data?.sandbox} />}
         {isCharging(state) && <PaymentInProgress />}
         {state && <PlanDetails state={state} paidOnce={paidOnce} />}
         {state && <PlanActions state={state} paidOnce={paidOnce} />}
@@ -87,25 +85,39 @@ export function PaymentInProgress() {
 
 function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const plan = state.subscription
-  if (!plan) {
+  // Paid for good: what was bought before (a subscription that ended with the upgrade) is
+  // history, and nothing is charged any more (docs/decisions/0034).
+  if (state.lifetime || (paidOnce && !plan)) {
     return (
-      <p className="text-sm text-slate-600">
-        {paidOnce ? t('billing.pay.paid') : t('billing.plan.none')}
-      </p>
+      <div className="flex flex-col gap-1" data-testid="plan-lifetime">
+        <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <span className="font-medium text-slate-900">{t('billing.plan.lifetime')}</span>
+          <span
+            className={`rounded-full px-2.5 py-1 text-xs font-semibold ${BADGE.active}`}
+            data-testid="plan-status"
+          >
+            {t('billing.plan.status.paid')}
+          </span>
+        </p>
+        <p className="text-sm text-slate-700">{t('billing.plan.lifetimeDetail')}</p>
+      </div>
     )
   }
-  // The spec's three labels, except that a paid-off plan reads as active and a paused one says
-  // so (PRODUCT.md); while the first payment is with the bank, the progress line speaks.
+  if (!plan) return <p className="text-sm text-slate-600">{t('billing.plan.none')}</p>
+  // The spec's three labels, except that a paused plan says so and one whose renewal is being
+  // retried is still active (PRODUCT.md, docs/decisions/0034); while the first payment is with
+  // the bank, the progress line speaks.
   const shown =
     plan.status === 'paused'
       ? 'paused'
-      : displayedSubscriptionStatus(plan.status === 'paid' ? 'active' : plan.status)
-  const periodEnd = calendarDate(plan.currentPeriodEnd)
+      : plan.status === 'past_due'
+        ? 'active'
+        : displayedSubscriptionStatus(plan.status)
+  const periodEnd = format.day(plan.currentPeriodEnd)
   const lines: string[] = []
-  if (plan.installments && plan.status !== 'paid') {
-    lines.push(t('billing.plan.detail.installments', plan.installments))
-  }
+  if (plan.installments) lines.push(t('billing.plan.detail.installments', plan.installments))
   switch (state.bankCheck ? 'waiting_for_bank' : plan.status) {
     // A charge waits for the member's check at the bank (3-D Secure): nothing failed.
     case 'waiting_for_bank':
@@ -120,21 +132,23 @@ function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
       else lines.push(t('billing.plan.detail.active', { date: periodEnd }))
       break
     case 'past_due':
-      lines.push(t('billing.plan.detail.past_due'))
-      if (state.nextPaymentAttempt) {
-        lines.push(t('billing.plan.detail.retry', { date: calendarDate(state.nextPaymentAttempt) }))
-      }
+      lines.push(
+        state.nextPaymentAttempt
+          ? t('billing.plan.detail.retry', { date: format.day(state.nextPaymentAttempt) })
+          : t('billing.plan.detail.past_due'),
+      )
       break
     case 'canceled':
       lines.push(
-        t('billing.plan.detail.canceled', { date: calendarDate(plan.endedAt ?? periodEnd) }),
+        t('billing.plan.detail.canceled', {
+          date: format.day(plan.endedAt ?? plan.currentPeriodEnd),
+        }),
       )
       break
     case 'paused':
     case 'unpaid':
     case 'incomplete':
     case 'incomplete_expired':
-    case 'paid':
       lines.push(t(`billing.plan.detail.${plan.status}`))
       break
     default:
@@ -145,7 +159,7 @@ function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span className="font-medium text-slate-900">{plan.label}</span>
         <span className="font-semibold text-brand-900">
-          {t(`billing.plans.amount.${plan.plan}`, { amount: formatAmount(plan.unitAmount) })}
+          {t(`billing.plans.amount.${plan.plan}`, { amount: format.money(plan.unitAmount) })}
         </span>
         {plan.status !== 'pending' && (
           <span
@@ -178,6 +192,7 @@ export function PlanPriceChoice({
   error?: string
 }) {
   const { t } = useTranslation()
+  const format = useFormat()
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-1 text-sm font-medium text-slate-700">
@@ -197,7 +212,7 @@ export function PlanPriceChoice({
           />
           <span className="flex-1 font-medium text-slate-900">{price.label}</span>
           <span className="font-semibold text-brand-900">
-            {t(`billing.plans.amount.${price.plan}`, { amount: formatAmount(price.unitAmount) })}
+            {t(`billing.plans.amount.${price.plan}`, { amount: format.money(price.unitAmount) })}
           </span>
         </label>
       ))}
@@ -215,6 +230,7 @@ export const recurringPrices = (prices: readonly Price[] | undefined) =>
 
 function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const text = useMessageText()
   const { notify } = useNotifications()
   const prices = usePrices()
@@ -239,7 +255,7 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
     !['canceled', 'incomplete_expired'].includes(subscription.status)
   const needsPrice = actions.startNow || (actions.reactivate && !undoesCancel)
   // Without a card there is nothing to start yet; after a lifetime payment, nothing to start.
-  const needsCardHint = !paidOnce
+  const needsCardHint = !paidOnce && !state.lifetime
 
   // Start Now goes on to the panels once the first payment is confirmed (spec core §2).
   const navigate = useNavigate()
@@ -327,8 +343,9 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
             {t('billing.plan.reactivate')}
           </Button>
         )}
-        {actions.payInvoice && state.openInvoice && !state.bankCheck && (
-          <PayInvoiceButton invoiceId={state.openInvoice.id} onError={setError} />
+        {/* After a refused charge the banner above offers it, with the reason: once a page. */}
+        {actions.payInvoice && state.openInvoice && !state.bankCheck && !state.paymentFailed && (
+          <PayInvoiceButton invoice={state.openInvoice} />
         )}
         {actions.resume && (
           <Button
@@ -373,7 +390,7 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
         onOpenChange={setConfirming}
         title={t('billing.plan.cancelTitle')}
         description={t('billing.plan.cancelText', {
-          date: calendarDate(subscription?.currentPeriodEnd ?? ''),
+          date: subscription ? format.day(subscription.currentPeriodEnd) : '',
         })}
       >
         <div className="mt-6 flex justify-end gap-3">

@@ -1,11 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { formatAmount } from '../../../../domain/billing'
 import { RUNNING_STATUSES } from '../../../../domain/billing-plans'
 import { SectionCard } from '../../../components/ui/section-card'
-import { useBillingAccount, usePrices } from '../api'
+import { useFormat } from '../../../lib/format'
+import { usePrices } from '../api'
 import { usePlan } from '../plan-api'
-import { SandboxNotice } from './sandbox-notice'
 
 /**
  * My Account's price plans (only those on sale, spec core §2), with the way to buy each.
@@ -13,23 +12,18 @@ import { SandboxNotice } from './sandbox-notice'
  */
 export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const prices = usePrices()
-  const account = useBillingAccount()
   const plan = usePlan()
   // While a plan runs, another is not bought beside it: ONE PAYMENT comes as an upgrade.
   const status = plan.data?.subscription?.status
   const running = status !== undefined && RUNNING_STATUSES.includes(status)
   // Paid for good (ONE PAYMENT, or FOUR PAYMENTS paid off): there is nothing left to buy.
-  const paidForGood = status === 'paid' || paidOnce
+  const paidForGood = plan.data?.lifetime === true || paidOnce
   const link =
     'rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50'
   return (
     <SectionCard title={t('billing.plans.title')}>
-      {account.data?.sandbox && (
-        <div className="px-5 pt-4">
-          <SandboxNotice sandbox />
-        </div>
-      )}
       {prices.isPending && (
         <p className="px-5 py-4 text-sm text-slate-500">{t('billing.plans.loading')}</p>
       )}
@@ -41,7 +35,7 @@ export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
           <li key={price.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 px-5 py-3">
             <span className="min-w-32 flex-1 font-medium text-slate-900">{price.label}</span>
             <span className="font-semibold text-brand-900">
-              {t(`billing.plans.amount.${price.plan}`, { amount: formatAmount(price.unitAmount) })}
+              {t(`billing.plans.amount.${price.plan}`, { amount: format.money(price.unitAmount) })}
             </span>
             {paidForGood ? null : running ? (
               price.plan === 'one_payment' &&

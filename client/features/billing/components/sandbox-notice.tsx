@@ -1,5 +1,6 @@
 import FlaskConical from 'lucide-react/icons/flask-conical'
 import { useTranslation } from 'react-i18next'
+import { useBillingAccount } from '../api'
 
 /** Wherever money is shown in the sandbox (PRODUCT.md principle 3). */
 export function SandboxNotice({ sandbox }: { sandbox: boolean | undefined }) {
@@ -14,4 +15,10 @@ export function SandboxNotice({ sandbox }: { sandbox: boolean | undefined }) {
       {t('billing.sandbox')}
     </p>
   )
+}
+
+/** The page's one sandbox notice, for a page that shows several things with money (My Account). */
+export function BillingSandboxNotice() {
+  const account = useBillingAccount()
+  return <SandboxNotice sandbox={account.data?.sandbox} />
 }

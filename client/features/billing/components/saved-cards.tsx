@@ -7,7 +7,6 @@ import { SectionCard } from '../../../components/ui/section-card'
 import { readServerError } from '../../../lib/form-mutation'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount, useRemoveCard, useSetDefaultCard } from '../api'
-import { SandboxNotice } from './sandbox-notice'
 
 export const BRAND_NAMES: Record<SavedCard['brand'], string> = {
   visa: 'Visa',
@@ -39,7 +38,6 @@ export function SavedCards() {
       }}
     >
       <div className="flex flex-col gap-3 px-5 py-4">
-        <SandboxNotice sandbox={account.data?.sandbox} />
         {account.isPending && (
           <p className="text-sm text-slate-500" aria-busy="true">
             {t('billing.cards.loading')}

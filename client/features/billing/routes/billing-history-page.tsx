@@ -3,19 +3,12 @@ import FileDown from 'lucide-react/icons/file-down'
 import Info from 'lucide-react/icons/info'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
-import { formatAmount } from '../../../../domain/billing'
 import type { Invoice } from '../../../../domain/billing-plans'
 import { Button } from '../../../components/ui/button'
+import { type Formats, useFormat } from '../../../lib/format'
 import { useBillingAccount } from '../api'
 import { SandboxNotice } from '../components/sandbox-notice'
 import { useInvoices } from '../plan-api'
-
-/** Spec core §9: the date as yyyy-mm-dd (UTC, as the invoice itself says). */
-const invoiceDate = (createdAt: string) => new Date(createdAt).toISOString().slice(0, 10)
-
-/** Spec core §9: the total with $, then the upper-cased currency, e.g. '$15.00 USD'. */
-const invoiceAmount = (invoice: Pick<Invoice, 'total' | 'currency'>) =>
-  `${formatAmount(invoice.total)} ${invoice.currency.toUpperCase()}`
 
 // Text on a light tint of the same hue: each pair is above 4.5:1 (WCAG AA).
 const STATUS_BADGES: Record<Invoice['status'], string> = {
@@ -62,7 +55,7 @@ export function BillingHistoryPage() {
           {t('billing.history.empty')}
         </p>
       )}
-      {list.length > 0 && <InvoiceTable invoices={list} />}
+      {list.length > 0 && <Invoices invoices={list} />}
       <div>
         <Button variant="secondary" onClick={() => navigate('/my-account')}>
           <ArrowLeft aria-hidden className="size-4" />
@@ -73,23 +66,131 @@ export function BillingHistoryPage() {
   )
 }
 
+/** What an invoice charged for: the plan's label, with which of the four payments it is. */
+function useProductText(): (invoice: Invoice) => string {
+  const { t } = useTranslation()
+  return (invoice) => {
+    const product = invoice.product ?? t('billing.history.plan')
+    return invoice.installment
+      ? t('billing.history.installment', { product, ...invoice.installment })
+      : product
+  }
+}
+
+function StatusBadge({ invoice }: { invoice: Invoice }) {
+  const { t } = useTranslation()
+  return (
+    <span
+      className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_BADGES[invoice.status]}`}
+    >
+      {t(`billing.history.statuses.${invoice.status}`)}
+    </span>
+  )
+}
+
+function RefundedNote({ invoice, format }: { invoice: Invoice; format: Formats }) {
+  const { t } = useTranslation()
+  if (invoice.refunded <= 0) return null
+  return (
+    <span data-testid="invoice-refunded" className="mt-1 block text-xs text-slate-700">
+      {invoice.refunded >= invoice.total
+        ? t('billing.history.refundedAll')
+        : t('billing.history.refundedPart', {
+            amount: format.money(invoice.refunded, invoice.currency),
+          })}
+    </span>
+  )
+}
+
+function PdfLink({ invoice }: { invoice: Invoice }) {
+  const { t } = useTranslation()
+  return (
+    <a
+      href={invoice.pdfUrl}
+      target="_blank"
+      rel="noopener"
+      // The accessible name starts with the word shown ('PDF'), so a person who says what they
+      // see, with voice control, reaches it; the rest says which invoice.
+      aria-label={t('billing.history.downloadLabel', { number: invoice.number })}
+      className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 font-medium text-brand-700 underline-offset-2 hover:bg-brand-50 hover:underline"
+    >
+      <FileDown aria-hidden className="size-4" />
+      {t('billing.history.download')}
+    </a>
+  )
+}
+
 /**
- * A real table. On a narrow phone it scrolls sideways inside its own box, which can take the
- * keyboard focus (so it scrolls with the arrow keys too) and says what it holds.
+ * The invoices: a table where there is room, and on a phone a list of cards, one per invoice,
+ * with every column's value readable without scrolling sideways.
  */
+function Invoices({ invoices }: { invoices: Invoice[] }) {
+  return (
+    <>
+      <div className="hidden sm:block">
+        <InvoiceTable invoices={invoices} />
+      </div>
+      <div className="sm:hidden">
+        <InvoiceList invoices={invoices} />
+      </div>
+    </>
+  )
+}
+
+function InvoiceList({ invoices }: { invoices: Invoice[] }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const productText = useProductText()
+  return (
+    <ul
+      aria-label={t('billing.history.heading')}
+      className="flex flex-col gap-3"
+      data-testid="invoice-list"
+    >
+      {invoices.map((invoice) => (
+        <li
+          key={invoice.id}
+          data-testid="invoice-card"
+          className="flex flex-col gap-2 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
+        >
+          <div className="flex items-start justify-between gap-3">
+            <p className="font-medium text-slate-900">{productText(invoice)}</p>
+            <p className="font-semibold whitespace-nowrap text-slate-900 tabular-nums">
+              {format.money(invoice.total, invoice.currency)}
+            </p>
+          </div>
+          <p className="text-sm text-slate-700">
+            <span className="font-mono">{invoice.number}</span>
+            {' · '}
+            <time dateTime={invoice.createdAt}>{format.shortDay(invoice.createdAt)}</time>
+          </p>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <div>
+              <StatusBadge invoice={invoice} />
+              <RefundedNote invoice={invoice} format={format} />
+            </div>
+            <PdfLink invoice={invoice} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** The invoices table (spec core §9), in the member's language. */
 function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
   const { t } = useTranslation()
+  const format = useFormat()
+  const productText = useProductText()
   const header = 'px-4 py-3 text-xs font-semibold tracking-wide text-slate-600 uppercase'
   const cell = 'px-4 py-3 whitespace-nowrap'
   return (
     <section
       aria-label={t('billing.history.heading')}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable and scrollable by keyboard (WCAG 2.1.1).
-      tabIndex={0}
       data-testid="invoice-table"
-      className="overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+      className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
     >
-      <table className="w-full min-w-[36rem] text-sm">
+      <table className="w-full text-sm">
         <caption className="sr-only">{t('billing.history.heading')}</caption>
         <thead className="border-b border-slate-200 bg-slate-50">
           <tr>
@@ -116,48 +217,20 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
         <tbody className="divide-y divide-slate-100">
           {invoices.map((invoice) => (
             <tr key={invoice.id} data-testid="invoice-row">
-              <td className={`${cell} text-slate-900`}>{t('billing.history.subscription')}</td>
+              <td className="px-4 py-3 text-slate-900">{productText(invoice)}</td>
               <td className={`${cell} font-mono text-slate-900`}>{invoice.number}</td>
               <td className={`${cell} text-slate-700 tabular-nums`}>
-                <time dateTime={invoice.createdAt}>{invoiceDate(invoice.createdAt)}</time>
+                <time dateTime={invoice.createdAt}>{format.shortDay(invoice.createdAt)}</time>
               </td>
               <td className={`${cell} text-right font-medium text-slate-900 tabular-nums`}>
-                {invoiceAmount(invoice)}
+                {format.money(invoice.total, invoice.currency)}
               </td>
               <td className={cell}>
-                <span
-                  className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_BADGES[invoice.status]}`}
-                >
-                  {invoice.status.toUpperCase()}
-                </span>
-                {invoice.refunded > 0 && (
-                  <span
-                    data-testid="invoice-refunded"
-                    className="mt-1 block text-xs text-slate-700"
-                  >
-                    {invoice.refunded >= invoice.total
-                      ? t('billing.history.refundedAll')
-                      : t('billing.history.refundedPart', {
-                          amount: formatAmount(invoice.refunded),
-                        })}
-                  </span>
-                )}
+                <StatusBadge invoice={invoice} />
+                <RefundedNote invoice={invoice} format={format} />
               </td>
               <td className={cell}>
-                <a
-                  href={invoice.pdfUrl}
-                  target="_blank"
-                  rel="noopener"
-                  className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 font-medium text-brand-700 underline-offset-2 hover:bg-brand-50 hover:underline"
-                >
-                  <FileDown aria-hidden className="size-4" />
-                  {/* The name says which invoice and holds the word shown ('PDF'), so a person
-                      who says what they see, with voice control, reaches it too. */}
-                  <span className="sr-only">
-                    {t('billing.history.downloadLabel', { number: invoice.number })}
-                  </span>
-                  <span aria-hidden>{t('billing.history.download')}</span>
-                </a>
+                <PdfLink invoice={invoice} />
               </td>
             </tr>
           ))}

@@ -6,11 +6,12 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { z } from 'zod/mini'
-import { formatAmount, payOnceRequestSchema } from '../../../../domain/billing'
+import { payOnceRequestSchema } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useMessageText } from '../../../lib/messages'
 import { type ProviderCard, useBillingAccount, usePayments, usePayOnce, usePrices } from '../api'
 import { useBankCheck } from '../components/bank-check'
@@ -60,6 +61,7 @@ export function SinglePaymentPage() {
 
 function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey: string | null }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const text = useMessageText()
   const prices = usePrices()
   const payments = usePayments()
@@ -157,7 +159,7 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
                 <input type="radio" value={price.id} {...form.register('priceId')} />
                 <span className="flex-1 font-medium text-slate-900">{price.label}</span>
                 <span className="font-semibold text-brand-900">
-                  {formatAmount(price.unitAmount)}
+                  {format.money(price.unitAmount)}
                 </span>
               </label>
             ))}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
-import { formatAmount } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
 import { readServerError } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount, usePrices } from '../api'
 import { usePlanCheck } from '../components/plan-check'
@@ -18,6 +18,7 @@ import { usePricedPlanAction } from '../use-priced-plan-action'
  */
 export function UpgradePlanPage() {
   const { t } = useTranslation()
+  const format = useFormat()
   const navigate = useNavigate()
   const { notify } = useNotifications()
   const account = useBillingAccount()
@@ -94,11 +95,11 @@ export function UpgradePlanPage() {
             >
               <dt className="text-slate-700">{t('billing.upgrade.credit')}</dt>
               <dd className="text-right font-medium text-emerald-800">
-                {formatAmount(preview.data.credit)}
+                {format.money(preview.data.credit)}
               </dd>
               <dt className="font-semibold text-slate-900">{t('billing.upgrade.dueNow')}</dt>
               <dd className="text-right font-semibold text-brand-900">
-                {formatAmount(preview.data.total)}
+                {format.money(preview.data.total)}
               </dd>
             </dl>
           )}

@@ -11,6 +11,6 @@ export function RequireAccess({ children }: { children: ReactNode }) {
   const { t } = useTranslation()
   const access = useAccess()
   if (access.isPending) return <Loading text={t('app.loading')} />
-  if (!access.data?.hasAccess) return <NoAccessNotice />
+  if (!access.data?.hasAccess) return <NoAccessNotice standing={access.data?.standing} />
   return children
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { CHAKRAS, type ClientScan, READING_MAX, READING_MIN } from '../../../../domain/clients'
-import { currentLanguage } from '../../../lib/i18n'
+import { useFormat } from '../../../lib/format'
 import { useScanHistory } from '../api'
 
 const CHART_WIDTH = 320
@@ -12,10 +12,7 @@ export function ScanHistory({ clientId }: { clientId: string }) {
   const { t } = useTranslation()
   const history = useScanHistory(clientId)
   const scans = history.data ?? []
-  const when = new Intl.DateTimeFormat(currentLanguage(), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  })
+  const format = useFormat()
   return (
     <section
       aria-labelledby="scan-history"
@@ -37,7 +34,7 @@ export function ScanHistory({ clientId }: { clientId: string }) {
             data-testid="history-entry"
           >
             <span className="text-slate-500">
-              <time dateTime={scan.createdAt}>{when.format(new Date(scan.createdAt))}</time>
+              <time dateTime={scan.createdAt}>{format.dateTime(scan.createdAt)}</time>
             </span>
             <span className="font-medium text-slate-900">
               {scan.kind === 'aura'

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { MediaItem } from '../../../../domain/harmonize'
 import { Button } from '../../../components/ui/button'
+import { useFormat } from '../../../lib/format'
 import {
   listSavedMedia,
   removeSavedMedia,
@@ -18,20 +19,13 @@ import { useNotifications } from '../../../lib/notifications'
 
 const nameOf = (key: string) => key.replace(/^medias\//, '')
 
-/** Sizes as people read them: 820 KB, 12.4 MB. */
-function formatSize(bytes: number, language: string): string {
-  const format = (value: number, unit: string) =>
-    `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(value)} ${unit}`
-  if (bytes >= 1024 * 1024) return format(bytes / (1024 * 1024), 'MB')
-  return format(Math.max(bytes, 1) / 1024, 'KB')
-}
-
 /**
  * 'Media for offline use' on My Account: the uploaded media files, each saved to (or removed
  * from) this device with a progress bar. 'Save all' fetches the backing track first (spec §4).
  */
 export function OfflineMedia() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
+  const format = useFormat()
   const { notify } = useNotifications()
   const media = useHarmonizeMedia()
   const [saved, setSaved] = useState<SavedMedia[]>([])
@@ -112,7 +106,7 @@ export function OfflineMedia() {
                       <p className="truncate font-medium text-slate-900">{nameOf(item.key)}</p>
                       <p className="text-sm text-slate-500">
                         {t(item.kind === 'backing' ? 'media.backing' : 'media.video')} ·{' '}
-                        {formatSize(item.size, i18n.language)}
+                        {format.fileSize(item.size)}
                         {isSaved && ` · ${t('media.saved')}`}
                       </p>
                       {progress?.key === item.key && (
@@ -170,7 +164,7 @@ export function OfflineMedia() {
               <ul className="text-sm text-slate-700" data-testid="saved-media">
                 {saved.map((item) => (
                   <li key={item.key}>
-                    {nameOf(item.key)} · {formatSize(item.size, i18n.language)}
+                    {nameOf(item.key)} · {format.fileSize(item.size)}
                   </li>
                 ))}
               </ul>

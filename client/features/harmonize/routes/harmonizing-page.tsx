@@ -68,7 +68,7 @@ export function HarmonizingPage() {
   if (!access.data?.hasAccess) {
     return (
       <section className="mx-auto w-full max-w-2xl px-4 py-10">
-        <NoAccessNotice />
+        <NoAccessNotice standing={access.data?.standing} />
       </section>
     )
   }

@@ -3,14 +3,14 @@ import CircleDashed from 'lucide-react/icons/circle-dashed'
 import History from 'lucide-react/icons/rotate-ccw-clock'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { useFormat } from '../../../lib/format'
 import { useRecentSessions } from '../../../lib/recent-sessions'
 
 /** The user's last few sessions, newest first, each a way back to its panel. */
 export function RecentSessions() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const sessions = useRecentSessions()
   if (!sessions.data?.length) return null
-  const language = i18n.language
   return (
     <section className="mt-8" aria-labelledby="recent-sessions">
       <h2
@@ -41,7 +41,7 @@ export function RecentSessions() {
                   ? t('harmonize.recent.completed')
                   : t('harmonize.recent.stopped')}
                 {' · '}
-                <StartedAt iso={session.startedAt} language={language} />
+                <StartedAt iso={session.startedAt} />
               </span>
             </Link>
           </li>
@@ -55,13 +55,10 @@ export function RecentSessions() {
  * When a session started, as the language writes a date and time ('Nov 23, 2026, 1:49 PM'). The
  * time never breaks across lines: on a phone 'PM' alone on the next line reads as a typo.
  */
-function StartedAt({ iso, language }: { iso: string; language: string }) {
-  const at = new Date(iso)
-  const whole = new Intl.DateTimeFormat(language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(at)
-  const clock = new Intl.DateTimeFormat(language, { timeStyle: 'short' }).format(at)
+function StartedAt({ iso }: { iso: string }) {
+  const format = useFormat()
+  const whole = format.dateTime(iso)
+  const clock = format.time(iso)
   const cut = whole.lastIndexOf(clock)
   if (cut < 0) return <span className="whitespace-nowrap">{whole}</span>
   return (

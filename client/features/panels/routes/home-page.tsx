@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { type ComponentType, lazy, Suspense, useDeferredValue } from 'react'
+import { type ComponentType, lazy, Suspense, useDeferredValue, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button } from '../../../components/ui/button'
@@ -13,29 +13,38 @@ import { accessQuery, NoAccessNotice } from '../../access/public'
 import { PanelIcon } from '../components/panel-icon'
 import { RecentSessions } from '../components/recent-sessions'
 
-// Shown only after a failed payment, and its module brings billing's shared screens (dialogs,
-// cards, plans: 4 chunks, 20 KB gzipped) with it. Loaded only when the plan says a payment
-// failed (usePaymentFailed), so a member whose payments are fine never downloads it; the plan
-// query and its schemas cost /home about 2.3 KB instead.
+// Shown only after a failed payment or while the plan is paused, and its module brings
+// billing's shared screens (dialogs, cards, plans: 4 chunks, 20 KB gzipped) with it. Loaded
+// only when the plan says so (usePlanBannerDue), so a member whose payments are fine never
+// downloads it; the plan query and its schemas cost /home about 2.3 KB instead.
 // If that code cannot arrive (a flaky network before it was cached), the page goes on without
 // the banner rather than fail.
-const PaymentFailedBanner = lazy(
+const PlanBanner = lazy(
   (): Promise<{ default: ComponentType }> =>
     import('../../billing/public').then(
-      (billing) => ({ default: billing.PaymentFailedBanner }),
+      (billing) => ({ default: billing.PlanBanner }),
       () => ({ default: () => null }),
     ),
 )
 
 /**
- * Whether a charge was refused, so the banner's code is worth loading (the banner itself decides
- * what it shows). The same plan query as billing's, so a charge still under way is followed here
- * too (the header's 'payment in progress', access once the bank answers) and the banner, once
- * loaded, has its data at once.
+ * Whether the plan has something to say on /home (a refused charge, a charge waiting for the
+ * bank's check, a paused plan), so the banner's code is worth loading; the banner decides what
+ * it shows. The same plan query as billing's, so a charge still under way is followed here too
+ * (the header's 'payment in progress', access once the bank answers) and the banner, once
+ * loaded, has its data at once. Once due, it stays on the page: a payment made from it is
+ * answered there.
  */
-function usePaymentFailed(signedIn: boolean): boolean {
+function usePlanBannerDue(signedIn: boolean): boolean {
   const plan = useQuery({ ...planQuery(useQueryClient()), enabled: signedIn })
-  return plan.data?.paymentFailed === true
+  const state = plan.data
+  const due =
+    state?.paymentFailed === true ||
+    (state?.bankCheck !== null && state?.bankCheck !== undefined) ||
+    state?.subscription?.status === 'paused'
+  const [shown, setShown] = useState(false)
+  if (due && !shown) setShown(true)
+  return due || shown
 }
 
 /**
@@ -52,7 +61,7 @@ export function HomePage() {
   // may already know of them waits for the next render.
   const hydrated = useHydrated()
   const access = useQuery({ ...accessQuery, enabled: signedIn })
-  const paymentFailed = usePaymentFailed(signedIn) && hydrated
+  const planBanner = usePlanBannerDue(signedIn) && hydrated
   useKeepForOffline(access.data?.hasAccess)
   // The grid replaces the spinner in a background render, in slices: on the answer that
   // completes its data (a query's update, never sliced) it was one task of 20–25 ms here, four
@@ -78,13 +87,16 @@ export function HomePage() {
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-6">
       <div className="mb-6 empty:hidden">
-        {paymentFailed && (
+        {planBanner && (
           <Suspense fallback={null}>
-            <PaymentFailedBanner />
+            <PlanBanner />
           </Suspense>
         )}
       </div>
-      {locked && <NoAccessNotice className="mb-6" />}
+      {/* One word on why the panels are closed: the plan banner's when it has one. */}
+      {locked && !planBanner && (
+        <NoAccessNotice className="mb-6" standing={access.data?.standing} />
+      )}
       {/* Busy until the member's access is known: the cards may lock then. */}
       <ul
         className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4"

@@ -1,0 +1,1 @@
+ALTER TABLE "billing_invoice" ADD COLUMN "last_charge_failure" text;
