@@ -30,7 +30,7 @@ import {
 } from '../../../domain/billing'
 import { countriesResponseSchema, statesResponseSchema } from '../../../domain/reference'
 import { apiRequest, endpoint } from '../../lib/api-client'
-import { paymentsQueryKey } from '../../lib/payment-progress'
+import { paymentsQueryKey, planQueryKey } from '../../lib/payment-progress'
 import { accessQueryKey } from '../../lib/query-keys'
 
 // Billing for the signed-in member: prices, saved cards and billing information.
@@ -127,7 +127,12 @@ function useAccountMutation<Variables>(call: (variables: Variables) => Promise<B
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: call,
-    onSuccess: (account) => queryClient.setQueryData(billingAccountQueryKey, account),
+    onSuccess: (account) => {
+      queryClient.setQueryData(billingAccountQueryKey, account)
+      // The plan's actions hang on the default card (Start Now, Pay Actual Invoice): My
+      // Subscription reads them again at once rather than on the next visit.
+      void queryClient.invalidateQueries({ queryKey: planQueryKey })
+    },
   })
 }
 

@@ -1,6 +1,7 @@
 import type { UseMutationResult } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useSearchParams } from 'react-router'
 import { readServerError } from '../../lib/form-mutation'
 import { useMessageText } from '../../lib/messages'
 
@@ -12,10 +13,13 @@ import { useMessageText } from '../../lib/messages'
 export function usePricedPlanAction<Answer>(
   mutation: UseMutationResult<Answer, Error, { priceId: string; attemptId: string }>,
   onDone: () => void,
+  choices: readonly { id: string }[] = [],
 ) {
   const { t } = useTranslation()
   const text = useMessageText()
-  const [priceId, setPriceId] = useState('')
+  const [search] = useSearchParams()
+  const [chosen, setPriceId] = useState('')
+  const priceId = chosen || preselected(choices, search.get('price'))
   const [priceError, setPriceError] = useState<string>()
   const [error, setError] = useState<string>()
   const attempt = useRef(crypto.randomUUID())
@@ -47,4 +51,13 @@ export function usePricedPlanAction<Answer>(
       )
     },
   }
+}
+
+/**
+ * The price a page starts with: the one clicked on My Account (`?price=`), if it is offered here,
+ * else the only one offered; none when there is a real choice to make.
+ */
+export function preselected(choices: readonly { id: string }[], clicked: string | null): string {
+  if (clicked && choices.some((choice) => choice.id === clicked)) return clicked
+  return choices.length === 1 ? (choices[0]?.id ?? '') : ''
 }

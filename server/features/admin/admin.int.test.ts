@@ -300,15 +300,21 @@ describe('the console’s members', () => {
         'four_payments',
       ],
       [
-        'a failed renewal',
+        // Its card is tried again by itself: the plan keeps its access meanwhile.
+        'a failed renewal being retried',
         (id) => db.insert(billingSubscriptions).values(subscription(id, 'past_due')),
+        'subscription',
+      ],
+      [
+        'a renewal whose retries are used up',
+        (id) => db.insert(billingSubscriptions).values(subscription(id, 'unpaid')),
         null,
       ],
       [
-        'a failed renewal after a lifetime payment',
+        'a plan out of retries after a lifetime payment',
         async (id) => {
           await db.insert(billingPaymentIntents).values(payment(id, 'succeeded'))
-          await db.insert(billingSubscriptions).values(subscription(id, 'past_due'))
+          await db.insert(billingSubscriptions).values(subscription(id, 'unpaid'))
         },
         'one_payment',
       ],
@@ -607,7 +613,8 @@ describe('the console’s overview', () => {
     const after = await read()
     // Besides those three, setUp's operator counts as a member too.
     expect(after.members - before.members).toBeGreaterThanOrEqual(3)
-    expect(after.withAccess.subscription - before.withAccess.subscription).toBe(1)
+    // The paying member and the one whose renewal is being retried (access kept meanwhile).
+    expect(after.withAccess.subscription - before.withAccess.subscription).toBe(2)
     expect(after.withAccess.one_payment - before.withAccess.one_payment).toBe(1)
     expect(after.withAccess.code - before.withAccess.code).toBe(1)
     // The refused renewal is owed, still counted as recurring while it is retried.

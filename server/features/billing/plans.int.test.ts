@@ -250,7 +250,9 @@ describe('SUBSCRIPTION', () => {
     expect(pastDue.subscription?.status).toBe('past_due')
     expect(pastDue.openInvoice?.status).toBe('open')
     expect(pastDue.actions.payInvoice).toBe(true)
-    expect(await hasAccess(cookie)).toBe(false)
+    expect(pastDue.refusal).toBe('card_declined')
+    // While the card is tried again by itself, the member keeps access.
+    expect(await hasAccess(cookie)).toBe(true)
 
     // Retried after 3 days, then after 4 more: both fail, and the plan is unpaid.
     const firstRetry = pastDue.nextPaymentAttempt
@@ -264,6 +266,8 @@ describe('SUBSCRIPTION', () => {
     await advance(user.email, 4)
     const unpaid = await planWhen(cookie, statusIs('unpaid'))
     expect(unpaid.openInvoice?.id).toBe(pastDue.openInvoice?.id)
+    // The tries are used up: access stops until the invoice is paid.
+    expect(await hasAccess(cookie)).toBe(false)
 
     // The member adds a good card, makes it the default and pays the open invoice.
     const fresh = await saveCard(cookie, '4242424242424242')
@@ -341,12 +345,19 @@ describe('FOUR PAYMENTS', () => {
     expect((await planOf(cookie)).subscription?.installments).toEqual({ paid: 1, total: 4 })
     expect((await planOf(cookie)).actions).toMatchObject({ cancelRenewal: false, pause: false })
 
+    expect((await planOf(cookie)).lifetime).toBe(false)
+
     for (const paid of [2, 3, 4]) {
       await advance(user.email, 31)
       await planWhen(cookie, (state) => state.subscription?.installments?.paid === paid)
     }
+    // Once the fourth is paid, the plan is paid for good, even before its last month ends.
+    const lastPaid = await planOf(cookie)
+    expect(lastPaid.subscription?.status).toBe('active')
+    expect(lastPaid.lifetime).toBe(true)
     await advance(user.email, 31)
     const done = await planWhen(cookie, statusIs('paid'))
+    expect(done.lifetime).toBe(true)
     expect(done.subscription?.installments).toEqual({ paid: 4, total: 4 })
     expect(done.actions).toMatchObject({ startNow: false, reactivate: false, payInvoice: false })
     expect(await hasAccess(cookie)).toBe(true)
@@ -356,6 +367,13 @@ describe('FOUR PAYMENTS', () => {
     expect(invoices.every((invoice) => invoice.status === 'paid' && invoice.total === 3900)).toBe(
       true,
     )
+    // Each row names what it paid for: newest first, the fourth of the four.
+    expect(invoices.map((invoice) => [invoice.product, invoice.installment?.number])).toEqual([
+      ['FOUR PAYMENTS', 4],
+      ['FOUR PAYMENTS', 3],
+      ['FOUR PAYMENTS', 2],
+      ['FOUR PAYMENTS', 1],
+    ])
     // Nothing more is charged after the fourth.
     await advance(user.email, 62)
     expect(await invoicesOf(cookie)).toHaveLength(4)
@@ -442,7 +460,8 @@ describe('upgrading from the subscription', () => {
     })
     expect(upgraded.statusCode).toBe(200)
     const ended = await planWhen(cookie, statusIs('canceled'))
-    // Lifetime access: nothing to start again.
+    // Lifetime access: nothing to start again, and the screen says paid for good.
+    expect(ended.lifetime).toBe(true)
     expect(ended.actions).toMatchObject({ startNow: false, reactivate: false, upgrade: false })
     expect(await hasAccess(cookie)).toBe(true)
     const [invoice] = await invoicesOf(cookie)

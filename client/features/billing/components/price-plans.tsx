@@ -40,16 +40,16 @@ export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
             {paidForGood ? null : running ? (
               price.plan === 'one_payment' &&
               plan.data?.actions.upgrade && (
-                <Link to="/upgrade-plan" className={link}>
+                <Link to={`/upgrade-plan?price=${price.id}`} className={link}>
                   {t('billing.plan.upgrade')}
                 </Link>
               )
             ) : price.plan === 'one_payment' ? (
-              <Link to="/my-account/single-payment" className={link}>
+              <Link to={`/my-account/single-payment?price=${price.id}`} className={link}>
                 {t('billing.plans.payNow')}
               </Link>
             ) : (
-              <Link to="/my-account/subscribe-payment" className={link}>
+              <Link to={`/my-account/subscribe-payment?price=${price.id}`} className={link}>
                 {t('billing.plan.start')}
               </Link>
             )}

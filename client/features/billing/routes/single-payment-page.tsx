@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import CircleCheck from 'lucide-react/icons/circle-check'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
-import { lazy, Suspense, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { z } from 'zod/mini'
 import { payOnceRequestSchema } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
@@ -23,6 +23,7 @@ import {
   isCardComplete,
 } from '../components/card-fields'
 import { SandboxNotice } from '../components/sandbox-notice'
+import { preselected } from '../use-priced-plan-action'
 
 // Stripe.js comes with this chunk, fetched only in Stripe mode.
 const StripeCardField = lazy(() => import('../components/stripe-card-field'))
@@ -74,6 +75,12 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
   })
   const { errors } = form.formState
   const { submit, pending } = useFormMutation(form, usePayOnce(), { messagesAt: 'form' })
+  // The price clicked on My Account, or the only one on sale, is already chosen.
+  const [search] = useSearchParams()
+  const initial = preselected(onePayment, search.get('price'))
+  useEffect(() => {
+    if (initial && !form.getValues('priceId')) form.setValue('priceId', initial)
+  }, [initial, form])
   // One id per try: a repeated request of the same try (a retry, a double submit) charges once.
   const attempt = useRef(crypto.randomUUID())
   // The payment this page made, else the newest: the one whose progress is shown.

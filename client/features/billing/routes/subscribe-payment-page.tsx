@@ -25,10 +25,12 @@ export function SubscribePaymentPage() {
   const check = usePlanCheck()
   const start = useStartPlan(check.run)
   const [started, setStarted] = useState(false)
-  const { priceId, priceError, error, choose, submit } = usePricedPlanAction(start, () =>
-    setStarted(true),
-  )
   const choices = recurringPrices(prices.data?.prices)
+  const { priceId, priceError, error, choose, submit } = usePricedPlanAction(
+    start,
+    () => setStarted(true),
+    choices,
+  )
   const chosen = choices.find((price) => price.id === priceId)
   const card = account.data?.cards.find((saved) => saved.isDefault)
   const state = plan.data
@@ -98,7 +100,9 @@ export function SubscribePaymentPage() {
                 <p className="text-sm text-slate-700">
                   {t('billing.plan.needsCard')}{' '}
                   <Link
-                    to="/my-account/add-credit-card"
+                    to={`/my-account/add-credit-card?return=${encodeURIComponent(
+                      `/my-account/subscribe-payment${priceId ? `?price=${priceId}` : ''}`,
+                    )}`}
                     className="font-medium text-brand-700 underline"
                   >
                     {t('billing.plan.addCard')}

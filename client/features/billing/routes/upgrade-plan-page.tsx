@@ -27,12 +27,13 @@ export function UpgradePlanPage() {
   const check = usePlanCheck()
   const upgrade = useUpgradePlan(check.run)
   const [upgraded, setUpgraded] = useState(false)
+  const choices = (prices.data?.prices ?? []).filter((price) => price.plan !== 'subscription')
   const { priceId, priceError, error, setError, choose, submit } = usePricedPlanAction(
     upgrade,
     () => setUpgraded(true),
+    choices,
   )
   const preview = useUpgradePreview(priceId)
-  const choices = (prices.data?.prices ?? []).filter((price) => price.plan !== 'subscription')
   const charging = isCharging(plan.data)
 
   const target = choices.find((price) => price.id === priceId)?.plan
