@@ -1,14 +1,14 @@
 import { type ReactNode, useDeferredValue } from 'react'
 import { Navigate, useLocation } from 'react-router'
-import { LOGIN_PATH, type RouteAccess, SIGNED_IN_LANDING_PATH } from '../../domain/routes'
+import { LOGIN_PATH, type RouteAccess } from '../../domain/routes'
 import { PageSkeleton } from '../components/ui/page-skeleton'
 import { useHydrated } from '../lib/prerendered'
 import { useSession } from '../lib/session'
 
 /**
  * Applies the route table's access rule: visitors on a protected page go to /login (which sends
- * them back afterwards), signed-in users on a visitors-only page go to /user-details (or back to
- * the page that sent them to sign in). A member's page that is `shownBeforeSession` (it shows
+ * them back afterwards), signed-in users on a visitors-only page go to /user-details, or the plans
+ * when nothing is open to them yet (or back to the page that sent them to sign in). A member's page that is `shownBeforeSession` (it shows
  * only what anyone may read until it knows who is signed in) renders at once, as a visitor's
  * does; any other waits for the session under its header.
  */
@@ -21,7 +21,7 @@ export function RouteGuard({
   shownBeforeSession?: boolean
   children: ReactNode
 }) {
-  const { user, isLoading } = useSession()
+  const { user, isLoading, landing } = useSession()
   const location = useLocation()
   const hydrated = useHydrated()
   // The page replaces the skeleton in a background render, in slices, rather than in the one
@@ -44,7 +44,7 @@ export function RouteGuard({
     // Signing in on /login lands here too: the new session renders before the login page's own
     // navigation (a transition) does, so this redirect must honour where the visitor was going.
     const from = (location.state as { from?: string } | null)?.from
-    const to = from && from !== LOGIN_PATH ? from : SIGNED_IN_LANDING_PATH
+    const to = from && from !== LOGIN_PATH ? from : landing
     return <Navigate to={to} replace />
   }
   return children

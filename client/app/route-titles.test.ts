@@ -10,9 +10,20 @@ const text = (catalogue: { titles: Record<string, string> }, path: string) => {
 }
 
 describe('header titles (spec core §2 Header)', () => {
-  it('are blank on the about, solfeggio, messages and privacy pages', () => {
-    for (const path of ['/about', '/solfeggio-frequencies', '/messages', '/privacy-policy']) {
-      expect(text(en, path), path).toBe('')
+  it('name the about, solfeggio, messages and privacy pages too (the spec left them blank)', () => {
+    expect(
+      ['/about', '/solfeggio-frequencies', '/messages', '/privacy-policy'].map((path) =>
+        text(en, path),
+      ),
+    ).toEqual(['About', 'Solfeggio Frequencies', 'Messages in Water', 'Privacy Policy'])
+  })
+
+  it('are never blank on a page of the route table', () => {
+    for (const { path } of APP_ROUTES) {
+      // `/` only ever leads elsewhere.
+      if (path === '/') continue
+      expect(text(en, path), path).not.toBe('')
+      expect(text(es, path), path).not.toBe('')
     }
   })
 

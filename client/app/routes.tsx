@@ -9,6 +9,7 @@ import {
 } from '../../domain/routes'
 import { NotFoundPage } from '../components/not-found-page'
 import { FullScreenSpinner } from '../components/ui/full-screen-spinner'
+import { billingTextsReady } from '../features/billing/texts'
 import { clientTextsReady } from '../features/clients/texts'
 import { infoTextsReady } from '../features/info/texts'
 import { supportTextsReady } from '../features/support/texts'
@@ -129,29 +130,33 @@ const Harmonizing = page(
   () => import('../features/harmonize/routes/harmonizing-page'),
   'HarmonizingPage',
 )
-const MyAccount = page(() => import('../features/account/routes/my-account-page'), 'MyAccountPage')
+const MyAccount = page(
+  () => withTexts(import('../features/account/routes/my-account-page'), billingTextsReady()),
+  'MyAccountPage',
+)
 const AddCreditCard = page(
-  () => import('../features/billing/routes/add-credit-card-page'),
+  () => withTexts(import('../features/billing/routes/add-credit-card-page'), billingTextsReady()),
   'AddCreditCardPage',
 )
 const SinglePayment = page(
-  () => import('../features/billing/routes/single-payment-page'),
+  () => withTexts(import('../features/billing/routes/single-payment-page'), billingTextsReady()),
   'SinglePaymentPage',
 )
 const SubscribePayment = page(
-  () => import('../features/billing/routes/subscribe-payment-page'),
+  () => withTexts(import('../features/billing/routes/subscribe-payment-page'), billingTextsReady()),
   'SubscribePaymentPage',
 )
 const BillingHistory = page(
-  () => import('../features/billing/routes/billing-history-page'),
+  () => withTexts(import('../features/billing/routes/billing-history-page'), billingTextsReady()),
   'BillingHistoryPage',
 )
 const UpgradePlan = page(
-  () => import('../features/billing/routes/upgrade-plan-page'),
+  () => withTexts(import('../features/billing/routes/upgrade-plan-page'), billingTextsReady()),
   'UpgradePlanPage',
 )
 const ModifyBillingInfo = page(
-  () => import('../features/billing/routes/modify-billing-info-page'),
+  () =>
+    withTexts(import('../features/billing/routes/modify-billing-info-page'), billingTextsReady()),
   'ModifyBillingInfoPage',
 )
 

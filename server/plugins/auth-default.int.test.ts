@@ -50,6 +50,7 @@ describe('authentication by default under /api', () => {
       'GET /api/countries',
       'GET /api/countries/:country/states',
       'GET /api/docs',
+      'GET /api/info/contact',
       'GET /api/media/*',
       'GET /api/panels',
       'GET /api/panels/:id',

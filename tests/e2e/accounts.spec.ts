@@ -9,6 +9,7 @@ import {
   signInAs,
   signInWithPassword,
   uniqueEmail,
+  WELCOME,
 } from './support/accounts'
 import { expectAccessible } from './support/axe'
 import { mailTo, waitForCode } from './support/mailbox'
@@ -83,11 +84,11 @@ test.describe('sign-up', () => {
     await page.getByRole('button', { name: 'Go to Sign In' }).click()
 
     await expect(page).toHaveURL(/\/login$/)
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: WELCOME })).toBeVisible()
     await expectAccessible(page)
     await signInThroughForm(page, { email, password })
-    await expect(page).toHaveURL(/\/user-details$/)
-    await expect(page.getByTestId('header-title')).toHaveText('Client Details')
+    await expect(page).toHaveURL(/\/my-account#plans$/)
+    await expect(page.getByTestId('header-title')).toHaveText('My Account')
     await expectAccessible(page)
   })
 
@@ -259,12 +260,12 @@ test.describe('signing in', () => {
     await expect(snackbar).toHaveText(
       'Your password has been changed. Please sign in with the new one.',
     )
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: WELCOME })).toBeVisible()
     await expect(page.getByLabel('Email')).toHaveValue(user.email)
     await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD)
     await completeHumanCheck(page)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
-    await expect(page).toHaveURL(/\/user-details$/)
+    await expect(page).toHaveURL(/\/my-account#plans$/)
   })
 
   test('sign-in refuses a missing human check and a wrong password', async ({ page, request }) => {
@@ -303,7 +304,7 @@ test.describe('signing in', () => {
     const rememberMe = page.getByRole('checkbox', { name: 'Remember me' })
     await expect(rememberMe).not.toBeChecked()
     await signInThroughForm(page, user)
-    await expect(page).toHaveURL(/\/user-details$/)
+    await expect(page).toHaveURL(/\/my-account#plans$/)
     // A session cookie: no expiry, gone when the browser closes.
     expect((await sessionCookie())?.expires).toBe(-1)
 
@@ -313,7 +314,7 @@ test.describe('signing in', () => {
 
     await page.getByRole('checkbox', { name: 'Remember me' }).check()
     await signInThroughForm(page, user)
-    await expect(page).toHaveURL(/\/user-details$/)
+    await expect(page).toHaveURL(/\/my-account#plans$/)
     const expires = (await sessionCookie())?.expires ?? 0
     const days = (expires - Date.now() / 1000) / 86_400
     expect(days).toBeGreaterThan(29.9)
@@ -396,9 +397,9 @@ test.describe('who may see what', () => {
     await expect(page.getByTestId('account-email')).toHaveText(user.email)
 
     await page.goto('/login')
-    await expect(page).toHaveURL(/\/user-details$/)
+    await expect(page).toHaveURL(/\/my-account#plans$/)
     await page.goto('/signup')
-    await expect(page).toHaveURL(/\/user-details$/)
+    await expect(page).toHaveURL(/\/my-account#plans$/)
   })
 
   test('/logout ends the session and keeps the language', async ({ page, member }) => {

@@ -199,13 +199,13 @@ test.describe('a failed renewal', () => {
     await expect(dialog.getByLabel('Amount to give back (USD)')).toHaveValue('15.00')
     await dialog.getByLabel('Reason').fill('Charged while the app would not play')
     await expect(dialog.getByTestId('action-effect')).toContainText(
-      `$15.00 goes back to the card that paid this invoice; the bank shows it to ${member.email}`,
+      `US$15.00 goes back to the card that paid this invoice; the bank shows it to ${member.email}`,
     )
     await page.screenshot({ path: test.info().outputPath('refund-dialog.png') })
     await dialog.getByRole('button', { name: 'Give it back' }).click()
-    await expect(page.getByText('Refund made: $15.00.')).toBeVisible()
+    await expect(page.getByText('Refund made: US$15.00.')).toBeVisible()
     await expect(dialog).toHaveCount(0)
-    await expect(paid.getByTestId('member-invoice-refunded')).toHaveText('$15.00 refunded')
+    await expect(paid.getByTestId('member-invoice-refunded')).toHaveText('US$15.00 refunded')
     await expect(paid.getByRole('button', { name: /^Refund invoice / })).toHaveCount(0)
     await expect(page.getByTestId('audit-log').getByText('Refunded a payment')).toBeVisible()
     await page.screenshot({ path: test.info().outputPath('refunded.png'), fullPage: true })

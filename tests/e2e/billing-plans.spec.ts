@@ -41,11 +41,12 @@ test('FOUR PAYMENTS: four charges a month apart, then paid for good, with four i
   const rows = page.getByRole('table').getByRole('row')
   // A header row and one per installment.
   await expect(rows).toHaveCount(5)
-  await expect(rows.nth(1)).toContainText('$39.00 USD')
-  await expect(rows.nth(1)).toContainText('PAID')
+  await expect(rows.nth(1)).toContainText('US$39.00')
+  await expect(rows.nth(1)).toContainText('Paid')
+  await expect(rows.nth(1)).toContainText('FOUR PAYMENTS, payment 4 of 4')
   await expectAccessible(page)
   await page.screenshot({ path: test.info().outputPath('invoices.png'), fullPage: true })
-  const links = page.getByRole('link', { name: /\(PDF\)/ })
+  const links = page.getByRole('table').getByRole('link', { name: /^PDF of invoice / })
   await expect(links).toHaveCount(4)
   for (const href of await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')))) {
     const pdf = await page.request.get(href ?? '')
@@ -144,23 +145,35 @@ test('a failed renewal shows the banner on /home and My Account, and is paid fro
   await page.goto('/home')
   const banner = page.getByTestId('payment-failed-banner')
   await expect(banner).toContainText('Sorry, it seems that a payment failed', { timeout: 30_000 })
-  await expect(banner).toContainText('$15.00 USD')
+  await expect(banner).toContainText(
+    'The payment of US$15.00 for SUBSCRIPTION was refused: the card was declined.',
+  )
+  await expect(banner).toContainText('We will try the card again on')
+  // While the card is tried again, the panels stay open.
+  await expectPanelsOpen(page)
   await page.screenshot({ path: test.info().outputPath('failed-banner-home.png'), fullPage: true })
 
-  // Update card: the card added from the banner becomes the one that pays.
+  // Update card: the card added from the banner becomes the one that pays, and pays at once.
   await banner.getByRole('link', { name: 'Update card' }).click()
   await expect(page.getByRole('heading', { name: 'Add Credit Card' })).toBeVisible()
+  await expect(page.getByTestId('card-pays-invoice')).toContainText(
+    'this card becomes your default and pays the open invoice',
+  )
   await page.getByLabel('Card number').fill('5555 5555 5555 4444')
   await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
   await page.getByLabel('Security code').fill('123')
   await page.getByRole('button', { name: 'Save card' }).click()
+  await expect(page.getByTestId('invoice-payment')).toContainText(
+    /^Paid: invoice HZ-\d+ is settled/,
+    {
+      timeout: 30_000,
+    },
+  )
+  await expect(page.getByRole('link', { name: /^PDF of invoice HZ-\d+$/ })).toBeVisible()
+  await page.getByRole('link', { name: 'Back to My Account' }).click()
   await expect(page).toHaveURL(/\/my-account$/)
   await expect(cards.getByRole('listitem').filter({ hasText: '4444' })).toContainText('Default')
-  await page
-    .getByTestId('payment-failed-banner')
-    .getByRole('button', { name: 'Pay Actual Invoice' })
-    .click()
-  await expect(page.getByTestId('payment-failed-banner')).toHaveCount(0, { timeout: 30_000 })
+  await expect(page.getByTestId('payment-failed-banner')).toHaveCount(0)
   await expect(page.getByTestId('plan-status')).toHaveText('Active')
   await page.goto('/home')
   await expectPanelsOpen(page)
@@ -191,7 +204,7 @@ test('a card whose bank checks each payment: the first month waits for the bankâ
   await page.reload()
   const banner = page.getByTestId('bank-check-banner')
   await expect(banner).toContainText(
-    'Your bank asks you to confirm the payment of $15.00 USD (3-D Secure). Until then it is not charged.',
+    'Your bank asks you to confirm the payment of US$15.00 (3-D Secure). Until then it is not charged.',
   )
   await expect(summary).toContainText('Waiting for you to confirm the payment with your bank.')
   await expect(summary.getByRole('button', { name: 'Pay Actual Invoice' })).toHaveCount(0)

@@ -18,7 +18,8 @@ test('a member saves a card from My Account; a declined one is refused in red', 
   await signInAs(page, member)
   await page.goto('/my-account')
   await expect(page.getByText('No card saved yet.')).toBeVisible()
-  await expect(page.getByTestId('sandbox-notice').first()).toHaveText('Sandbox — no real charges')
+  // One notice for the whole page, however many of its sections show money.
+  await expect(page.getByTestId('sandbox-notice')).toHaveText(['Sandbox — no real charges'])
   await page.getByRole('link', { name: 'Add Credit Card' }).click()
 
   await expect(page.getByRole('heading', { name: 'Add Credit Card' })).toBeVisible()
@@ -71,16 +72,17 @@ test('a member buys ONE PAYMENT with a test card, and the panels open for harmon
   await expect(page.getByTestId('no-payment')).toBeVisible()
 
   await page.goto('/my-account')
-  await expect(page.getByTestId('price-plans')).toContainText('ONE PAYMENT$149.00')
-  await expect(page.getByTestId('price-plans')).toContainText('FOUR PAYMENTS$39.00 × 4 months')
-  await expect(page.getByTestId('price-plans')).toContainText('SUBSCRIPTION$15.00 a month')
+  await expect(page.getByTestId('price-plans')).toContainText('ONE PAYMENTUS$149.00')
+  await expect(page.getByTestId('price-plans')).toContainText('FOUR PAYMENTSUS$39.00 × 4 months')
+  await expect(page.getByTestId('price-plans')).toContainText('SUBSCRIPTIONUS$15.00 a month')
   // Each link says what it does out of context (Lighthouse's SEO audit refused a bare 'Start').
   await expect(
     page.getByTestId('price-plans').getByRole('link', { name: 'Start this plan' }),
   ).toHaveCount(2)
   await page.getByTestId('price-plans').getByRole('link', { name: 'Pay now' }).click()
   await expect(page.getByTestId('header-title')).toHaveText('My Subscription')
-  await page.getByRole('radio', { name: /ONE PAYMENT/ }).check()
+  // The plan clicked is the plan chosen.
+  await expect(page.getByRole('radio', { name: /ONE PAYMENT/ })).toBeChecked()
   await page.getByLabel('Card number').fill('4242 4242 4242 4242')
   await page.getByLabel('Expiry date').fill(`12 / ${nextYear}`)
   await page.getByLabel('Security code').fill('123')
@@ -98,6 +100,11 @@ test('a member buys ONE PAYMENT with a test card, and the panels open for harmon
   await page.getByRole('link', { name: 'Start harmonizing' }).click()
   await expect(page).toHaveURL(/\/harmonizing-screen\/01$/)
   await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled()
+
+  // Paid for good, and My Account says so rather than what a plan would.
+  await page.goto('/my-account')
+  await expect(page.getByTestId('plan-lifetime')).toContainText('Paid — access for good')
+  await expect(page.getByTestId('plan-summary')).not.toContainText(/Canceled|Renews|next one/)
 })
 
 test('a declined card shows Payment failed with the bank’s reason, and a good card then pays', async ({

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expectPanelsOpen } from './support/access'
-import { completeHumanCheck, createUser } from './support/accounts'
+import { completeHumanCheck, createUser, WELCOME } from './support/accounts'
 import { builtChunkPath } from './support/build-manifest'
 import { holdBack } from './support/hold-back'
 import { expect, test } from './support/test'
@@ -16,7 +16,7 @@ test.describe('before any JavaScript runs', () => {
     await page.goto('/login')
     await expect(page.locator('html')).toHaveAttribute('lang', 'en')
     await expect(page.getByTestId('header-title')).toHaveText('Sign In')
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: WELCOME })).toBeVisible()
     await expect(page.getByLabel('Email')).toBeVisible()
     await expect(page.getByLabel('Password', { exact: true })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible()
@@ -129,7 +129,7 @@ test('the browser takes over the page it was sent: what was typed stays, and the
     },
   )
   await page.goto('/login', { waitUntil: 'commit' })
-  const heading = page.getByRole('heading', { name: 'Welcome back' })
+  const heading = page.getByRole('heading', { name: WELCOME })
   await expect(heading).toBeVisible()
   const box = page.getByTestId('human-check').getByRole('checkbox', { name: 'I am human' })
   await expect(box).toBeDisabled()
@@ -141,12 +141,12 @@ test('the browser takes over the page it was sent: what was typed stays, and the
   release()
   await expect(box).toBeEnabled()
   // Hydrated, not rendered afresh: the server's elements are the ones on screen.
-  await expect(page.locator('h2[data-sent-by-server]')).toHaveText('Welcome back')
+  await expect(page.locator('h2[data-sent-by-server]')).toHaveText('Welcome to Harmonize')
   await expect(page.getByLabel('Email')).toHaveValue(user.email)
   await page.getByLabel('Password', { exact: true }).fill(user.password)
   await completeHumanCheck(page)
   await page.getByRole('button', { name: 'Sign In', exact: true }).click()
-  await expect(page).toHaveURL(/\/user-details$/)
+  await expect(page).toHaveURL(/\/my-account#plans$/)
 })
 
 test('a language chosen in the app is the language of the pages the server sends next', async ({
@@ -240,7 +240,7 @@ test.describe('the panels show before anything else has answered, and the app ta
     await expect(page.getByTestId('panel-grid')).toHaveAttribute('aria-busy', 'true')
     session.release()
     await expect(page).toHaveURL(/\/login$/)
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: WELCOME })).toBeVisible()
     expect(asked.filter((path) => !path.startsWith('/api/panels'))).toEqual([])
   })
 
@@ -506,6 +506,6 @@ test.describe('paths the server and the browser read alike', () => {
 
     const encoded = await page.goto('/log%69n')
     expect(encoded?.status()).toBe(200)
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: WELCOME })).toBeVisible()
   })
 })

@@ -1,5 +1,6 @@
 import type { Locator } from '@playwright/test'
 import { expectPanelsOpen } from './support/access'
+import { WELCOME } from './support/accounts'
 import { expectAccessible } from './support/axe'
 import { builtChunkPath } from './support/build-manifest'
 import { shownAsTimePasses } from './support/clock'
@@ -98,7 +99,7 @@ test.describe('app shell for a visitor', () => {
       },
     )
     await page.goto('/login')
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: WELCOME })).toBeVisible()
     await expect(page.getByLabel('Email')).toBeEditable()
     await expect(page.getByTestId('route-spinner')).toHaveCount(0)
 
@@ -141,7 +142,7 @@ test.describe('app shell for a visitor', () => {
       await route.continue()
     })
     await page.goto('/login')
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: WELCOME })).toBeVisible()
     // Followed in the server's HTML, before the app runs, a link is a plain page load: wait for
     // the page's code, the box being usable says it has run.
     await expect(page.getByRole('checkbox', { name: 'I am human' })).toBeEnabled()
@@ -149,7 +150,7 @@ test.describe('app shell for a visitor', () => {
     await expect(page).toHaveURL(/\/forgot-password$/)
     // The old form must not stay usable under the new address: typing into it would be lost.
     await expect(page.getByTestId('route-spinner')).toBeVisible()
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeHidden()
+    await expect(page.getByRole('heading', { name: WELCOME })).toBeHidden()
     await expect(page.getByLabel('Email')).toBeHidden()
     release()
     await expect(
@@ -246,7 +247,7 @@ test.describe('offline', () => {
     await page.clock.install()
     await page.clock.pauseAt(Date.now() + 1000)
     await page.goto('/login')
-    await shownAsTimePasses(page.getByRole('heading', { name: 'Welcome back' }))
+    await shownAsTimePasses(page.getByRole('heading', { name: WELCOME }))
     // The heading is the server's HTML: the page's code has run once its box can be ticked.
     await expect(page.getByRole('checkbox', { name: 'I am human' })).toBeEnabled()
     await context.setOffline(true)
@@ -270,7 +271,7 @@ test.describe('offline', () => {
     await page.clock.install()
     await page.clock.pauseAt(Date.now() + 1000)
     await page.goto('/login')
-    await shownAsTimePasses(page.getByRole('heading', { name: 'Welcome back' }))
+    await shownAsTimePasses(page.getByRole('heading', { name: WELCOME }))
     // The heading is the server's HTML: the page's code has run once its box can be ticked.
     await expect(page.getByRole('checkbox', { name: 'I am human' })).toBeEnabled()
     await page.clock.runFor(20_000)
@@ -299,7 +300,7 @@ test.describe('offline', () => {
       context,
     }) => {
       await page.goto('/login')
-      await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+      await expect(page.getByRole('heading', { name: WELCOME })).toBeVisible()
       // The network goes once the service worker is in: while its script is still on the way,
       // Chromium reports the failed fetch as a console error (the case of the tests above).
       await page.evaluate(async () => {

@@ -92,7 +92,7 @@ describe('the console', () => {
   it('refunds part of a paid invoice: it offers what is left, refuses more in place, then shows what came back; and mails it again', async () => {
     const { user: member, cookie, invoice } = await subscriberOf(server.app)
     const { invoicesOf } = planCallsTo(apiCallsTo(() => server.app))
-    const total = `$${(invoice.total / 100).toFixed(2)}`
+    const total = `US$${(invoice.total / 100).toFixed(2)}`
 
     await openConsole()
     const user = userEvent.setup()
@@ -120,12 +120,12 @@ describe('the console', () => {
     await user.clear(amount)
     await user.type(amount, '5')
     expect(within(dialog).getByTestId('action-effect').textContent).toContain(
-      '$5.00 goes back to the card that paid this invoice',
+      'US$5.00 goes back to the card that paid this invoice',
     )
     await user.click(within(dialog).getByRole('button', { name: 'Give it back' }))
-    expect(await screen.findByText('Refund made: $5.00.')).toBeTruthy()
+    expect(await screen.findByText('Refund made: US$5.00.')).toBeTruthy()
     expect((await screen.findByTestId('member-invoice-refunded')).textContent).toBe(
-      '$5.00 refunded',
+      'US$5.00 refunded',
     )
     expect((await invoicesOf(cookie))[0]?.refunded).toBe(500)
 

@@ -116,7 +116,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { user, cookies } = await auth.signIn(deps, callerOf(request), request.body)
       forwardCookies(cookies, reply)
-      return { user: presentSessionUser(user) }
+      // With the member's access, so the page can land where there is something for them.
+      return { user: presentSessionUser(user), access: await accessOf(app.db, user.id) }
     },
   )
 

@@ -15,6 +15,12 @@ export { TEST_PASSWORD, uniqueEmail } from '../../support/identities'
 export type TestUserOverrides = Omit<UserOptions, 'rememberMe'>
 
 /**
+ * The sign-in page's heading: a new visitor is welcomed to Harmonize, someone who signed in on
+ * this browser before is welcomed back.
+ */
+export const WELCOME = /^Welcome (back|to Harmonize)$/
+
+/**
  * Every limit that protects sign-up, sign-in and codes is counted per client address (10 code
  * mails an hour), so a suite that shares one address runs out of them. With this as a test's
  * `extraHTTPHeaders`, everything the test sends (browser, `page.request`, the `request`

@@ -1,8 +1,9 @@
 import KeyRound from 'lucide-react/icons/key-round'
 import Mail from 'lucide-react/icons/mail'
 import Pencil from 'lucide-react/icons/pencil'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useLocation } from 'react-router'
 import { Button } from '../../../components/ui/button'
 import { useSession } from '../../../lib/session'
 import { useAccess } from '../../access/public'
@@ -29,6 +30,11 @@ export function MyAccountPage() {
   // What billing's plan and price lists show for a payment paid for good, from access's answer.
   const paidOnce = access.data?.standing === 'lifetime'
   const [dialog, setDialog] = useState<'email' | 'password' | null>(null)
+  // Sent to the plans (after signing in without access, from a locked panel): there they are.
+  const { hash } = useLocation()
+  useEffect(() => {
+    if (hash === '#plans') document.getElementById('plans')?.scrollIntoView({ block: 'start' })
+  }, [hash])
   const close = (open: boolean) => {
     if (!open) setDialog(null)
   }

@@ -2,16 +2,20 @@ import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { LOGIN_PATH, SIGNED_IN_LANDING_PATH } from '../../../../domain/routes'
+import { LOGIN_PATH } from '../../../../domain/routes'
 import { PasswordField } from '../../../components/ui/password-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { lazyResolver } from '../../../lib/lazy-resolver'
 import { useMessageText } from '../../../lib/messages'
 import { useNotifications } from '../../../lib/notifications'
+import { useHydrated } from '../../../lib/prerendered'
+import { signedInLanding } from '../../../lib/session'
 import { isUnconfirmedAccount, useSignIn } from '../api'
 import { AuthCard } from '../components/auth-card'
 import { AuthForm, EmailField } from '../components/auth-form'
+import { LegalLinks } from '../components/legal-links'
 import type { signInFormResolver } from '../form-validation'
+import { hasSignedInHere, rememberSignedInHere } from '../returning'
 import { useHumanCheck } from '../use-human-check'
 
 // The form is on screen before its validation's code arrives: it loads once the page is shown.
@@ -27,6 +31,10 @@ export function LoginPage() {
   const state = useLocation().state as { email?: string; from?: string } | null
   const humanCheck = useHumanCheck()
   useEffect(resolver.preload, [])
+  // 'Welcome back' only to someone who signed in on this device before; the page's HTML, made
+  // for anyone, greets a new visitor.
+  const hydrated = useHydrated()
+  const returning = hydrated && hasSignedInHere()
   const form = useForm({
     resolver,
     defaultValues: { email: state?.email ?? '', password: '', rememberMe: false },
@@ -39,9 +47,10 @@ export function LoginPage() {
     await submit(
       { ...values, humanCheck: humanCheck.payload },
       {
-        onSuccess: () => {
+        onSuccess: (session) => {
+          rememberSignedInHere()
           const from = state?.from
-          navigate(from && from !== LOGIN_PATH ? from : SIGNED_IN_LANDING_PATH, { replace: true })
+          navigate(from && from !== LOGIN_PATH ? from : signedInLanding(session), { replace: true })
         },
         onError: (error) => {
           // A human-check solution works once; the widget asks again for the next try.
@@ -58,7 +67,17 @@ export function LoginPage() {
   })
 
   return (
-    <AuthCard title={t('auth.login.heading')} intro={t('auth.login.intro')}>
+    <AuthCard
+      title={t(returning ? 'auth.login.heading' : 'auth.login.headingNew')}
+      intro={
+        <>
+          <p className="font-medium text-slate-700" data-testid="what-harmonize-is">
+            {t('auth.login.about')}
+          </p>
+          <p className="mt-1">{t('auth.login.intro')}</p>
+        </>
+      }
+    >
       <AuthForm
         onSubmit={(event) =>
           // The validation's code could not arrive (offline, a new version deployed meanwhile).
@@ -96,6 +115,7 @@ export function LoginPage() {
           </Link>
         </p>
       </div>
+      <LegalLinks />
     </AuthCard>
   )
 }

@@ -13,6 +13,7 @@ import { useInvitationCode } from '../../access/public'
 import { useSignUp } from '../api'
 import { AuthCard } from '../components/auth-card'
 import { AuthForm, EmailField } from '../components/auth-form'
+import { LegalLinks } from '../components/legal-links'
 import { useHumanCheck } from '../use-human-check'
 
 // The request's own rules, plus the second password, which never leaves the form. The code
@@ -129,6 +130,7 @@ export function SignupPage() {
           {t('auth.signup.resendLink')}
         </Link>
       </div>
+      <LegalLinks intro={t('auth.legal.readFirst')} />
     </AuthCard>
   )
 }

@@ -21,10 +21,12 @@ import { RecentSessions } from '../components/recent-sessions'
 // the banner rather than fail.
 const PlanBanner = lazy(
   (): Promise<{ default: ComponentType }> =>
-    import('../../billing/public').then(
-      (billing) => ({ default: billing.PlanBanner }),
-      () => ({ default: () => null }),
-    ),
+    import('../../billing/public')
+      .then(async (billing) => {
+        await billing.billingTextsReady()
+        return { default: billing.PlanBanner }
+      })
+      .catch(() => ({ default: () => null })),
 )
 
 /**
