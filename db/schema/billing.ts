@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -306,3 +307,21 @@ export const sandboxSequences = pgTable('sandbox_sequence', {
   name: text('name').primaryKey(),
   value: integer('value').notNull(),
 })
+
+/**
+ * The billing mails a member was sent that are not invoices (a renewal refused, a plan that
+ * ends, the last of four payments): one row per notice, so each goes once however many syncs
+ * see the same state. `key` names what it is about (an invoice and its try, a plan and its end).
+ */
+export const billingNotices = pgTable(
+  'billing_notice',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.kind, table.key] })],
+)

@@ -24,14 +24,14 @@ const PAGES: Record<'en' | 'es', InfoPage[]> = {
       path: '/about',
       testId: 'about-page',
       from: { menu: 'About' },
-      title: '',
+      title: 'About',
       heading: 'About Harmonize',
     },
     {
       path: '/solfeggio-frequencies',
       testId: 'solfeggio-page',
       from: { menu: 'Solfeggio science' },
-      title: '',
+      title: 'Solfeggio Frequencies',
       heading: 'Solfeggio frequencies',
     },
     {
@@ -45,14 +45,14 @@ const PAGES: Record<'en' | 'es', InfoPage[]> = {
       path: '/messages',
       testId: 'messages-page',
       from: { menu: 'Messages in Water' },
-      title: '',
+      title: 'Messages in Water',
       heading: 'Messages in Water',
     },
     {
       path: '/privacy-policy',
       testId: 'privacy-page',
       from: { menu: 'Privacy Policy & Terms' },
-      title: '',
+      title: 'Privacy Policy',
       heading: 'Privacy Policy',
     },
     {
@@ -82,14 +82,14 @@ const PAGES: Record<'en' | 'es', InfoPage[]> = {
       path: '/about',
       testId: 'about-page',
       from: { menu: 'Acerca de' },
-      title: '',
+      title: 'Acerca de',
       heading: 'Acerca de Harmonize',
     },
     {
       path: '/solfeggio-frequencies',
       testId: 'solfeggio-page',
       from: { menu: 'Ciencia del Solfeggio' },
-      title: '',
+      title: 'Frecuencias Solfeggio',
       heading: 'Frecuencias Solfeggio',
     },
     {
@@ -103,14 +103,14 @@ const PAGES: Record<'en' | 'es', InfoPage[]> = {
       path: '/messages',
       testId: 'messages-page',
       from: { menu: 'Mensajes en el agua' },
-      title: '',
+      title: 'Mensajes en el agua',
       heading: 'Mensajes en el agua',
     },
     {
       path: '/privacy-policy',
       testId: 'privacy-page',
       from: { menu: 'Privacidad y términos' },
-      title: '',
+      title: 'Política de privacidad',
       heading: 'Política de privacidad',
     },
     {
@@ -307,10 +307,18 @@ test.describe('on a phone', () => {
   })
 })
 
-test('a visitor is sent to sign in first, as for every page of the member’s menu', async ({
+test('a visitor reads what they would agree to before signing up; the rest of the member’s menu asks to sign in first', async ({
   page,
 }) => {
+  for (const path of ['/about', '/terms-of-use', '/privacy-policy', '/disclaimer']) {
+    await page.goto(path)
+    await expect(page).toHaveURL(new RegExp(`${path}$`))
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  }
+  // The policy names where questions about personal data go, to a visitor too.
   await page.goto('/privacy-policy')
+  await expect(page.getByTestId('info-contact')).toContainText('@')
+  await page.goto('/how-to')
   await expect(page).toHaveURL(/\/login$/)
   const guide = await page.request.get('/api/info/guides/sign-up')
   expect(guide.status()).toBe(401)

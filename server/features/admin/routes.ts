@@ -35,7 +35,7 @@ import {
 import { textSchema } from '../../../domain/text'
 import { AppError } from '../../errors'
 import { requestLanguage } from '../../i18n'
-import { sendInvoicePdf } from '../billing/public'
+import { billingDepsOf, sendInvoicePdf } from '../billing/public'
 import { type Actor, auditPage } from './audit'
 import { consoleCodes, consoleCreateCodes, consoleRevokeCode } from './codes'
 import { retryFailedJob } from './jobs'
@@ -282,7 +282,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await cancelMemberPlan(
-        { db: app.db, payments: app.payments },
+        billingDepsOf(app),
         await actorOf(request),
         request.params.id,
         request.body,
@@ -304,12 +304,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      refundMember(
-        { db: app.db, payments: app.payments },
-        await actorOf(request),
-        request.params.id,
-        request.body,
-      ),
+      refundMember(billingDepsOf(app), await actorOf(request), request.params.id, request.body),
   )
 
   app.post(
@@ -539,7 +534,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   )
 
-  const billing = { db: app.db, payments: app.payments }
+  const billing = billingDepsOf(app)
 
   app.get(
     '/prices',

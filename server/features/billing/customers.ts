@@ -104,6 +104,7 @@ export async function syncCustomer(
   const userId = await userOfCustomer(deps, customerId)
   if (!userId) return
   await withMemberLock(deps.db, userId, () => writeCustomer(deps, customerId), options)
+  await deps.afterSync?.(userId)
 }
 
 /**

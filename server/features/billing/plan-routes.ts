@@ -12,6 +12,7 @@ import {
 } from '../../../domain/billing-plans'
 import { answeringRefusals, cardCaller, consumeCardTry } from './card-tries'
 import { sendInvoicePdf } from './invoice-pdf-reply'
+import { billingDepsOf } from './notices'
 import {
   answerSandboxPlanCheck,
   cancelRenewal,
@@ -45,7 +46,7 @@ export const planRoutes: FastifyPluginAsyncZod<{ catchUpEveryMs: number }> = asy
   app,
   { catchUpEveryMs },
 ) => {
-  const deps = { db: app.db, payments: app.payments }
+  const deps = billingDepsOf(app)
 
   app.get(
     '/billing/plan',

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { eq, like } from 'drizzle-orm'
+import { and, eq, like } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import { billingCustomers, billingPaymentIntents } from '../../../db/schema/billing'
 import { mailOutbox } from '../../../db/schema/mail'
 import type { PlanState } from '../../../domain/billing-plans'
+import { formatDay } from '../../../domain/format'
 import {
   apiCallsTo,
   billingCallsTo,
@@ -28,6 +29,20 @@ const testApp = setUpTestApp(
 const call = apiCallsTo(() => testApp.app)
 
 const { planOf, invoicesOf, planWhen } = planCallsTo(call)
+
+/** The mails to `to` whose subject starts with `subject`, once `count` of them are queued. */
+const mailsTo = (to: string, subject: string, count = 1) =>
+  vi.waitFor(
+    async () => {
+      const rows = await testApp.app.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.to, to), like(mailOutbox.subject, `${subject}%`)))
+      if (rows.length < count) throw new Error(`${rows.length} of ${count} mails so far`)
+      return rows
+    },
+    { timeout: 30_000, interval: 200 },
+  )
 
 const nextYear = new Date().getUTCFullYear() + 1
 
@@ -115,6 +130,9 @@ describe('SUBSCRIPTION', () => {
     expect(await hasAccess(cookie)).toBe(true)
     // A second Cancel Renewal is not offered, and is refused.
     expect((await call('POST', '/api/billing/plan/cancel', cookie)).statusCode).toBe(409)
+    const endsOn = formatDay(cancelled.json().subscription.currentPeriodEnd, 'en')
+    const [ends] = await mailsTo(user.email, `Your Harmonize plan ends on ${endsOn}`)
+    expect(ends?.text).toContain(`You keep access until ${endsOn}`)
 
     const price = await priceOf(cookie, 'subscription')
     // Taking the cancellation back needs no price.
@@ -253,6 +271,15 @@ describe('SUBSCRIPTION', () => {
     expect(pastDue.refusal).toBe('card_declined')
     // While the card is tried again by itself, the member keeps access.
     expect(await hasAccess(cookie)).toBe(true)
+    // And is told by mail: how much, why, when it is tried again, where to pay.
+    const [refusedMail] = await mailsTo(user.email, 'We could not charge US$15.00')
+    expect(refusedMail?.text).toContain(
+      'Your bank refused the charge of US$15.00 for your plan SUBSCRIPTION. Reason: Your card was declined.',
+    )
+    expect(refusedMail?.text).toContain(
+      `We will try again on ${formatDay(pastDue.nextPaymentAttempt ?? '', 'en')}; you keep access until then.`,
+    )
+    expect(refusedMail?.text).toContain(`${testApp.app.config.publicUrl}/my-account`)
 
     // Retried after 3 days, then after 4 more: both fail, and the plan is unpaid.
     const firstRetry = pastDue.nextPaymentAttempt
@@ -266,8 +293,11 @@ describe('SUBSCRIPTION', () => {
     await advance(user.email, 4)
     const unpaid = await planWhen(cookie, statusIs('unpaid'))
     expect(unpaid.openInvoice?.id).toBe(pastDue.openInvoice?.id)
-    // The tries are used up: access stops until the invoice is paid.
+    // The tries are used up: access stops until the invoice is paid, and the last mail says so.
     expect(await hasAccess(cookie)).toBe(false)
+    const tries = await mailsTo(user.email, 'We could not charge US$15.00', 3)
+    expect(tries).toHaveLength(3)
+    expect(tries.at(-1)?.text).toContain('your access is paused until the invoice is paid')
 
     // The member adds a good card, makes it the default and pays the open invoice.
     const fresh = await saveCard(cookie, '4242424242424242')
@@ -359,6 +389,8 @@ describe('FOUR PAYMENTS', () => {
     const done = await planWhen(cookie, statusIs('paid'))
     expect(done.lifetime).toBe(true)
     expect(done.subscription?.installments).toEqual({ paid: 4, total: 4 })
+    // Told once, when the last payment was made.
+    expect(await mailsTo(user.email, 'Last payment made')).toHaveLength(1)
     expect(done.actions).toMatchObject({ startNow: false, reactivate: false, payInvoice: false })
     expect(await hasAccess(cookie)).toBe(true)
 

@@ -3,6 +3,7 @@
 export { advanceClock } from './clock'
 export { invoiceMailPlugin, recipientsOf, resendInvoice } from './invoice-mail'
 export { sendInvoicePdf } from './invoice-pdf-reply'
+export { billingDepsOf } from './notices'
 export { paymentFactsFor } from './payments'
 export { cancelPlanFor, type PlanCancellation, planStatusFor } from './plans'
 export { RETURNED_STATUSES, refundedOn } from './refund-rows'

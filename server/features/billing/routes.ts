@@ -37,6 +37,7 @@ import {
   updateBillingInfo,
 } from './customers'
 import { queueInvoiceMail } from './invoice-mail'
+import { billingDepsOf } from './notices'
 import { answerSandboxPaymentCheck, paymentChecked, paymentsOf, payOnce } from './payments'
 import { planRoutes } from './plan-routes'
 import { type BillingOptions, CATCH_UP_EVERY_MS, catchUp, mayAskAfterCheck } from './resync'
@@ -77,7 +78,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
     },
   )
 
-  const deps = { db: app.db, payments: app.payments }
+  const deps = billingDepsOf(app)
   const invoiceMail = app.invoiceMail
   // The provider's word on a payment (its webhook; the sandbox posts there too) updates our
   // tables, then mails the invoices it paid.

@@ -11,6 +11,11 @@ import { presentPrice } from './presenter'
 export interface BillingDeps {
   db: Database
   payments: PaymentGateway
+  /**
+   * Told after each sync of a member's billing from the provider, whatever asked for it (an
+   * event, a page, an action): what the member is mailed about it (notices.ts).
+   */
+  afterSync?: (userId: string) => Promise<void>
 }
 
 const isPlan = (value: unknown): value is (typeof PLANS)[number] =>

@@ -8,6 +8,7 @@ import { GatewayError, type GatewayEvent } from '../../payments/gateway'
 import { clientKey } from '../../plugins/rate-limit'
 import { syncCustomer } from './customers'
 import { type InvoiceMailQueue, queueInvoiceMail } from './invoice-mail'
+import { billingDepsOf } from './notices'
 import { scheduleResyncPass } from './resync'
 import { type BillingDeps, syncPrices } from './service'
 
@@ -99,7 +100,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueu
   app,
   { invoiceMail },
 ) => {
-  const deps = { db: app.db, payments: app.payments }
+  const deps = billingDepsOf(app)
   const syncs = await app.jobs.define<SyncTarget>(
     'billing.event',
     {
