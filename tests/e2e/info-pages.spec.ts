@@ -313,7 +313,7 @@ test('a visitor reads what they would agree to before signing up; the rest of th
   for (const path of ['/about', '/terms-of-use', '/privacy-policy', '/disclaimer']) {
     await page.goto(path)
     await expect(page).toHaveURL(new RegExp(`${path}$`))
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible()
   }
   // The policy names where questions about personal data go, to a visitor too.
   await page.goto('/privacy-policy')

@@ -88,11 +88,19 @@ function StatusBadge({ invoice }: { invoice: Invoice }) {
   )
 }
 
-function RefundedNote({ invoice, format }: { invoice: Invoice; format: Formats }) {
+function RefundedNote({
+  invoice,
+  format,
+  testId = 'invoice-refunded',
+}: {
+  invoice: Invoice
+  format: Formats
+  testId?: string
+}) {
   const { t } = useTranslation()
   if (invoice.refunded <= 0) return null
   return (
-    <span data-testid="invoice-refunded" className="mt-1 block text-xs text-slate-700">
+    <span data-testid={testId} className="mt-1 block text-xs text-slate-700">
       {invoice.refunded >= invoice.total
         ? t('billing.history.refundedAll')
         : t('billing.history.refundedPart', {
@@ -167,7 +175,7 @@ function InvoiceList({ invoices }: { invoices: Invoice[] }) {
           <div className="flex flex-wrap items-center justify-between gap-2">
             <div>
               <StatusBadge invoice={invoice} />
-              <RefundedNote invoice={invoice} format={format} />
+              <RefundedNote invoice={invoice} format={format} testId="invoice-card-refunded" />
             </div>
             <PdfLink invoice={invoice} />
           </div>
