@@ -1,8 +1,16 @@
 // What other features may use of billing: the price catalog and the test clock (operator), and
 // the payment and plan facts the access rule reads.
 export { advanceClock } from './clock'
+export {
+  closeBillingForDeletion,
+  forgetExpiredInvoices,
+  KEPT_INVOICE_YEARS,
+  keepInvoices,
+  paymentWithBank,
+} from './closing'
 export { invoiceMailPlugin, recipientsOf, resendInvoice } from './invoice-mail'
 export { sendInvoicePdf } from './invoice-pdf-reply'
+export { billingRecordsOf, invoicePdfsOf } from './member-data'
 export { paymentFactsFor } from './payments'
 export { cancelPlanFor, type PlanCancellation, planStatusFor } from './plans'
 export { RETURNED_STATUSES, refundedOn } from './refund-rows'
