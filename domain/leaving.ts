@@ -5,6 +5,13 @@ import type { Language } from './i18n'
 // Leaving with one's data: the export of everything kept about a member, and the deletion of
 // their account (docs/decisions/0033-leaving-with-their-data.md).
 
+/**
+ * How many years an invoice of a deleted account is kept, counted from the end of the year it
+ * was issued in: the longest period the tax and commercial laws we follow ask for (six years,
+ * Spain's Código de Comercio art. 30). The privacy policy says the same in both languages.
+ */
+export const KEPT_INVOICE_YEARS = 6
+
 /** How long a prepared export can be downloaded before its file is deleted. */
 export const EXPORT_KEEP_DAYS = 7
 

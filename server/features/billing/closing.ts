@@ -7,6 +7,7 @@ import {
   billingRefunds,
 } from '../../../db/schema/billing'
 import { keptInvoices } from '../../../db/schema/leaving'
+import { KEPT_INVOICE_YEARS } from '../../../domain/leaving'
 import { AppError } from '../../errors'
 import { syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
@@ -16,13 +17,6 @@ import type { BillingDeps } from './service'
 // What billing does when a member deletes their account (docs/decisions/0033): every plan ends
 // at once at the provider and nothing can be charged again; then the invoices the law keeps
 // are copied, detached from the account, before the account's rows go.
-
-/**
- * How many years an invoice of a deleted account is kept, counted from the end of the year it
- * was issued in: the longest period the tax and commercial laws we follow ask for (six years,
- * Spain's Código de Comercio art. 30). The privacy policy says the same in both languages.
- */
-export const KEPT_INVOICE_YEARS = 6
 
 /** The provider's statuses of a plan that has ended and can charge nothing more. */
 const ENDED_AT_PROVIDER = new Set(['canceled', 'incomplete_expired'])

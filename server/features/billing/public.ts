@@ -4,7 +4,6 @@ export { advanceClock } from './clock'
 export {
   closeBillingForDeletion,
   forgetExpiredInvoices,
-  KEPT_INVOICE_YEARS,
   keepInvoices,
   paymentWithBank,
 } from './closing'

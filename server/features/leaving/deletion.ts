@@ -6,18 +6,17 @@ import { clientPhotos } from '../../../db/schema/clients'
 import { dataExports } from '../../../db/schema/leaving'
 import { mailOutbox } from '../../../db/schema/mail'
 import type { Language } from '../../../domain/i18n'
-import { type DeleteAccountRequest, isDeleteWord } from '../../../domain/leaving'
+import {
+  type DeleteAccountRequest,
+  isDeleteWord,
+  KEPT_INVOICE_YEARS,
+} from '../../../domain/leaving'
 import { AppError } from '../../errors'
 import { type AuthUser, type Caller, verifyPassword } from '../../plugins/auth'
 import type { Queue } from '../../plugins/jobs'
 import type { Rule } from '../../plugins/rate-limit'
 import { ipKey, type SetCookies } from '../auth/public'
-import {
-  closeBillingForDeletion,
-  KEPT_INVOICE_YEARS,
-  keepInvoices,
-  paymentWithBank,
-} from '../billing/public'
+import { closeBillingForDeletion, keepInvoices, paymentWithBank } from '../billing/public'
 import { accountDeletedEmail } from './mail'
 
 // Deleting an account (docs/decisions/0033): after the password and the typed word, no new
