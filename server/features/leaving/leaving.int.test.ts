@@ -6,7 +6,7 @@ import { unzipSync } from 'fflate'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as schema from '../../../db/schema'
-import { keptInvoices } from '../../../db/schema/leaving'
+import { dataExports, keptInvoices } from '../../../db/schema/leaving'
 import { EXPORT_STEPS } from '../../../domain/leaving'
 import { apiCallsTo, billingCallsTo, planCallsTo } from '../../../tests/support/api-calls'
 import { buildUser, TEST_PASSWORD } from '../../../tests/support/factories'
@@ -14,6 +14,8 @@ import { passHumanCheckIn } from '../../../tests/support/human-check'
 import { readPdf } from '../../../tests/support/pdf-text'
 import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp'
 import { createTestEnvironment, type TestEnvironment } from '../../../tests/support/test-app'
+import { forgetExpiredInvoices } from '../billing/public'
+import { forgetExpiredExports } from './export'
 
 let smtp: TestSmtp
 let environment: TestEnvironment
@@ -353,6 +355,108 @@ describe('delete my account', () => {
       .where(isEmail(user.email))
     expect(again?.name).toBe('Marta Again')
     expect(again?.id).not.toBe(user.id)
+  })
+})
+
+describe('clean-up', () => {
+  it('deletes downloads past their seven days, and kept invoices past their years', async () => {
+    const { user, session } = await buildUser(app)
+    const cookie = session?.header ?? ''
+    const ready = await preparedExport(cookie)
+    const [file] = await app.storage.list(`exports/${user.id}/`)
+    expect(file).toBeDefined()
+
+    // Nothing is due yet.
+    await forgetExpiredExports(app)
+    expect((await call('GET', ready.downloadUrl, cookie)).statusCode).toBe(200)
+
+    await app.db
+      .update(dataExports)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(dataExports.id, ready.id))
+    // Past its time the page no longer offers it, and the file is refused before it is gone.
+    expect((await call('GET', '/api/account/data-export', cookie)).json()).toEqual({ export: null })
+    expect((await call('GET', ready.downloadUrl, cookie)).statusCode).toBe(404)
+    await forgetExpiredExports(app)
+    expect(await app.storage.get(file?.key ?? '')).toBeNull()
+    expect(await app.db.select().from(dataExports).where(eq(dataExports.userId, user.id))).toEqual(
+      [],
+    )
+
+    const invoice = (id: string, keepUntil: Date) => ({
+      id,
+      number: id.toUpperCase(),
+      status: 'paid',
+      billingReason: 'subscription_create',
+      currency: 'usd' as const,
+      subtotal: 1500,
+      total: 1500,
+      amountPaid: 1500,
+      amountRefunded: 0,
+      lines: [],
+      customerName: 'Someone Gone',
+      customerAddress: null,
+      periodStart: new Date('2019-01-01'),
+      periodEnd: new Date('2019-02-01'),
+      paidAt: new Date('2019-01-01'),
+      createdAt: new Date('2019-01-01'),
+      keepUntil,
+    })
+    await app.db
+      .insert(keptInvoices)
+      .values([
+        invoice('in_cleanup_due', new Date(Date.now() - 1000)),
+        invoice('in_cleanup_kept', new Date(Date.now() + 86_400_000)),
+      ])
+    await forgetExpiredInvoices(app.db)
+    const left = (await app.db.select({ id: keptInvoices.id }).from(keptInvoices)).map(
+      (row) => row.id,
+    )
+    expect(left).toContain('in_cleanup_kept')
+    expect(left).not.toContain('in_cleanup_due')
+  })
+})
+
+describe('a payment still with the bank', () => {
+  it('refuses the deletion, in the member’s language, and changes nothing', async () => {
+    // A bank that takes a minute to answer: the first charge of the plan waits for it.
+    const slow = await createTestEnvironment({ SMTP_URL: smtp.url })
+    const slowApp = await slow.build({
+      payments: { sandboxBankDelay: { minSeconds: 60, maxSeconds: 61 } },
+    })
+    try {
+      const slowCall = apiCallsTo(() => slowApp)
+      const slowBilling = billingCallsTo(slowCall)
+      const { user, session } = await buildUser(slowApp, { language: 'es' })
+      const cookie = session?.header ?? ''
+      await slowBilling.saveCard(cookie, '4242424242424242')
+      const started = await slowCall('POST', '/api/billing/plan/start', cookie, {
+        priceId: await slowBilling.priceOf(cookie, 'subscription'),
+        attemptId: randomUUID(),
+      })
+      expect(started.statusCode).toBe(200)
+      const refused = await slowCall(
+        'POST',
+        '/api/account/delete',
+        cookie,
+        { password: TEST_PASSWORD, word: 'ELIMINAR' },
+        'es',
+      )
+      expect(refused.statusCode).toBe(409)
+      expect(refused.json().message).toBe(
+        'Uno de tus pagos todavía está con el banco. Vuelve a intentarlo en unos minutos, cuando haya respondido.',
+      )
+      // Still signed in, not blocked, the plan still there.
+      expect((await slowCall('GET', '/api/account/data-export', cookie)).statusCode).toBe(200)
+      const [row] = await slowApp.db
+        .select({ blockedAt: schema.users.blockedAt })
+        .from(schema.users)
+        .where(isUser(user.id))
+      expect(row).toEqual({ blockedAt: null })
+    } finally {
+      await slowApp.close()
+      await slow.destroy()
+    }
   })
 })
 
