@@ -33,8 +33,9 @@ const UNFINISHED_PAYMENT = new Set([
  * between): every plan is cancelled now, crediting and refunding nothing (an operator may still
  * refund from the provider's records); open invoices are voided, unfinished one-time payments
  * given up, saved cards removed; then the member is synced, so the invoices copied next are as
- * the provider has them. A charge still with the bank refuses the deletion (409): it may yet
- * succeed, and must land on an account that still exists.
+ * the provider has them, and the customer is deleted at the provider. A charge still with the
+ * bank refuses the deletion (409): it may yet succeed, and must land on an account that still
+ * exists.
  */
 export async function closeBillingForDeletion<T>(
   deps: BillingDeps,
@@ -79,6 +80,8 @@ async function closeCustomer(deps: BillingDeps, userId: string, customerId: stri
   // So the invoices copied by keepInvoices are the provider's final word (voided ones too:
   // invoice numbers run without gaps, so a void one is kept like the rest).
   await syncCustomer(deps, customerId)
+  // Last: the sync above reads the customer. The provider keeps no billing details of theirs.
+  await payments.deleteCustomer(customerId)
 }
 
 /**

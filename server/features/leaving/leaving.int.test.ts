@@ -303,6 +303,8 @@ describe('delete my account', () => {
     // No further charge: the plan ended at the provider, and no card is left to charge.
     expect((await app.payments.retrieveSubscription(subscriptionId))?.status).toBe('canceled')
     expect(await app.payments.listPaymentMethods(customerId)).toEqual([])
+    // …and the provider keeps no customer of theirs (only its own record of invoices and charges).
+    expect(await app.payments.retrieveCustomer(customerId)).toBeNull()
 
     // Every table of the schema, so one added later is checked too. The sandbox's tables stand
     // for the payment provider's own servers (Stripe keeps its invoices and charges itself).
