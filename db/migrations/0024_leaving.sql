@@ -34,5 +34,6 @@ CREATE TABLE "kept_invoice" (
 ALTER TABLE "data_export" ADD CONSTRAINT "data_export_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "data_export_user_idx" ON "data_export" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "data_export_expires_idx" ON "data_export" USING btree ("expires_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "data_export_preparing_idx" ON "data_export" USING btree ("user_id") WHERE "data_export"."status" = 'preparing';--> statement-breakpoint
 CREATE INDEX "kept_invoice_keep_until_idx" ON "kept_invoice" USING btree ("keep_until");--> statement-breakpoint
 CREATE INDEX "kept_invoice_number_idx" ON "kept_invoice" USING btree ("number");

@@ -1,4 +1,15 @@
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { CURRENCIES } from '../../domain/billing'
 import type { InvoiceAddress, InvoiceLine } from '../../domain/billing-plans'
 import { EXPORT_STATUSES } from '../../domain/leaving'
@@ -29,6 +40,10 @@ export const dataExports = pgTable(
   (table) => [
     index('data_export_user_idx').on(table.userId, table.createdAt),
     index('data_export_expires_idx').on(table.expiresAt),
+    // One export in the making per member, however many asks arrive at once.
+    uniqueIndex('data_export_preparing_idx')
+      .on(table.userId)
+      .where(sql`${table.status} = 'preparing'`),
   ],
 )
 

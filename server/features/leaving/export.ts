@@ -84,16 +84,31 @@ export async function startExport(
   queue: { send(job: ExportJob): Promise<void> },
   userId: string,
 ): Promise<DataExport> {
+  // One that gave up (still preparing past the hour) no longer holds the member's one place.
+  await app.db
+    .update(dataExports)
+    .set({ status: 'failed' })
+    .where(
+      and(
+        eq(dataExports.userId, userId),
+        eq(dataExports.status, 'preparing'),
+        lte(dataExports.createdAt, new Date(Date.now() - PREPARING_AT_MOST_MS)),
+      ),
+    )
   const current = await exportState(app, userId)
   if (current?.status === 'preparing') return current
   await app.rateLimiter.consume(`data-export:${userId}`, EXPORTS_PER_USER)
-  return app.db.transaction(async (tx) => {
-    const [row] = await tx.insert(dataExports).values({ userId }).returning()
-    if (!row) throw new Error('the export was not recorded')
+  const made = await app.db.transaction(async (tx) => {
+    const [row] = await tx.insert(dataExports).values({ userId }).onConflictDoNothing().returning()
     // Queued by this transaction: the row and its job are kept together or not at all.
-    await queue.send({ exportId: row.id })
-    return present(row)
+    if (row) await queue.send({ exportId: row.id })
+    return row
   })
+  if (made) return present(made)
+  // Another ask of the same moment made it: that one is the member's export.
+  const preparing = await exportState(app, userId)
+  if (!preparing) throw new Error('the export being prepared was not found')
+  return preparing
 }
 
 /** A ZIP written as a stream: each file is compressed and passed on as it is added. */
@@ -386,7 +401,7 @@ export const forgetExpiredExports = (app: FastifyInstance, now = new Date()) =>
       lte(dataExports.expiresAt, now),
       // One that never became ready (it failed) is shown as failed for a day, then dropped.
       and(
-        eq(dataExports.status, 'preparing'),
+        ne(dataExports.status, 'ready'),
         lte(dataExports.createdAt, new Date(now.getTime() - DAY_MS)),
       ),
     ),
