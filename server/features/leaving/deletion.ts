@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, or, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { accounts, users, verifications } from '../../../db/schema/auth'
 import { billingCustomers, billingEvents } from '../../../db/schema/billing'
@@ -129,9 +129,18 @@ async function deleteRows(
     // What refers to the member without a foreign key: the provider's events about their
     // customer, one-time codes sent to their address, and the local outbox's copies of their mail.
     if (customer) await db.delete(billingEvents).where(eq(billingEvents.customerId, customer.id))
+    // better-auth names a code `{purpose}-otp-{address}`, or `change-email-otp-{user id}:{new
+    // address}`; exactly those, so no one else's address that merely contains this one is hit.
+    const codeSuffix = `-otp-${row.email.toLowerCase()}`
     await db
       .delete(verifications)
-      .where(sql`strpos(lower(${verifications.identifier}), ${row.email.toLowerCase()}) > 0`)
+      .where(
+        or(
+          sql`right(lower(${verifications.identifier}), ${codeSuffix.length}) = ${codeSuffix}`,
+          sql`starts_with(${verifications.identifier}, ${`change-email-otp-${user.id}:`})`,
+          eq(verifications.value, user.id),
+        ),
+      )
     await db.delete(mailOutbox).where(eq(mailOutbox.to, row.email))
     // Every other row of theirs goes with this one (on delete cascade).
     await db.delete(users).where(eq(users.id, user.id))

@@ -364,6 +364,41 @@ describe('delete my account', () => {
   })
 })
 
+describe('one-time codes', () => {
+  it('go with the account, and another member’s stay, even when their address contains it', async () => {
+    const { user, session } = await buildUser(app)
+    const other = await buildUser(app, { email: `x${user.email}` })
+    for (const email of [user.email, other.user.email]) {
+      const asked = await call('POST', '/api/account/forgot-password', '', {
+        email,
+        humanCheck: await passHumanCheckIn(app),
+      })
+      expect(asked.statusCode).toBe(200)
+    }
+    const codes = async () =>
+      (
+        await app.db
+          .select({ identifier: schema.verifications.identifier })
+          .from(schema.verifications)
+      )
+        .map((row) => row.identifier)
+        .filter((identifier) => identifier.endsWith(user.email))
+    // The codes are made by a job, a moment after the answer (the same time for any address).
+    await vi.waitFor(async () => expect(await codes()).toHaveLength(2), {
+      timeout: 30_000,
+      interval: 100,
+    })
+    const deleted = await call('POST', '/api/account/delete', session?.header ?? '', {
+      password: TEST_PASSWORD,
+      word: 'DELETE',
+    })
+    expect(deleted.statusCode).toBe(200)
+    expect(await codes()).toEqual([
+      expect.stringMatching(new RegExp(`-otp-x${user.email.replace(/[.+]/g, '\\$&')}$`)),
+    ])
+  })
+})
+
 describe('clean-up', () => {
   it('deletes downloads past their seven days, and kept invoices past their years', async () => {
     const { user, session } = await buildUser(app)
