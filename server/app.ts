@@ -29,6 +29,7 @@ import { mediaRoutes } from './features/harmonize/media-routes'
 import { harmonizeRoutes } from './features/harmonize/routes'
 import { healthRoutes } from './features/health/routes'
 import { infoRoutes } from './features/info/routes'
+import { leavingRoutes } from './features/leaving/routes'
 import { operatorRoutes } from './features/operator/routes'
 import { panelRoutes } from './features/panels/routes'
 import { referenceRoutes } from './features/reference/routes'
@@ -269,6 +270,7 @@ async function registerEverything(
   await app.register(authRoutes, { prefix: '/api' })
   await app.register(accountRoutes, { prefix: '/api' })
   await app.register(avatarRoutes, { prefix: '/api' })
+  await app.register(leavingRoutes, { prefix: '/api' })
   await app.register(accessRoutes, { prefix: '/api' })
   await app.register(panelRoutes, { prefix: '/api' })
   await app.register(harmonizeRoutes, { prefix: '/api' })

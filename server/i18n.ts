@@ -5,6 +5,19 @@ import { MESSAGES as SHARED_MESSAGES } from '../domain/messages'
 
 /** Texts only the server writes into responses. Both languages are required by the type. */
 const SERVER_MESSAGES = {
+  // Leaving with one's data (server/features/leaving).
+  'leaving.wrongWord': {
+    en: 'To delete your account, type DELETE in the box.',
+    es: 'Para eliminar tu cuenta, escribe ELIMINAR en la casilla.',
+  },
+  'leaving.paymentInProgress': {
+    en: 'A payment of yours is still with the bank. Please try again in a few minutes, once it is answered.',
+    es: 'Uno de tus pagos todavía está con el banco. Vuelve a intentarlo en unos minutos, cuando haya respondido.',
+  },
+  'leaving.exportNotFound': {
+    en: 'This download is not available. It may have expired; please prepare a new one on My Account.',
+    es: 'Esta descarga no está disponible. Puede que haya caducado; prepara una nueva en Mi cuenta.',
+  },
   // The console's uploads in parts (server/features/admin/media-uploads.ts).
   'media.uploadNotFound': {
     en: 'This upload is no longer open. Please start it again.',

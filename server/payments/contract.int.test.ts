@@ -360,6 +360,15 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       })
     })
 
+    it('deletes a customer for good: it is found no more, and deleting again is no error', async () => {
+      const customer = await newCustomer()
+      await gateway().deleteCustomer(customer.id)
+      expect(await gateway().retrieveCustomer(customer.id)).toBeNull()
+      await gateway().deleteCustomer(customer.id)
+      await gateway().deleteCustomer('cus_missing')
+      expect(await gateway().retrieveCustomer(customer.id)).toBeNull()
+    })
+
     it('saves cards, refuses a declined one at saving, lists newest first, and detaches', async () => {
       const card = await typeCard('4242 4242 4242 4242')
       expect(card).toEqual({

@@ -369,6 +369,14 @@ export interface PaymentGateway {
       defaultPaymentMethod?: string | null
     },
   ): Promise<GatewayCustomer>
+  /**
+   * Deletes the customer for good, as its member's account is deleted: its billing details go
+   * and retrieving it answers null from then on. Its invoices and charges stay with the
+   * provider, which keeps them for its own legal duties. End its plans and remove its cards
+   * first: the provider's own deletion is not relied on for that. An unknown or already deleted
+   * customer is not an error.
+   */
+  deleteCustomer(id: string): Promise<void>
 
   /**
    * Starts saving a card for the customer through the provider's card field: the browser

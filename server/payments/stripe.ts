@@ -359,6 +359,10 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       return customer ? toCustomer(customer) : null
     },
 
+    async deleteCustomer(id) {
+      await orNull(() => stripe.customers.del(id))
+    },
+
     async updateCustomer(id, input) {
       const { address, defaultPaymentMethod } = input
       const params: Stripe.CustomerUpdateParams = {

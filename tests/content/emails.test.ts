@@ -6,6 +6,7 @@ import {
   passwordChangedEmail,
 } from '../../server/features/auth/mail'
 import { invoiceEmail } from '../../server/features/billing/invoice-mail'
+import { accountDeletedEmail, exportReadyEmail } from '../../server/features/leaving/mail'
 import { supportCopyEmail } from '../../server/features/support/support-mail'
 import type { RenderedEmail } from '../../server/mail/layout'
 import type { CodePurpose } from '../../server/plugins/auth'
@@ -47,22 +48,45 @@ function allEmails(name: string | null = 'Eve'): { label: string; email: Rendere
       label: `invoice ${language}`,
       email: invoiceEmail({ language, name, number: 'HM-2026-0001', amount: '€33.00' }),
     },
+    {
+      label: `data export ready ${language}`,
+      email: exportReadyEmail({
+        language,
+        name,
+        link: 'https://harmonize.example/my-account#my-data',
+        expiresAt: new Date('2026-12-05T10:00:00Z'),
+      }),
+    },
+    ...[0, 3].map((keptInvoices) => ({
+      label: `account deleted, ${keptInvoices} invoices kept, ${language}`,
+      email: accountDeletedEmail({
+        language,
+        name,
+        keptInvoices,
+        keptYears: 6,
+        supportEmail: 'support@example.com',
+      }),
+    })),
   ])
 }
 
 /** The visible words of the HTML, to compare them with the text version. */
 function htmlWords(html: string): string {
   const body = html.slice(html.indexOf('<body'))
-  return body
-    .replace(/<br>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&amp;', '&')
-    .replace(/\s+/g, ' ')
-    .trim()
+  return (
+    body
+      // A link says its address after its words in the text version.
+      .replace(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g, '$2 $1')
+      .replace(/<br>/g, ' ')
+      .replace(/<[^>]+>/g, ' ')
+      .replaceAll('&quot;', '"')
+      .replaceAll('&#39;', "'")
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
+      .replaceAll('&amp;', '&')
+      .replace(/\s+/g, ' ')
+      .trim()
+  )
 }
 
 const words = (text: string) => text.replace(/\s+/g, ' ').trim()

@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react'
 import { useFirstPageShown } from '../../lib/after-first-page'
 
 interface ButtonProps extends ComponentProps<'button'> {
-  variant?: 'primary' | 'secondary' | 'ghost'
+  variant?: 'primary' | 'secondary' | 'ghost' | 'danger'
   loading?: boolean
 }
 
@@ -12,6 +12,9 @@ const VARIANTS = {
   secondary:
     'bg-white text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50 disabled:text-slate-400',
   ghost: 'text-brand-700 hover:bg-brand-100 disabled:text-slate-400',
+  // What cannot be undone (deleting the account).
+  danger:
+    'bg-red-700 text-white shadow hover:bg-red-800 disabled:bg-slate-300 disabled:text-slate-600',
 }
 
 /** The app's button; `loading` shows a spinner and blocks a second click. */

@@ -66,10 +66,14 @@ export async function processEvents(
   } else {
     await syncPrices(deps)
   }
-  await deps.db
-    .update(billingEvents)
-    .set({ processedAt: new Date() })
-    .where(and(waiting, lte(billingEvents.receivedAt, startedAt)))
+  const answered = and(waiting, lte(billingEvents.receivedAt, startedAt))
+  if ('customer' in target && !userId) {
+    // About a customer who is no member's (a deleted account's late events, or a customer made
+    // outside the app): nothing here is about them, so nothing of them is kept either.
+    await deps.db.delete(billingEvents).where(answered)
+    return { userId }
+  }
+  await deps.db.update(billingEvents).set({ processedAt: new Date() }).where(answered)
   return { userId }
 }
 

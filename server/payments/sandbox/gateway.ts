@@ -704,7 +704,20 @@ export function createSandboxGateway(
 
     async retrieveCustomer(id) {
       const customer = await retrieve<StoredCustomer>(id, 'customer')
-      return customer ? publicCustomer(customer) : null
+      return customer && !customer.deleted ? publicCustomer(customer) : null
+    },
+
+    async deleteCustomer(id) {
+      // Nothing of the person stays on the customer; its id and clock stay for what refers to it.
+      await change<StoredCustomer>(id, 'customer', (customer) => ({
+        ...customer,
+        email: '',
+        name: '',
+        address: null,
+        invoice_settings: { default_payment_method: null },
+        metadata: { user_id: '' },
+        deleted: true,
+      }))
     },
 
     async updateCustomer(id, { defaultPaymentMethod, ...fields }) {

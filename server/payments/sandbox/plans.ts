@@ -30,10 +30,18 @@ export const INCOMPLETE_EXPIRES_SECONDS = 23 * 3600
  */
 export type StoredCustomer = GatewayCustomer & {
   sandbox?: { advanced_seconds: number; next_run?: number; test_clock?: string }
+  /**
+   * Deleted (its member's account was): the provider answers no customer any more, but the
+   * sandbox keeps its clock, which its ended plans and invoices still read.
+   */
+  deleted?: true
 }
 
-export const publicCustomer = ({ sandbox: _, ...customer }: StoredCustomer): GatewayCustomer =>
-  customer
+export const publicCustomer = ({
+  sandbox: _,
+  deleted: __,
+  ...customer
+}: StoredCustomer): GatewayCustomer => customer
 
 /**
  * A charge as the sandbox keeps it: a charge made for an invoice names it (and whether the

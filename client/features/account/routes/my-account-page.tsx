@@ -1,7 +1,7 @@
 import KeyRound from 'lucide-react/icons/key-round'
 import Mail from 'lucide-react/icons/mail'
 import Pencil from 'lucide-react/icons/pencil'
-import { useEffect, useState } from 'react'
+import { Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { Button } from '../../../components/ui/button'
@@ -16,6 +16,7 @@ import {
   SavedCards,
 } from '../../billing/public'
 import { OfflineMedia } from '../../harmonize/public'
+import { LeavingSection } from '../../leaving/public'
 import { ChangeEmailDialog } from '../components/change-email-dialog'
 import { ChangePasswordDialog } from '../components/change-password-dialog'
 import { MemberHeader } from '../components/member-header'
@@ -94,6 +95,9 @@ export function MyAccountPage() {
       <BillingInfoSummary />
       <RedeemCode />
       {access.data?.hasAccess && <OfflineMedia />}
+      <Suspense fallback={null}>
+        <LeavingSection />
+      </Suspense>
       <ChangeEmailDialog open={dialog === 'email'} onOpenChange={close} />
       <ChangePasswordDialog open={dialog === 'password'} onOpenChange={close} />
     </section>

@@ -81,6 +81,16 @@ export function customerRoutes(app: FastifyInstance, gateway: SandboxGateway): v
     return render(customer)
   })
 
+  // Stripe answers a deleted customer's id with `deleted: true` from then on; the sandbox
+  // answers resource_missing, which the SDK's callers read the same way (no customer).
+  app.delete<{ Params: { id: string } }>('/v1/customers/:id', async (request) => {
+    onlyKnown(paramsOf(request), [])
+    const { id } = request.params
+    if (!(await gateway.retrieveCustomer(id))) throw missingResource('customer', id, 'id')
+    await gateway.deleteCustomer(id)
+    return { id, object: 'customer', deleted: true }
+  })
+
   app.post<{ Params: { id: string } }>('/v1/customers/:id', async (request) => {
     const params = paramsOf(request)
     onlyKnown(params, ['email', 'name', 'address', 'invoice_settings'])
