@@ -76,8 +76,8 @@ export const MESSAGES = {
     es: 'Demasiados intentos fallidos con este código. Pide uno nuevo.',
   },
   'auth.tooManySignIns': {
-    en: 'Too many failed sign-in attempts. Please wait 15 minutes and try again, or reset your password to sign in now.',
-    es: 'Demasiados intentos fallidos de inicio de sesión. Espera 15 minutos y vuelve a intentarlo, o restablece tu contraseña para entrar ahora.',
+    en: 'Too many failed sign-in attempts. Try again in {wait}, or reset your password to sign in now.',
+    es: 'Demasiados intentos fallidos de inicio de sesión. Vuelve a intentarlo dentro de {wait}, o restablece tu contraseña para entrar ahora.',
   },
   'auth.currentPasswordIncorrect': {
     en: 'The current password is not correct.',
@@ -220,8 +220,8 @@ export const MESSAGES = {
     es: 'El mensaje puede tener como máximo 5000 caracteres.',
   },
   'support.tooManyMails': {
-    en: 'You have sent 5 messages in the last hour, the most we accept. Please wait a while before sending another; we answer every message within 24 hours.',
-    es: 'Has enviado 5 mensajes en la última hora, el máximo que aceptamos. Espera un rato antes de enviar otro; respondemos a todos los mensajes en menos de 24 horas.',
+    en: 'You have sent 5 messages in the last hour, the most we accept. You can send another in {wait}; we answer every message within 24 hours.',
+    es: 'Has enviado 5 mensajes en la última hora, el máximo que aceptamos. Podrás enviar otro dentro de {wait}; respondemos a todos los mensajes en menos de 24 horas.',
   },
   'clients.tooLong': { en: 'This text is too long.', es: 'Este texto es demasiado largo.' },
   'clients.firstNameRequired': { en: 'First Name is required', es: 'El nombre es obligatorio' },

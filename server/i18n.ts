@@ -270,9 +270,10 @@ const SERVER_MESSAGES = {
     en: 'This type of content is not accepted here.',
     es: 'Este tipo de contenido no se acepta aquí.',
   },
+  // {wait} is how long until the limit lets the next one through (`waitText`).
   'errors.tooManyRequests': {
-    en: 'Too many attempts. Please wait a moment and try again.',
-    es: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+    en: 'Too many attempts. Try again in {wait}.',
+    es: 'Demasiados intentos. Vuelve a intentarlo dentro de {wait}.',
   },
   'errors.crossSite': {
     en: 'This request came from another website and was refused.',
@@ -351,4 +352,35 @@ export function translate(key: MessageKey, language: Language): string {
 /** The language to answer in: the client's Accept-Language, English when it asks for neither. */
 export function requestLanguage(request: FastifyRequest): Language {
   return pickLanguage(request.headers['accept-language'])
+}
+
+/**
+ * How long to wait, as a person says it in `language`, rounded up to whole units: "45 seconds",
+ * "58 minutes", "1 hour and 5 minutes", "1 minuto". Intl writes the units and their plurals.
+ */
+export function waitText(seconds: number, language: Language): string {
+  const unit = (value: number, name: 'second' | 'minute' | 'hour') =>
+    new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(
+      value,
+    )
+  const whole = Math.max(1, Math.ceil(seconds))
+  if (whole < 60) return unit(whole, 'second')
+  const minutes = Math.ceil(whole / 60)
+  if (minutes < 60) return unit(minutes, 'minute')
+  const parts = [unit(Math.floor(minutes / 60), 'hour')]
+  if (minutes % 60) parts.push(unit(minutes % 60, 'minute'))
+  return new Intl.ListFormat(language, { type: 'conjunction', style: 'long' }).format(parts)
+}
+
+/**
+ * A message in `language`, with `{wait}` told from `retryAfterSeconds` when the refusal says
+ * when to try again.
+ */
+export function translateRefusal(
+  key: MessageKey,
+  language: Language,
+  retryAfterSeconds?: number,
+): string {
+  const text = translate(key, language)
+  return retryAfterSeconds ? text.replace('{wait}', waitText(retryAfterSeconds, language)) : text
 }

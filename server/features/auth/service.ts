@@ -143,6 +143,15 @@ const mailKeys = (caller: Caller, email: string) => [
   { key: `mail:address:${email}`, rule: LIMITS.mailPerAddress },
 ]
 
+/**
+ * Counts one message to `email` against the mail limits, or refuses it (429). Every route that
+ * mails an address someone typed goes through here, so the per-address limits hold across all
+ * of them: a stranger cannot flood one inbox by mixing sign-ups, resets and e-mail changes.
+ */
+export async function consumeMailLimits(rateLimiter: RateLimiter, caller: Caller, email: string) {
+  for (const { key, rule } of mailKeys(caller, email)) await rateLimiter.consume(key, rule)
+}
+
 /** Everything that e-mails a code needs a passed human check and stays within the mail limits. */
 async function guardMailSending(
   deps: AuthDeps,
@@ -150,9 +159,7 @@ async function guardMailSending(
   input: { email: string; humanCheck: string },
 ) {
   await requireHumanCheck(deps.captcha, input.humanCheck)
-  for (const { key, rule } of mailKeys(caller, input.email)) {
-    await deps.rateLimiter.consume(key, rule)
-  }
+  await consumeMailLimits(deps.rateLimiter, caller, input.email)
 }
 
 /** Lifts the sign-in limits of an account for the owner, who just proved it by code. */
