@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import { z } from 'zod/mini'
 import { emailSchema } from './auth'
 import { CLIENT_NAME_MAX } from './clients'
-import type { MessageKey } from './messages'
+import { type MessageKey, tooLong } from './messages'
 import { MAX_SERIAL_ID, textSchema } from './text'
 
 // The client form (spec scans §2 User details, §5 its messages), apart from the records'
@@ -15,7 +15,7 @@ const AFFIRMATION_MAX = 500
 const requiredLine = (error: MessageKey, max: number) =>
   z.pipe(
     textSchema({ error }).check(z.trim()),
-    z.string().check(z.minLength(1, { error }), z.maxLength(max, { error: 'clients.tooLong' })),
+    z.string().check(z.minLength(1, { error }), z.maxLength(max, tooLong(max))),
   )
 
 /**
@@ -61,7 +61,7 @@ export const clientFormSchema = z
       textSchema({ error: 'clients.phoneRequired' }).check(
         z.trim(),
         z.minLength(1, { error: 'clients.phoneRequired' }),
-        z.maxLength(40, { error: 'clients.phoneInvalid' }),
+        z.maxLength(40, tooLong(40)),
       ),
       z.string(),
     ),

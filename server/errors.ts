@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import type { ApiErrorBody as ApiError } from '../domain/api'
 import type { Language } from '../domain/i18n'
+import { resolveMessage } from '../domain/messages'
 import { isMessageKey, type MessageKey, requestLanguage, translate, translateRefusal } from './i18n'
 
 /**
@@ -41,9 +42,10 @@ function genericIssue(raw: RawIssue, given: unknown): MessageKey {
     case 'invalid_type':
       return given === undefined ? 'validation.required' : 'validation.wrongType'
     case 'too_big':
+      if (params.origin === 'string') return 'validation.tooLong'
       return params.origin === 'number' || params.origin === 'int' || params.origin === 'bigint'
         ? 'validation.tooLarge'
-        : 'validation.tooLong'
+        : 'validation.invalid'
     case 'too_small':
       return params.origin === 'number' || params.origin === 'int' || params.origin === 'bigint'
         ? 'validation.tooSmall'
@@ -67,6 +69,8 @@ function givenValue(root: unknown, instancePath: string): unknown {
 
 /** A schema message is either one of our message keys or an issue told in our own words. */
 function issueMessage(raw: RawIssue, given: unknown, language: Language): string {
+  const shared = raw.message ? resolveMessage(raw.message, language) : undefined
+  if (shared) return shared
   if (raw.message && isMessageKey(raw.message)) return translate(raw.message, language)
   const key = genericIssue(raw, given)
   const limit = raw.params.maximum ?? raw.params.minimum

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { SUPPORT_MAILS_PER_HOUR, SUPPORT_REPLY_HOURS } from '../domain/support'
 import { translateRefusal, waitText } from './i18n'
 
 describe('how long to wait, in words', () => {
@@ -22,6 +23,11 @@ describe('how long to wait, in words', () => {
     expect(translateRefusal('errors.tooManyRequests', 'es', 58 * 60)).toBe(
       'Demasiados intentos. Vuelve a intentarlo dentro de 58 minutos.',
     )
+    for (const language of ['en', 'es'] as const) {
+      const tooMany = translateRefusal('support.tooManyMails', language, 30)
+      expect(tooMany).toContain(String(SUPPORT_MAILS_PER_HOUR))
+      expect(tooMany).toContain(String(SUPPORT_REPLY_HOURS))
+    }
     expect(translateRefusal('support.tooManyMails', 'es', 30)).toContain('dentro de 30 segundos')
     expect(translateRefusal('auth.tooManySignIns', 'en', 900)).toContain('Try again in 15 minutes')
     expect(translateRefusal('errors.storeUnavailable', 'en', 5)).toBe(

@@ -270,7 +270,16 @@ const SERVER_MESSAGES = {
     en: 'This type of content is not accepted here.',
     es: 'Este tipo de contenido no se acepta aquí.',
   },
-  // {wait} is how long until the limit lets the next one through (`waitText`).
+  // {wait} is how long until the limit lets the next one through (`waitText`): limits' texts
+  // are the server's alone, since only it knows the wait.
+  'auth.tooManySignIns': {
+    en: 'Too many failed sign-in attempts. Try again in {wait}, or reset your password to sign in now.',
+    es: 'Demasiados intentos fallidos de inicio de sesión. Vuelve a intentarlo dentro de {wait}, o restablece tu contraseña para entrar ahora.',
+  },
+  'support.tooManyMails': {
+    en: 'You have sent 5 messages in the last hour, the most we accept. You can send another in {wait}; we answer every message within 24 hours.',
+    es: 'Has enviado 5 mensajes en la última hora, el máximo que aceptamos. Podrás enviar otro dentro de {wait}; respondemos a todos los mensajes en menos de 24 horas.',
+  },
   'errors.tooManyRequests': {
     en: 'Too many attempts. Try again in {wait}.',
     es: 'Demasiados intentos. Vuelve a intentarlo dentro de {wait}.',
@@ -299,17 +308,9 @@ const SERVER_MESSAGES = {
     en: 'The request took too long to arrive. Please try again.',
     es: 'La solicitud tardó demasiado en llegar. Vuelve a intentarlo.',
   },
-  'validation.required': {
-    en: 'This field is required.',
-    es: 'Este campo es obligatorio.',
-  },
   'validation.wrongType': {
     en: 'This value has the wrong type.',
     es: 'Este valor no tiene el tipo correcto.',
-  },
-  'validation.tooLong': {
-    en: 'This is too long (at most {limit}).',
-    es: 'Es demasiado largo (como máximo {limit}).',
   },
   'validation.tooShort': {
     en: 'This is too short (at least {limit}).',
@@ -326,10 +327,6 @@ const SERVER_MESSAGES = {
   'validation.notAllowed': {
     en: 'This value is not one of those allowed.',
     es: 'Este valor no es uno de los permitidos.',
-  },
-  'validation.invalid': {
-    en: 'This value is not valid.',
-    es: 'Este valor no es válido.',
   },
   'errors.methodNotAllowed': {
     en: 'This action is not allowed here.',

@@ -530,6 +530,25 @@ describe('hostile input', () => {
     },
   )
 
+  it('a name too long is told it is too long, with the limit, in both languages', async () => {
+    const name = 'N'.repeat(121)
+    const english = await signUp(newEmail(), { name })
+    expect(english.statusCode).toBe(400)
+    expect(english.json().issues).toEqual([
+      { field: 'body.name', message: 'This is too long: at most 120 characters.' },
+    ])
+    const spanish = await post(
+      '/api/account/sign-up',
+      { name, email: newEmail(), password: `${'x'.repeat(125)}A-1!`, humanCheck: 'x' },
+      { 'accept-language': 'es' },
+    )
+    expect(spanish.statusCode).toBe(400)
+    expect(spanish.json().issues).toEqual([
+      { field: 'body.name', message: 'Es demasiado largo: como máximo 120 caracteres.' },
+      { field: 'body.password', message: 'Es demasiado largo: como máximo 128 caracteres.' },
+    ])
+  })
+
   it('three sign-ups of one new address at once all answer ok, and make one account', async () => {
     const email = newEmail()
     const responses = await Promise.all([signUp(email), signUp(email), signUp(email)])
