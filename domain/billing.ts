@@ -269,7 +269,8 @@ export const cardParamsSchema = z.object({
 
 /** Pay now on the ONE PAYMENT screen. `attemptId` is new for each try: a retry of the same try charges once. */
 export const payOnceRequestSchema = z.object({
-  priceId: textSchema().check(
+  // No plan chosen reaches the form as null: the same words as a wrong one.
+  priceId: textSchema({ error: 'billing.choosePrice' }).check(
     z.regex(/^price_[A-Za-z0-9]{1,100}$/, { error: 'billing.choosePrice' }),
   ),
   paymentMethodId: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/)),
