@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { paymentFlowSchema, STANDINGS } from './access'
 import { sessionUserSchema } from './auth'
+import { tooLong } from './messages'
 import { textSchema } from './text'
 
 /** Readable codes: no 0/O or 1/I/L to mistype. Format `HZ-XXXX-XXXX`. */
@@ -15,7 +16,7 @@ export const redeemCodeRequestSchema = z.object({
   code: textSchema({ error: 'access.codeRequired' }).check(
     z.trim(),
     z.minLength(1, { error: 'access.codeRequired' }),
-    z.maxLength(64),
+    z.maxLength(64, tooLong(64)),
   ),
 })
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini'
 import { LANGUAGES } from './i18n'
+import { tooLong } from './messages'
 import { textSchema } from './text'
 
 // Request and response contracts of signing up, in and out, and of the session. Error messages are keys of
@@ -7,14 +8,14 @@ import { textSchema } from './text'
 
 /** Addresses are compared and stored trimmed and lower-cased. */
 export const emailSchema = z.pipe(
-  textSchema().check(z.trim(), z.toLowerCase()),
-  z.email({ error: 'validation.email' }).check(z.maxLength(254, { error: 'validation.email' })),
+  textSchema().check(z.trim(), z.toLowerCase(), z.maxLength(254, tooLong(254))),
+  z.email({ error: 'validation.email' }),
 )
 
 /** The spec's hint, enforced: 8–128 characters with lower and upper letters, digits and symbols. */
 export const newPasswordSchema = textSchema({ error: 'validation.passwordPolicy' }).check(
   z.minLength(8, { error: 'validation.passwordPolicy' }),
-  z.maxLength(128, { error: 'validation.passwordPolicy' }),
+  z.maxLength(128, tooLong(128)),
   z.regex(/[a-z]/, { error: 'validation.passwordPolicy' }),
   z.regex(/[A-Z]/, { error: 'validation.passwordPolicy' }),
   z.regex(/\d/, { error: 'validation.passwordPolicy' }),
@@ -23,13 +24,13 @@ export const newPasswordSchema = textSchema({ error: 'validation.passwordPolicy'
 
 export const existingPasswordSchema = textSchema({ error: 'validation.passwordRequired' }).check(
   z.minLength(1, { error: 'validation.passwordRequired' }),
-  z.maxLength(128, { error: 'auth.incorrectCredentials' }),
+  z.maxLength(128, tooLong(128)),
 )
 
 export const fullNameSchema = textSchema({ error: 'validation.fullName' }).check(
   z.trim(),
   z.minLength(1, { error: 'validation.fullName' }),
-  z.maxLength(120, { error: 'validation.fullName' }),
+  z.maxLength(120, tooLong(120)),
 )
 
 /**
@@ -54,7 +55,7 @@ export const signUpRequestSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
   /** Invitation or access code from /signup/{code}. */
-  code: z.optional(textSchema().check(z.trim(), z.maxLength(64))),
+  code: z.optional(textSchema().check(z.trim(), z.maxLength(64, tooLong(64)))),
   language: z.optional(z.enum(LANGUAGES)),
   humanCheck: humanCheckSchema,
 })

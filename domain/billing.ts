@@ -1,4 +1,5 @@
 import { z } from 'zod/mini'
+import { tooLong } from './messages'
 import { textSchema } from './text'
 
 // Billing rules both sides use (spec core §3, §4, §9): plans and prices, how amounts are shown,
@@ -207,24 +208,24 @@ export const billingInfoRequestSchema = z.object({
   name: textSchema({ error: 'validation.fullName' }).check(
     z.trim(),
     z.minLength(1, { error: 'validation.fullName' }),
-    z.maxLength(120, { error: 'validation.fullName' }),
+    z.maxLength(120, tooLong(120)),
   ),
   email: z.pipe(
-    textSchema().check(z.trim(), z.toLowerCase()),
-    z.email({ error: 'validation.email' }).check(z.maxLength(254, { error: 'validation.email' })),
+    textSchema().check(z.trim(), z.toLowerCase(), z.maxLength(254, tooLong(254))),
+    z.email({ error: 'validation.email' }),
   ),
   line1: textSchema({ error: 'billing.addressRequired' }).check(
     z.trim(),
     z.minLength(1, { error: 'billing.addressRequired' }),
-    z.maxLength(200),
+    z.maxLength(200, tooLong(200)),
   ),
-  line2: z.optional(textSchema().check(z.trim(), z.maxLength(200))),
-  city: z.optional(textSchema().check(z.trim(), z.maxLength(100))),
-  state: z.optional(textSchema().check(z.trim(), z.maxLength(100))),
+  line2: z.optional(textSchema().check(z.trim(), z.maxLength(200, tooLong(200)))),
+  city: z.optional(textSchema().check(z.trim(), z.maxLength(100, tooLong(100)))),
+  state: z.optional(textSchema().check(z.trim(), z.maxLength(100, tooLong(100)))),
   postalCode: textSchema({ error: 'billing.postalCodeRequired' }).check(
     z.trim(),
     z.minLength(1, { error: 'billing.postalCodeRequired' }),
-    z.maxLength(20),
+    z.maxLength(20, tooLong(20)),
   ),
   country: textSchema({ error: 'billing.countryRequired' }).check(
     z.regex(/^[A-Z]{2}$/, { error: 'billing.countryRequired' }),
@@ -271,15 +272,16 @@ export const cardParamsSchema = z.object({
 
 /** Pay now on the ONE PAYMENT screen. `attemptId` is new for each try: a retry of the same try charges once. */
 export const payOnceRequestSchema = z.object({
-  priceId: textSchema().check(
+  // No plan chosen reaches the form as null: the same words as a wrong one.
+  priceId: textSchema({ error: 'billing.choosePrice' }).check(
     z.regex(/^price_[A-Za-z0-9]{1,100}$/, { error: 'billing.choosePrice' }),
   ),
   paymentMethodId: textSchema().check(z.regex(/^pm_[A-Za-z0-9]{1,100}$/)),
   /** The 'Cc Invoice to Payment' address, if given. */
   receiptEmail: z.optional(
     z.pipe(
-      textSchema().check(z.trim(), z.toLowerCase()),
-      z.email({ error: 'validation.email' }).check(z.maxLength(254, { error: 'validation.email' })),
+      textSchema().check(z.trim(), z.toLowerCase(), z.maxLength(254, tooLong(254))),
+      z.email({ error: 'validation.email' }),
     ),
   ),
   attemptId: textSchema().check(z.regex(/^[A-Za-z0-9-]{8,64}$/)),

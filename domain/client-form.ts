@@ -2,8 +2,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import { z } from 'zod/mini'
 import { emailSchema } from './auth'
 import { CLIENT_NAME_MAX } from './clients'
-import type { MessageKey } from './messages'
-import { textSchema } from './text'
+import { type MessageKey, tooLong } from './messages'
+import { MAX_SERIAL_ID, textSchema } from './text'
 
 // The client form (spec scans §2 User details, §5 its messages), apart from the records'
 // other contracts (./clients.ts): reading phone numbers needs libphonenumber's metadata (20 KB
@@ -15,7 +15,7 @@ const AFFIRMATION_MAX = 500
 const requiredLine = (error: MessageKey, max: number) =>
   z.pipe(
     textSchema({ error }).check(z.trim()),
-    z.string().check(z.minLength(1, { error }), z.maxLength(max, { error: 'clients.tooLong' })),
+    z.string().check(z.minLength(1, { error }), z.maxLength(max, tooLong(max))),
   )
 
 /**
@@ -61,7 +61,7 @@ export const clientFormSchema = z
       textSchema({ error: 'clients.phoneRequired' }).check(
         z.trim(),
         z.minLength(1, { error: 'clients.phoneRequired' }),
-        z.maxLength(40, { error: 'clients.phoneInvalid' }),
+        z.maxLength(40, tooLong(40)),
       ),
       z.string(),
     ),
@@ -73,7 +73,17 @@ export const clientFormSchema = z
     ),
     affirmation: requiredLine('clients.affirmationRequired', AFFIRMATION_MAX),
     /** A photo this user stored (POST /api/clients/photos), by its running number. */
-    photoNumber: z.number({ error: 'clients.photoRequired' }).check(z.int(), z.positive()),
+    /**
+     * Bounded by the column (PostgreSQL `integer`): a larger number cannot be one of this user's
+     * photos, and unbounded it reached the database and failed there (HTTP 500).
+     */
+    photoNumber: z
+      .number({ error: 'clients.photoRequired' })
+      .check(
+        z.int({ error: 'clients.photoNotFound' }),
+        z.positive({ error: 'clients.photoNotFound' }),
+        z.maximum(MAX_SERIAL_ID, { error: 'clients.photoNotFound' }),
+      ),
     consent: z.literal(true, { error: 'clients.consentRequired' }),
   })
   .check(

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini'
+import { tooLong } from './messages'
 import { multilineTextSchema, serialIdSchema, textSchema } from './text'
 
 // A practitioner's client records (spec scans §2 User details and User records, §3 Saved client
@@ -101,10 +102,7 @@ export const scanRequestSchema = z.object({
   /** The personalised energetic signature, when the practitioner added one. */
   signature: z.nullable(
     z.pipe(
-      multilineTextSchema().check(
-        z.trim(),
-        z.maxLength(SIGNATURE_MAX, { error: 'clients.tooLong' }),
-      ),
+      multilineTextSchema().check(z.trim(), z.maxLength(SIGNATURE_MAX, tooLong(SIGNATURE_MAX))),
       z.transform((value: string) => value || null),
     ),
   ),

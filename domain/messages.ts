@@ -35,6 +35,19 @@ export const MESSAGES = {
     es: 'Por favor, introduce tu contraseña',
   },
   'validation.incorrectEntry': { en: 'Incorrect entry.', es: 'Entrada incorrecta.' },
+  // {limit} is filled in from the key a schema carries: `validation.tooLong:120` (`tooLong`).
+  'validation.tooLong': {
+    en: 'This is too long: at most {limit} characters.',
+    es: 'Es demasiado largo: como máximo {limit} caracteres.',
+  },
+  'validation.required': {
+    en: 'This field is required.',
+    es: 'Este campo es obligatorio.',
+  },
+  'validation.invalid': {
+    en: 'This value is not valid.',
+    es: 'Este valor no es válido.',
+  },
   'validation.controlCharacters': {
     en: 'Please remove the invisible control characters from this field.',
     es: 'Quita los caracteres de control invisibles de este campo.',
@@ -74,10 +87,6 @@ export const MESSAGES = {
   'auth.codeTooManyAttempts': {
     en: 'Too many wrong tries for this code. Please ask for a new one.',
     es: 'Demasiados intentos fallidos con este código. Pide uno nuevo.',
-  },
-  'auth.tooManySignIns': {
-    en: 'Too many failed sign-in attempts. Please wait 15 minutes and try again, or reset your password to sign in now.',
-    es: 'Demasiados intentos fallidos de inicio de sesión. Espera 15 minutos y vuelve a intentarlo, o restablece tu contraseña para entrar ahora.',
   },
   'auth.currentPasswordIncorrect': {
     en: 'The current password is not correct.',
@@ -219,11 +228,6 @@ export const MESSAGES = {
     en: 'The message can be up to 5000 characters long.',
     es: 'El mensaje puede tener como máximo 5000 caracteres.',
   },
-  'support.tooManyMails': {
-    en: 'You have sent 5 messages in the last hour, the most we accept. Please wait a while before sending another; we answer every message within 24 hours.',
-    es: 'Has enviado 5 mensajes en la última hora, el máximo que aceptamos. Espera un rato antes de enviar otro; respondemos a todos los mensajes en menos de 24 horas.',
-  },
-  'clients.tooLong': { en: 'This text is too long.', es: 'Este texto es demasiado largo.' },
   'clients.firstNameRequired': { en: 'First Name is required', es: 'El nombre es obligatorio' },
   'clients.lastNameRequired': { en: 'Last Name is required', es: 'El apellido es obligatorio' },
   'clients.emailRequired': {
@@ -274,3 +278,39 @@ export function isMessageKey(value: string): value is MessageKey {
 export function messageText(key: MessageKey, language: Language): string {
   return MESSAGES[key][language]
 }
+
+/** A schema's error for a text longer than `limit` characters; its message names the limit. */
+export const tooLong = (limit: number) => ({ error: `validation.tooLong:${limit}` })
+
+/**
+ * The text of a message a schema carries, in `language`: one of our keys, or a key and the number
+ * its text names (`validation.tooLong:120`). Undefined for anything else (a text already written
+ * in the user's language by the server).
+ */
+export function resolveMessage(message: string, language: Language): string | undefined {
+  const [key = '', limit] = message.split(':')
+  if (!isMessageKey(key)) return undefined
+  const text = messageText(key, language)
+  if (limit === undefined) return text
+  return text.replace('{limit}', new Intl.NumberFormat(language).format(Number(limit)))
+}
+
+/**
+ * The message of a check that has none of ours, for zod's `error` option: zod's own words
+ * ("Invalid input") are English and meant for developers, so they must never reach a person.
+ */
+export function genericIssueMessage(issue: {
+  code: string
+  origin?: string
+  maximum?: unknown
+  input?: unknown
+}): string {
+  if (issue.code === 'too_big' && issue.origin === 'string') {
+    return tooLong(Number(issue.maximum)).error
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'validation.required'
+  return 'validation.invalid'
+}
+
+/** zod's parse option that gives every check without a message of ours one of ours. */
+export const ourZodMessages = { error: genericIssueMessage }

@@ -18,7 +18,7 @@ import { avatarRoutes } from './features/account/avatar-routes'
 import { accountRoutes } from './features/account/routes'
 import { factorRoutes } from './features/admin/factor-routes'
 import { adminRoutes } from './features/admin/routes'
-import { accountExistsEmail, codeEmail, passwordChangedEmail } from './features/auth/mail'
+import { codeEmail, passwordChangedEmail } from './features/auth/mail'
 import { authRoutes } from './features/auth/routes'
 import { invoiceMailPlugin } from './features/billing/public'
 import type { BillingOptions } from './features/billing/resync'
@@ -260,7 +260,7 @@ async function registerEverything(
   await app.register(captchaPlugin, { config })
   await app.register(authPlugin, {
     config,
-    mail: { codeEmail, accountExistsEmail, passwordChangedEmail },
+    mail: { codeEmail, passwordChangedEmail },
   })
   await app.register(accessGatePlugin)
   await app.register(invoiceMailPlugin)

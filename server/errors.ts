@@ -4,7 +4,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import type { ApiErrorBody as ApiError } from '../domain/api'
 import type { Language } from '../domain/i18n'
-import { isMessageKey, type MessageKey, requestLanguage, translate } from './i18n'
+import { resolveMessage } from '../domain/messages'
+import { isMessageKey, type MessageKey, requestLanguage, translate, translateRefusal } from './i18n'
 
 /**
  * An expected failure a service reports to the user: an HTTP status and a message key, which the
@@ -41,9 +42,10 @@ function genericIssue(raw: RawIssue, given: unknown): MessageKey {
     case 'invalid_type':
       return given === undefined ? 'validation.required' : 'validation.wrongType'
     case 'too_big':
+      if (params.origin === 'string') return 'validation.tooLong'
       return params.origin === 'number' || params.origin === 'int' || params.origin === 'bigint'
         ? 'validation.tooLarge'
-        : 'validation.tooLong'
+        : 'validation.invalid'
     case 'too_small':
       return params.origin === 'number' || params.origin === 'int' || params.origin === 'bigint'
         ? 'validation.tooSmall'
@@ -67,6 +69,8 @@ function givenValue(root: unknown, instancePath: string): unknown {
 
 /** A schema message is either one of our message keys or an issue told in our own words. */
 function issueMessage(raw: RawIssue, given: unknown, language: Language): string {
+  const shared = raw.message ? resolveMessage(raw.message, language) : undefined
+  if (shared) return shared
   if (raw.message && isMessageKey(raw.message)) return translate(raw.message, language)
   const key = genericIssue(raw, given)
   const limit = raw.params.maximum ?? raw.params.minimum
@@ -80,7 +84,8 @@ const STATUS_MESSAGES: Partial<Record<number, MessageKey>> = {
   413: 'errors.tooLarge',
   414: 'errors.urlTooLong',
   415: 'errors.unsupportedMediaType',
-  429: 'errors.tooManyRequests',
+  // A library's 429 says no wait of its own (ours always do: rate-limit.ts).
+  429: 'errors.busy',
   431: 'errors.headersTooLarge',
 }
 
@@ -157,10 +162,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(request, reply, 400, translate('errors.validation', language), { issues })
     }
     if (error instanceof AppError) {
-      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds))
-      return sendError(request, reply, error.statusCode, translate(error.messageKey, language), {
-        reason: error.messageKey,
-      })
+      const wait = error.retryAfterSeconds
+      if (wait) reply.header('retry-after', String(wait))
+      const message = translateRefusal(error.messageKey, language, wait)
+      return sendError(request, reply, error.statusCode, message, { reason: error.messageKey })
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
     if (status >= 500) {

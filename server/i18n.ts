@@ -283,9 +283,19 @@ const SERVER_MESSAGES = {
     en: 'This type of content is not accepted here.',
     es: 'Este tipo de contenido no se acepta aquí.',
   },
+  // {wait} is how long until the limit lets the next one through (`waitText`): limits' texts
+  // are the server's alone, since only it knows the wait.
+  'auth.tooManySignIns': {
+    en: 'Too many failed sign-in attempts. Try again in {wait}, or reset your password to sign in now.',
+    es: 'Demasiados intentos fallidos de inicio de sesión. Vuelve a intentarlo dentro de {wait}, o restablece tu contraseña para entrar ahora.',
+  },
+  'support.tooManyMails': {
+    en: 'You have sent 5 messages in the last hour, the most we accept. You can send another in {wait}; we answer every message within 24 hours.',
+    es: 'Has enviado 5 mensajes en la última hora, el máximo que aceptamos. Podrás enviar otro dentro de {wait}; respondemos a todos los mensajes en menos de 24 horas.',
+  },
   'errors.tooManyRequests': {
-    en: 'Too many attempts. Please wait a moment and try again.',
-    es: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+    en: 'Too many attempts. Try again in {wait}.',
+    es: 'Demasiados intentos. Vuelve a intentarlo dentro de {wait}.',
   },
   'errors.crossSite': {
     en: 'This request came from another website and was refused.',
@@ -311,17 +321,9 @@ const SERVER_MESSAGES = {
     en: 'The request took too long to arrive. Please try again.',
     es: 'La solicitud tardó demasiado en llegar. Vuelve a intentarlo.',
   },
-  'validation.required': {
-    en: 'This field is required.',
-    es: 'Este campo es obligatorio.',
-  },
   'validation.wrongType': {
     en: 'This value has the wrong type.',
     es: 'Este valor no tiene el tipo correcto.',
-  },
-  'validation.tooLong': {
-    en: 'This is too long (at most {limit}).',
-    es: 'Es demasiado largo (como máximo {limit}).',
   },
   'validation.tooShort': {
     en: 'This is too short (at least {limit}).',
@@ -338,10 +340,6 @@ const SERVER_MESSAGES = {
   'validation.notAllowed': {
     en: 'This value is not one of those allowed.',
     es: 'Este valor no es uno de los permitidos.',
-  },
-  'validation.invalid': {
-    en: 'This value is not valid.',
-    es: 'Este valor no es válido.',
   },
   'errors.methodNotAllowed': {
     en: 'This action is not allowed here.',
@@ -364,4 +362,35 @@ export function translate(key: MessageKey, language: Language): string {
 /** The language to answer in: the client's Accept-Language, English when it asks for neither. */
 export function requestLanguage(request: FastifyRequest): Language {
   return pickLanguage(request.headers['accept-language'])
+}
+
+/**
+ * How long to wait, as a person says it in `language`, rounded up to whole units: "45 seconds",
+ * "58 minutes", "1 hour and 5 minutes", "1 minuto". Intl writes the units and their plurals.
+ */
+export function waitText(seconds: number, language: Language): string {
+  const unit = (value: number, name: 'second' | 'minute' | 'hour') =>
+    new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(
+      value,
+    )
+  const whole = Math.max(1, Math.ceil(seconds))
+  if (whole < 60) return unit(whole, 'second')
+  const minutes = Math.ceil(whole / 60)
+  if (minutes < 60) return unit(minutes, 'minute')
+  const parts = [unit(Math.floor(minutes / 60), 'hour')]
+  if (minutes % 60) parts.push(unit(minutes % 60, 'minute'))
+  return new Intl.ListFormat(language, { type: 'conjunction', style: 'long' }).format(parts)
+}
+
+/**
+ * A message in `language`, with `{wait}` told from `retryAfterSeconds` when the refusal says
+ * when to try again.
+ */
+export function translateRefusal(
+  key: MessageKey,
+  language: Language,
+  retryAfterSeconds?: number,
+): string {
+  const text = translate(key, language)
+  return retryAfterSeconds ? text.replace('{wait}', waitText(retryAfterSeconds, language)) : text
 }

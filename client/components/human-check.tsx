@@ -72,8 +72,10 @@ function solve(challenge: Challenge, signal: AbortSignal): Promise<Solution> {
  */
 export function HumanCheck({ onChange }: { onChange: (payload: string | null) => void }) {
   const ready = useFirstPageShown()
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const [state, setState] = useState<State>('unverified')
+  // The server's words when it refused a challenge for a while: they say how long to wait.
+  const [refusal, setRefusal] = useState('')
   const onChangeRef = useRef(onChange)
   const run = useRef<{ abort?: AbortController; expiry?: ReturnType<typeof setTimeout> }>({})
 
@@ -100,12 +102,17 @@ export function HumanCheck({ onChange }: { onChange: (payload: string | null) =>
     const abort = new AbortController()
     run.current.abort = abort
     report('verifying')
+    setRefusal('')
     try {
       const response = await fetch(CHALLENGE_URL, {
         signal: abort.signal,
-        headers: { accept: 'application/json' },
+        // A refusal (a limit) is worded by the server, in the page's language.
+        headers: { accept: 'application/json', 'accept-language': i18n.language },
       })
-      if (!response.ok) throw new Error(`challenge: ${response.status}`)
+      if (!response.ok) {
+        if (response.status === 429) setRefusal((await response.json()).message ?? '')
+        throw new Error(`challenge: ${response.status}`)
+      }
       const challenge = (await response.json()) as Challenge
       const solution = await solve(challenge, abort.signal)
       if (abort.signal.aborted) return
@@ -131,8 +138,9 @@ export function HumanCheck({ onChange }: { onChange: (payload: string | null) =>
   }
 
   // The box's name changes as it goes; this line says so to screen readers.
-  const announcement = state === 'unverified' ? '' : t(LABEL[state])
   const failed = state === 'error' || state === 'expired'
+  const label = (state === 'error' && refusal) || t(LABEL[state])
+  const announcement = state === 'unverified' ? '' : label
 
   return (
     <div data-testid="human-check" className="min-h-12 text-base">
@@ -158,7 +166,7 @@ export function HumanCheck({ onChange }: { onChange: (payload: string | null) =>
             />
           )}
         </span>
-        <span>{t(LABEL[state])}</span>
+        <span>{label}</span>
       </label>
       <p className="sr-only" aria-live="polite">
         {announcement}

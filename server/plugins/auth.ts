@@ -64,7 +64,6 @@ export interface AuthMail {
     code: string
     name?: string | null
   }): RenderedEmail
-  accountExistsEmail(input: { language: Language; name?: string | null }): RenderedEmail
   passwordChangedEmail(input: {
     language: Language
     name?: string | null
@@ -326,21 +325,8 @@ function createAuth(app: FastifyInstance, config: Config, mail: AuthMail) {
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
       password: { hash: hashPassword, verify: verifyPassword },
-      // Sign-up answers the same for a taken address; the owner hears about it by mail, and an
-      // unconfirmed owner simply gets a fresh code.
-      onExistingUserSignUp: async ({ user }) => {
-        const language = languageField(user)
-        if (!user.emailVerified) {
-          await app.auth.api.sendVerificationOTP({
-            body: { email: user.email, type: 'email-verification' },
-          })
-          return
-        }
-        await queueMail({
-          to: user.email,
-          ...mail.accountExistsEmail({ language, name: user.name }),
-        })
-      },
+      // No onExistingUserSignUp: our sign-up route never calls better-auth's sign-up; its job
+      // writes the rows and mails the owner of a taken address (features/auth/service.ts).
       onPasswordReset: async ({ user }) => {
         const language = languageField(user)
         await queueMail({

@@ -1,4 +1,3 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import { desc, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -11,6 +10,7 @@ import type { Config } from '../config'
 import { sendError } from '../errors'
 import { escapeHtml } from '../html'
 import { requestLanguage, translate } from '../i18n'
+import { sealer } from '../sealer'
 import type { QueueOptions } from './jobs'
 import { isLocalRequest, isLoopbackAddress } from './local-only'
 
@@ -100,7 +100,9 @@ export const mailPlugin = fp<{ config: Config }>(
     const deliver = config.SMTP_URL
       ? smtpDelivery(app, config.SMTP_URL, config.MAIL_FROM)
       : outboxDelivery(app, config, browsable)
-    const seal = sealer(app.secrets.authSecret)
+    // Queued messages hold one-time codes: sealed, they are as unreadable in the job tables as
+    // in the hashed `verification` table.
+    const seal = sealer<Omit<MailMessage, 'to'>>(app.secrets.authSecret, 'mail queue')
     const queue = await app.jobs.define<MailJob>(
       MAIL_QUEUE,
       { ...MAIL_RETRIES, describe: (job) => job.to },
@@ -115,35 +117,6 @@ export const mailPlugin = fp<{ config: Config }>(
   },
   { name: 'mail', dependencies: ['db', 'jobs'] },
 )
-
-/**
- * Queued messages hold one-time codes, and the queue keeps finished jobs for days; sealing them
- * with a key derived from AUTH_SECRET keeps the codes as unreadable there as they are in the
- * hashed `verification` table. A message sealed under an older secret cannot be opened and
- * ends among the failed jobs.
- */
-function sealer(secret: string) {
-  const key = Buffer.from(hkdfSync('sha256', secret, 'harmonize', 'mail queue', 32))
-  return {
-    close(content: Omit<MailMessage, 'to'>): string {
-      const iv = randomBytes(12)
-      const cipher = createCipheriv('aes-256-gcm', key, iv)
-      const body = Buffer.concat([cipher.update(JSON.stringify(content), 'utf8'), cipher.final()])
-      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')
-    },
-    open(sealed: string): Omit<MailMessage, 'to'> {
-      try {
-        const raw = Buffer.from(sealed, 'base64')
-        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12))
-        decipher.setAuthTag(raw.subarray(12, 28))
-        const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()])
-        return JSON.parse(text.toString('utf8'))
-      } catch {
-        throw new Error('the queued message was sealed with another AUTH_SECRET')
-      }
-    },
-  }
-}
 
 function smtpDelivery(
   app: FastifyInstance,

@@ -1,3 +1,4 @@
+import { ownClientAddress } from './support/accounts'
 import { expect, test } from './support/test'
 
 // The widget itself in a real browser, under the real CSP (any violation is a console error and
@@ -41,4 +42,28 @@ test('on the sign-in page it speaks Spanish and works from the keyboard', async 
 
   await challenge
   await expect(page.getByRole('checkbox', { name: 'Verificado' })).toBeChecked()
+})
+
+test.describe('past the limit on challenges', () => {
+  // A visitor of its own, whose limit no other test uses up.
+  test.use(ownClientAddress)
+  // The refused challenge is a 429, which Chromium logs as a failed resource.
+  test.use({ allowedConsoleErrors: /the server responded with a status of 429/ })
+
+  test('the box says how long to wait, in the page’s language', async ({ page }) => {
+    await page.goto('/login')
+    await page.getByLabel('Choose language').selectOption({ label: 'Español' })
+    // The limit is 120 challenges in 10 minutes from one address.
+    let status = 200
+    for (let asked = 0; status === 200 && asked < 200; asked++) {
+      status = (await page.request.get('/api/captcha/challenge')).status()
+    }
+    expect(status).toBe(429)
+    await page.getByRole('checkbox', { name: 'Soy humano' }).click()
+    await expect(
+      page.getByRole('checkbox', {
+        name: /^Demasiados intentos\. Vuelve a intentarlo dentro de (10|9) minutos\.$/,
+      }),
+    ).toBeVisible()
+  })
 })

@@ -210,7 +210,9 @@ describe('sign-up', () => {
     await passHumanCheckIn(document.body)
     await user.click(screen.getByRole('button', { name: 'Register Account' }))
 
-    await waitFor(() => expect(snackbar().textContent).toBe('This is too long (at most 64).'))
+    await waitFor(() =>
+      expect(snackbar().textContent).toBe('This is too long: at most 64 characters.'),
+    )
     expect(title().textContent).toBe('Create an Account')
   })
 

@@ -8,6 +8,7 @@ import type { RateLimiter, Rule } from '../../plugins/rate-limit'
 import {
   LIMITS as AUTH_LIMITS,
   callAuth,
+  consumeMailLimits,
   inTransaction,
   ipKey,
   type SetCookies,
@@ -59,6 +60,9 @@ export async function requestEmailChange(
 ) {
   if (input.newEmail === user.email) throw new AppError(400, 'auth.sameEmail')
   await deps.rateLimiter.consume(`email-change:${user.id}`, LIMITS.emailChangesPerUser)
+  // The code goes to an address the account does not own yet: limited per address like every
+  // other mail, or a few accounts could flood a stranger's inbox (5 each per hour).
+  await consumeMailLimits(deps.rateLimiter, caller, input.newEmail)
   await callAuth(() =>
     inTransaction(deps.db, () =>
       deps.auth.api.requestEmailChangeEmailOTP({

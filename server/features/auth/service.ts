@@ -3,14 +3,22 @@ import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/auth'
-import type { Language } from '../../../domain/i18n'
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/i18n'
 import { AppError } from '../../errors'
 import type { MessageKey } from '../../i18n'
-import { type AuthUser, type Caller, failOnUnsentMail, toAuthUser } from '../../plugins/auth'
+import {
+  type AuthUser,
+  type Caller,
+  failOnUnsentMail,
+  hashPassword,
+  toAuthUser,
+} from '../../plugins/auth'
 import type { Captcha } from '../../plugins/captcha'
 import type { Queue } from '../../plugins/jobs'
 import { clientKey, type RateLimiter, type Rule } from '../../plugins/rate-limit'
+import { sealer } from '../../sealer'
 import { redeemSignupCode } from '../access/public'
+import { accountExistsEmail } from './mail'
 
 const MINUTE = 60_000
 
@@ -52,7 +60,24 @@ export function signInDelayMs(attempt: number): number {
 export interface AuthQueues {
   resetCode: Queue<{ email: string }>
   confirmationCode: Queue<{ email: string }>
+  signUp: Queue<SignUpJob>
 }
+
+/**
+ * A sign-up as the request leaves it for its job: what was typed, the password already hashed
+ * and sealed (`sealedHash`), never the password itself.
+ */
+export interface SignUpJob {
+  email: string
+  name: string
+  language: Language
+  signupCode: string | null
+  sealedHash: string
+}
+
+/** The sealer of sign-up jobs' password hashes: a queued job is kept for days. */
+const signUpSealer = (app: Pick<FastifyInstance, 'secrets'>) =>
+  sealer<string>(app.secrets.authSecret, 'sign-up queue')
 
 /** What the sign-up and sign-in services work with; `app` provides all but the queues. */
 export interface AuthDeps {
@@ -61,11 +86,21 @@ export interface AuthDeps {
   rateLimiter: RateLimiter
   captcha: Captcha
   queues: AuthQueues
+  /** Seals a password hash for the sign-up queue. */
+  sealHash: (hash: string) => string
 }
 
 /** The deps of an app whose queues are defined (`defineAuthJobs`). */
 export function authDeps(app: FastifyInstance, queues: AuthQueues): AuthDeps {
-  return { db: app.db, auth: app.auth, rateLimiter: app.rateLimiter, captcha: app.captcha, queues }
+  const { close } = signUpSealer(app)
+  return {
+    db: app.db,
+    auth: app.auth,
+    rateLimiter: app.rateLimiter,
+    captcha: app.captcha,
+    queues,
+    sealHash: close,
+  }
 }
 
 /** Session cookies better-auth set, for the route to pass on to the browser. */
@@ -143,6 +178,15 @@ const mailKeys = (caller: Caller, email: string) => [
   { key: `mail:address:${email}`, rule: LIMITS.mailPerAddress },
 ]
 
+/**
+ * Counts one message to `email` against the mail limits, or refuses it (429). Every route that
+ * mails an address someone typed goes through here, so the per-address limits hold across all
+ * of them: a stranger cannot flood one inbox by mixing sign-ups, resets and e-mail changes.
+ */
+export async function consumeMailLimits(rateLimiter: RateLimiter, caller: Caller, email: string) {
+  for (const { key, rule } of mailKeys(caller, email)) await rateLimiter.consume(key, rule)
+}
+
 /** Everything that e-mails a code needs a passed human check and stays within the mail limits. */
 async function guardMailSending(
   deps: AuthDeps,
@@ -150,9 +194,7 @@ async function guardMailSending(
   input: { email: string; humanCheck: string },
 ) {
   await requireHumanCheck(deps.captcha, input.humanCheck)
-  for (const { key, rule } of mailKeys(caller, input.email)) {
-    await deps.rateLimiter.consume(key, rule)
-  }
+  await consumeMailLimits(deps.rateLimiter, caller, input.email)
 }
 
 /** Lifts the sign-in limits of an account for the owner, who just proved it by code. */
@@ -201,12 +243,87 @@ export async function defineAuthJobs(app: FastifyInstance): Promise<AuthQueues> 
       })
     },
   )
-  return { resetCode, confirmationCode }
+  const seal = signUpSealer(app)
+  const signUp = await app.jobs.define<SignUpJob>(
+    'account.sign-up',
+    { ...retries, describe: (job) => job.email },
+    async (job) => {
+      let creating = false
+      try {
+        await app.db.transaction(() =>
+          failOnUnsentMail(async () => {
+            const context = await app.auth.$context
+            const found = await context.internalAdapter.findUserByEmail(job.email)
+            if (found) return mailOwner(app, found.user)
+            creating = true
+            // The rows better-auth's own sign-up writes, with the hash the request made.
+            const created = await context.internalAdapter.createUser(
+              {
+                email: job.email,
+                name: job.name,
+                language: job.language,
+                signupCode: job.signupCode,
+                emailVerified: false,
+              },
+              { method: 'email-password' },
+            )
+            await context.internalAdapter.linkAccount({
+              userId: created.id,
+              providerId: 'credential',
+              accountId: created.id,
+              password: seal.open(job.sealedHash),
+            })
+            await app.auth.api.sendVerificationOTP({
+              body: { email: job.email, type: 'email-verification' },
+            })
+          }),
+        )
+      } catch (error) {
+        // Two sign-ups of one new address at once: the other job made the account and mailed
+        // its code, so this one has nothing left to do. Any other failure is tried again.
+        if (creating && (await hasAccount(app.db, job.email))) return
+        throw error
+      }
+    },
+  )
+  return { resetCode, confirmationCode, signUp }
+}
+
+async function hasAccount(db: Database, email: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email))
+  return Boolean(row)
 }
 
 /**
- * Registers an account and e-mails a confirmation code. Answers the same whether or not the
- * address is taken (better-auth's duplicate path hashes anyway and we mail the owner instead).
+ * A sign-up for an address that has an account: an unconfirmed owner gets a fresh code, a
+ * confirmed one a note that someone tried (the form must not say the address is taken).
+ */
+async function mailOwner(
+  app: FastifyInstance,
+  user: { email: string; name: string; emailVerified: boolean },
+) {
+  if (!user.emailVerified) {
+    await app.auth.api.sendVerificationOTP({
+      body: { email: user.email, type: 'email-verification' },
+    })
+    return
+  }
+  const language = (user as { language?: unknown }).language
+  await app.mailer.send({
+    to: user.email,
+    ...accountExistsEmail({
+      language: isLanguage(language) ? language : DEFAULT_LANGUAGE,
+      name: user.name,
+    }),
+  })
+}
+
+/**
+ * Registers an account and e-mails a confirmation code, through a job. Whether the address is
+ * taken must not show in the answer or its time (an outside probe told registered addresses by
+ * 27 against 36 ms): the request does the same for every address, the costly part included (it
+ * hashes the password), and queues one job; the job creates the account and mails its code, or
+ * mails the owner of a taken address instead.
  */
 export async function signUp(
   deps: AuthDeps,
@@ -221,31 +338,14 @@ export async function signUp(
   },
 ) {
   await guardMailSending(deps, caller, input)
-  try {
-    await callAuth(() =>
-      inTransaction(deps.db, () =>
-        deps.auth.api.signUpEmail({
-          body: {
-            name: input.name,
-            email: input.email,
-            password: input.password,
-            language: input.language,
-            signupCode: input.code || undefined,
-          },
-          headers: caller.headers,
-        }),
-      ),
-    )
-  } catch (error) {
-    // Two sign-ups of one new address at once: the other one created the account and mailed
-    // its code. This one answers as for any taken address.
-    const [existing] = await deps.db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.email, input.email))
-    if (error instanceof AppError && existing) return
-    throw error
-  }
+  const hash = await hashPassword(input.password)
+  await deps.queues.signUp.send({
+    email: input.email,
+    name: input.name,
+    language: input.language,
+    signupCode: input.code || null,
+    sealedHash: deps.sealHash(hash),
+  })
 }
 
 /** Confirms a new account's address with the e-mailed code. */

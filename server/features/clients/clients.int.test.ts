@@ -242,6 +242,32 @@ describe('client records', () => {
     expect((await call('GET', '/api/clients', cookie)).json().clients).toEqual([])
   })
 
+  it('refuses a photo number the database cannot hold with 400, in both languages', async () => {
+    const { cookie } = await member()
+    const { id } = (
+      await call('POST', '/api/clients', cookie, form(await storedPhoto(cookie)))
+    ).json()
+    for (const photoNumber of [2 ** 31, 2 ** 53 - 1, 1.5, -1]) {
+      for (const [method, url] of [
+        ['POST', '/api/clients'],
+        ['PUT', `/api/clients/${id}`],
+      ] as const) {
+        const english = await call(method, url, cookie, form(photoNumber))
+        expect(english.statusCode).toBe(400)
+        expect(english.json().issues).toEqual([
+          {
+            field: 'body.photoNumber',
+            message: 'This photo was not found. Please choose or capture it again.',
+          },
+        ])
+        const spanish = await call(method, url, cookie, form(photoNumber), 'es')
+        expect(spanish.json().issues[0].message).toBe(
+          'No se encontró esta foto. Elígela o hazla de nuevo.',
+        )
+      }
+    }
+  })
+
   it('another user gets 404 for a client, and never sees it in a list', async () => {
     const owner = await member()
     const other = await member()

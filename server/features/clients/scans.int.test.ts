@@ -122,7 +122,7 @@ describe('a client’s scan history', () => {
     })
     expect(tooLong.statusCode).toBe(400)
     expect(tooLong.json().issues).toEqual([
-      { field: 'body.signature', message: 'This text is too long.' },
+      { field: 'body.signature', message: 'This is too long: at most 500 characters.' },
     ])
 
     await call('DELETE', `/api/clients/${client}`, cookie)

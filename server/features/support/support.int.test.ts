@@ -218,7 +218,7 @@ describe('support mail', () => {
     )
     expect(refused.statusCode).toBe(429)
     expect(refused.json().message).toBe(
-      'Has enviado 5 mensajes en la última hora, el máximo que aceptamos. Espera un rato antes de enviar otro; respondemos a todos los mensajes en menos de 24 horas.',
+      'Has enviado 5 mensajes en la última hora, el máximo que aceptamos. Podrás enviar otro dentro de 1 hora; respondemos a todos los mensajes en menos de 24 horas.',
     )
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600)

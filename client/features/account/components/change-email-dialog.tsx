@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
 import { emailChangeConfirmSchema, emailChangeRequestSchema } from '../../../../domain/account'
 import { emailSchema } from '../../../../domain/auth'
+import { ourZodMessages } from '../../../../domain/messages'
 import { textSchema } from '../../../../domain/text'
 import { Button } from '../../../components/ui/button'
 import { Dialog } from '../../../components/ui/dialog'
@@ -75,7 +76,10 @@ function AddressStep({
 }) {
   const { t } = useTranslation()
   const text = useMessageText()
-  const form = useForm({ resolver: zodResolver(addressSchema), defaultValues: { newEmail: '' } })
+  const form = useForm({
+    resolver: zodResolver(addressSchema, ourZodMessages),
+    defaultValues: { newEmail: '' },
+  })
   // One field: what the server says goes under it.
   const { submit, pending } = useFormMutation(form, useRequestEmailChange(), {
     messagesAt: 'newEmail',
@@ -118,7 +122,7 @@ function CodeStep({
   const text = useMessageText()
   const { notify } = useNotifications()
   const form = useForm({
-    resolver: zodResolver(emailChangeConfirmSchema),
+    resolver: zodResolver(emailChangeConfirmSchema, ourZodMessages),
     defaultValues: { newEmail, code: '' },
   })
   const { submit, pending } = useFormMutation(form, useConfirmEmailChange(), {

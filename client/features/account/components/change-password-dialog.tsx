@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
 import { changePasswordRequestSchema } from '../../../../domain/account'
+import { ourZodMessages } from '../../../../domain/messages'
 import { Button } from '../../../components/ui/button'
 import { Dialog } from '../../../components/ui/dialog'
 import { FormAlert } from '../../../components/ui/form-alert'
@@ -44,7 +45,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const text = useMessageText()
   const { notify } = useNotifications()
   const form = useForm({
-    resolver: zodResolver(formSchema),
+    resolver: zodResolver(formSchema, ourZodMessages),
     defaultValues: { currentPassword: '', newPassword: '', confirmation: '' },
   })
   const { errors } = form.formState

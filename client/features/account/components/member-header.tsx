@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
 import { IMAGE_MAX_BYTES } from '../../../../domain/images'
+import { ourZodMessages } from '../../../../domain/messages'
 import { ApiError } from '../../../lib/api-client'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
@@ -37,7 +38,7 @@ export function MemberHeader() {
   const inputRef = useRef<HTMLInputElement>(null)
   const abortRef = useRef<AbortController | null>(null)
   const [upload, setUpload] = useState<Upload>({ phase: 'idle' })
-  const form = useForm({ resolver: zodResolver(avatarFormSchema) })
+  const form = useForm({ resolver: zodResolver(avatarFormSchema, ourZodMessages) })
   const { submit, showMessage } = useFormMutation(form, useUploadAvatar())
 
   // Leaving the page cancels an upload still in flight.

@@ -4,6 +4,7 @@ import Ticket from 'lucide-react/icons/ticket'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { redeemCodeRequestSchema } from '../../../../domain/access-codes'
+import { ourZodMessages } from '../../../../domain/messages'
 import { Button } from '../../../components/ui/button'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
@@ -47,7 +48,7 @@ function RedeemCodeForm() {
   const text = useMessageText()
   const { notify } = useNotifications()
   const form = useForm({
-    resolver: zodResolver(redeemCodeRequestSchema),
+    resolver: zodResolver(redeemCodeRequestSchema, ourZodMessages),
     defaultValues: { code: '' },
   })
   // One field: the server's reason (unknown, used, revoked code) goes under it.

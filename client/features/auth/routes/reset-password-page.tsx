@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import { z } from 'zod/mini'
 import { resetPasswordRequestSchema } from '../../../../domain/auth'
+import { ourZodMessages } from '../../../../domain/messages'
 import { LOGIN_PATH } from '../../../../domain/routes'
 import { PasswordField } from '../../../components/ui/password-field'
 import { TextField } from '../../../components/ui/text-field'
@@ -25,7 +26,7 @@ export function ResetPasswordPage() {
   const email = (useLocation().state as { email?: string } | null)?.email ?? ''
   const humanCheck = useHumanCheck()
   const form = useForm({
-    resolver: zodResolver(formSchema),
+    resolver: zodResolver(formSchema, ourZodMessages),
     defaultValues: { email, code: '', password: '' },
   })
   const { errors } = form.formState

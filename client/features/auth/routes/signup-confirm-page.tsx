@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { confirmSignUpRequestSchema } from '../../../../domain/auth'
+import { ourZodMessages } from '../../../../domain/messages'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
@@ -16,7 +17,7 @@ export function SignupConfirmPage() {
   const navigate = useNavigate()
   const email = (useLocation().state as { email?: string } | null)?.email ?? ''
   const form = useForm({
-    resolver: zodResolver(confirmSignUpRequestSchema),
+    resolver: zodResolver(confirmSignUpRequestSchema, ourZodMessages),
     defaultValues: { email, code: '' },
   })
   const { errors } = form.formState

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { z } from 'zod/mini'
 import { signUpRequestSchema } from '../../../../domain/auth'
+import { ourZodMessages } from '../../../../domain/messages'
 import { PasswordField } from '../../../components/ui/password-field'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
@@ -47,7 +48,7 @@ export function SignupPage() {
   const humanCheck = useHumanCheck()
   const invitation = useInvitationCode(code)
   const form = useForm({
-    resolver: zodResolver(formSchema),
+    resolver: zodResolver(formSchema, ourZodMessages),
     defaultValues: { name: '', email: '', password: '', confirmPassword: '' },
   })
   const { errors } = form.formState

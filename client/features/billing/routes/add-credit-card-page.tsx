@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { z } from 'zod/mini'
 import { CARD_TYPES } from '../../../../domain/billing'
+import { ourZodMessages } from '../../../../domain/messages'
 import { Button } from '../../../components/ui/button'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { SelectField } from '../../../components/ui/select-field'
@@ -87,7 +88,7 @@ function CardForm({ publishableKey }: { publishableKey: string | null }) {
   const [providerCard, setProviderCard] = useState<ProviderCard | null>(null)
   const bankCheck = useBankCheck()
   const form = useForm({
-    resolver: zodResolver(publishableKey ? stripeSchema : sandboxSchema),
+    resolver: zodResolver(publishableKey ? stripeSchema : sandboxSchema, ourZodMessages),
     defaultValues: { ...EMPTY_CARD, cardType: 'credit' as const },
   })
   const { errors } = form.formState

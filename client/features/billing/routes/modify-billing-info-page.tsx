@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import type { z } from 'zod/mini'
 import { billingInfoRequestSchema } from '../../../../domain/billing'
+import { ourZodMessages } from '../../../../domain/messages'
 import { Button } from '../../../components/ui/button'
 import { SelectField } from '../../../components/ui/select-field'
 import { TextField } from '../../../components/ui/text-field'
@@ -69,7 +70,10 @@ function BillingInfoForm({ initial }: { initial: BillingInfoValues }) {
   const navigate = useNavigate()
   const { notify } = useNotifications()
   const countries = useCountries(currentLanguage())
-  const form = useForm({ resolver: zodResolver(billingInfoRequestSchema), defaultValues: initial })
+  const form = useForm({
+    resolver: zodResolver(billingInfoRequestSchema, ourZodMessages),
+    defaultValues: initial,
+  })
   const { errors } = form.formState
   const country = form.watch('country')
   const states = useStates(country)

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
 import { z } from 'zod/mini'
 import { payOnceRequestSchema } from '../../../../domain/billing'
+import { ourZodMessages } from '../../../../domain/messages'
 import { Button } from '../../../components/ui/button'
 import { FormAlert } from '../../../components/ui/form-alert'
 import { TextField } from '../../../components/ui/text-field'
@@ -70,7 +71,7 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
   const [providerCard, setProviderCard] = useState<ProviderCard | null>(null)
   const bankCheck = useBankCheck()
   const form = useForm({
-    resolver: zodResolver(publishableKey ? stripeSchema : sandboxSchema),
+    resolver: zodResolver(publishableKey ? stripeSchema : sandboxSchema, ourZodMessages),
     defaultValues: { priceId: '', receiptEmail: '', ...EMPTY_CARD },
   })
   const { errors } = form.formState

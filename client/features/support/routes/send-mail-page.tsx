@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import type { z } from 'zod/mini'
+import { ourZodMessages } from '../../../../domain/messages'
 import {
   isSupportMailFilled,
   SUPPORT_BODY_MAX,
@@ -28,7 +29,7 @@ export function SendMailPage() {
   const { user } = useSession()
   const fillHintId = useId()
   const form = useForm<SupportMailValues, unknown, z.output<typeof supportMailRequestSchema>>({
-    resolver: zodResolver(supportMailRequestSchema),
+    resolver: zodResolver(supportMailRequestSchema, ourZodMessages),
     defaultValues: { subject: '', body: '' },
   })
   const { errors } = form.formState
