@@ -206,9 +206,9 @@ describe.each(transports)('npm run cli, %s', (label, transport) => {
   it('lists the price plans, creates one and archives it', async () => {
     const operate = transport()
     const listed = await cli(operate, 'prices', 'list')
-    expect(listed).toMatch(/price_\w+\s+ONE PAYMENT\s+one_payment\s+\$149\.00\s+on sale/)
-    expect(listed).toMatch(/price_\w+\s+FOUR PAYMENTS\s+four_payments\s+\$39\.00\s+on sale/)
-    expect(listed).toMatch(/price_\w+\s+SUBSCRIPTION\s+subscription\s+\$15\.00\s+on sale/)
+    expect(listed).toMatch(/price_\w+\s+ONE PAYMENT\s+one_payment\s+US\$149\.00\s+on sale/)
+    expect(listed).toMatch(/price_\w+\s+FOUR PAYMENTS\s+four_payments\s+US\$39\.00\s+on sale/)
+    expect(listed).toMatch(/price_\w+\s+SUBSCRIPTION\s+subscription\s+US\$15\.00\s+on sale/)
 
     const nickname = `OFFER_${label.length}`
     const id = await cli(
@@ -224,7 +224,7 @@ describe.each(transports)('npm run cli, %s', (label, transport) => {
     )
     expect(id).toMatch(/^price_[A-Za-z0-9]{24}$/)
     expect(await cli(operate, 'prices', 'list')).toMatch(
-      new RegExp(`${id}\\s+OFFER ${label.length}\\s+one_payment\\s+\\$99\\.50\\s+on sale`),
+      new RegExp(`${id}\\s+OFFER ${label.length}\\s+one_payment\\s+US\\$99\\.50\\s+on sale`),
     )
     expect(await cli(operate, 'prices', 'archive', id)).toBe(
       `Archived ${id} (OFFER ${label.length}); it is no longer on sale.`,

@@ -93,8 +93,17 @@ describe('sign-in', () => {
     await waitFor(() => expect(snackbar().textContent).toBe(en('auth.incorrectCredentials')))
 
     await signInThroughForm(member.email, member.password)
-    await waitFor(() => expect(title().textContent).toBe('Client Details'))
+    // Nothing is open to a member without a plan or a code yet: they land on the plans.
+    await waitFor(() => expect(title().textContent).toBe('My Account'))
     expect(screen.queryByTestId('snackbar')).toBeNull()
+  })
+
+  it('lands a member who has access on the route table’s page, Client Details', async () => {
+    const { user: member } = await buildUser(server.app, { access: true })
+    await renderApp('/login')
+    await screen.findByLabelText('Email')
+    await signInThroughForm(member.email, member.password)
+    await waitFor(() => expect(title().textContent).toBe('Client Details'))
   })
 
   it('takes an unconfirmed account to the code page with its address, as information; the right code then leaves no red message behind', async () => {
@@ -132,7 +141,7 @@ describe('sign-in', () => {
     localStorage.removeItem('harmonize.language')
     await signInThroughForm(member.email, member.password)
 
-    await waitFor(() => expect(title().textContent).toBe('Datos del cliente'))
+    await waitFor(() => expect(title().textContent).toBe('Mi cuenta'))
     expect(document.documentElement.lang).toBe('es')
     expect(await accountLanguage()).toBe('es')
   })
@@ -143,7 +152,7 @@ describe('sign-in', () => {
     await screen.findByLabelText('Email')
     await signInThroughForm(member.email, member.password)
 
-    await waitFor(() => expect(title().textContent).toBe('Client Details'))
+    await waitFor(() => expect(title().textContent).toBe('My Account'))
     await waitFor(async () => expect(await accountLanguage()).toBe('en'))
   })
 

@@ -476,27 +476,3 @@ describe('a card whose bank checks each payment made with the member present (3-
     await waitFor(() => expect(screen.queryByTestId('bank-check-banner')).toBeNull())
   }, 60_000)
 })
-
-describe('a paused plan on /home', () => {
-  it('says the plan is paused instead of no payment found, and Resume opens the panels, in Spanish too', async () => {
-    await signedInMember(server, { language: 'es' })
-    await activeSubscription()
-    await apiRequest('/api/billing/plan/pause', planStateSchema, { method: 'POST' })
-    await renderApp('/home', { language: 'es' })
-    const banner = await screen.findByTestId('paused-banner', {}, { timeout: 15_000 })
-    expect(banner.textContent).toContain('Tu plan está en pausa')
-    expect(screen.queryByTestId('no-payment')).toBeNull()
-    await waitFor(() =>
-      expect(screen.getAllByTestId('panel-card-locked').length).toBeGreaterThan(0),
-    )
-
-    await userEvent.setup().click(within(banner).getByRole('button', { name: 'Reanudar' }))
-    await waitFor(() => expect(screen.queryByTestId('paused-banner')).toBeNull(), {
-      timeout: 30_000,
-    })
-    await waitFor(() => expect(screen.queryAllByTestId('panel-card-locked')).toHaveLength(0), {
-      timeout: 30_000,
-    })
-    expect((await planState()).subscription?.status).toBe('active')
-  }, 90_000)
-})

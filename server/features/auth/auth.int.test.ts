@@ -144,7 +144,11 @@ describe('sign-up, confirmation and sign-in', () => {
     await post('/api/account/confirm', { email, code: await newestCode(email) })
     const cookie = cookieOf(await signIn(email))
     const access = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie } })
-    expect(access.json()).toEqual({ hasAccess: true, flow: { kind: 'code', status: 'ACTIVE' } })
+    expect(access.json()).toEqual({
+      hasAccess: true,
+      flow: { kind: 'code', status: 'ACTIVE' },
+      standing: 'code',
+    })
   })
 
   it('stores the password as an Argon2id hash with OWASP parameters', async () => {

@@ -25,6 +25,7 @@ describe('access and sessions', () => {
     expect((await get('/api/access', cookie)).json()).toEqual({
       hasAccess: false,
       flow: { kind: 'default' },
+      standing: 'none',
     })
     const response = await post('/api/harmonize/sessions', { panelId: '01' }, cookie)
     expect(response.statusCode).toBe(402)
@@ -47,7 +48,11 @@ describe('access and sessions', () => {
       cookie,
     )
     expect(redeemed.statusCode).toBe(200)
-    expect(redeemed.json()).toEqual({ hasAccess: true, flow: { kind: 'code', status: 'ACTIVE' } })
+    expect(redeemed.json()).toEqual({
+      hasAccess: true,
+      flow: { kind: 'code', status: 'ACTIVE' },
+      standing: 'code',
+    })
 
     const started = await post('/api/harmonize/sessions', { panelId: '07' }, cookie)
     expect(started.statusCode).toBe(200)
@@ -106,6 +111,7 @@ describe('access and sessions', () => {
     expect((await get('/api/access', cookie)).json()).toEqual({
       hasAccess: false,
       flow: { kind: 'code', status: 'INACTIVE' },
+      standing: 'none',
     })
     expect((await post('/api/harmonize/sessions', { panelId: '01' }, cookie)).statusCode).toBe(402)
   })
@@ -119,6 +125,7 @@ describe('access and sessions', () => {
     expect((await get('/api/access', cookie)).json()).toEqual({
       hasAccess: true,
       flow: { kind: 'code', status: 'ACTIVE' },
+      standing: 'code',
     })
     expect((await post('/api/harmonize/sessions', { panelId: '01' }, cookie)).statusCode).toBe(200)
   })

@@ -1,0 +1,62 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { userEvent } from '@testing-library/user-event'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { planStateSchema } from '../../../domain/billing-plans'
+import { apiRequest } from '../../lib/api-client'
+import {
+  type AppServer,
+  signedInMember,
+  signOut,
+  startAppServer,
+} from '../../lib/testing/app-server'
+import { post, priceOf, saveCard } from '../../lib/testing/billing'
+import { renderApp } from '../../lib/testing/render-app'
+
+// /home's word on the plan when the plan closes the panels (issue 29), against the real server
+// and its sandbox. A server of its own: the plan tests beside it use up the card limits of the
+// one client address they share.
+
+let server: AppServer
+beforeAll(async () => {
+  server = await startAppServer()
+}, 180_000)
+afterAll(() => server?.close())
+beforeEach(() => signOut())
+
+const planState = () => apiRequest('/api/billing/plan', planStateSchema)
+
+describe('a paused plan on /home', () => {
+  it('says the plan is paused instead of no payment found, and Resume opens the panels, in Spanish too', async () => {
+    await signedInMember(server, { language: 'es' })
+    await saveCard()
+    const price = await priceOf('subscription')
+    await apiRequest(
+      '/api/billing/plan/start',
+      planStateSchema,
+      post({ priceId: price.id, attemptId: crypto.randomUUID() }),
+    )
+    await waitFor(
+      async () => {
+        if ((await planState()).subscription?.status !== 'active') throw new Error('not yet')
+      },
+      { timeout: 30_000, interval: 250 },
+    )
+    await apiRequest('/api/billing/plan/pause', planStateSchema, { method: 'POST' })
+    await renderApp('/home', { language: 'es' })
+    const banner = await screen.findByTestId('paused-banner', {}, { timeout: 15_000 })
+    expect(banner.textContent).toContain('Tu plan está en pausa')
+    expect(screen.queryByTestId('no-payment')).toBeNull()
+    await waitFor(() =>
+      expect(screen.getAllByTestId('panel-card-locked').length).toBeGreaterThan(0),
+    )
+
+    await userEvent.setup().click(within(banner).getByRole('button', { name: 'Reanudar' }))
+    await waitFor(() => expect(screen.queryByTestId('paused-banner')).toBeNull(), {
+      timeout: 30_000,
+    })
+    await waitFor(() => expect(screen.queryAllByTestId('panel-card-locked')).toHaveLength(0), {
+      timeout: 30_000,
+    })
+    expect((await planState()).subscription?.status).toBe('active')
+  }, 90_000)
+})
