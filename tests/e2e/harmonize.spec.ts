@@ -22,8 +22,9 @@ test.describe('without access', () => {
     await expect(page.getByTestId('panel-card-locked')).toHaveCount(16)
     await expect(page.getByTestId('panel-grid').getByRole('link')).toHaveCount(0)
     await expectAccessible(page, '/home without access')
-    await page.getByRole('link', { name: 'Go to My Account' }).click()
-    await expect(page).toHaveURL(/\/my-account$/)
+    // Nothing bought yet: the notice leads to the plans.
+    await page.getByRole('link', { name: 'See the plans' }).click()
+    await expect(page).toHaveURL(/\/my-account#plans$/)
 
     const response = await page.request.post('/api/harmonize/sessions', { data: { panelId: '01' } })
     expect(response.status()).toBe(402)
