@@ -119,9 +119,15 @@ export const planStateSchema = z.object({
   /** When the open invoice will be charged again by itself, if it will. */
   nextPaymentAttempt: z.nullable(z.string()),
   hasDefaultCard: z.boolean(),
+  /** The member asked to be mailed a few days before each monthly payment (off by default). */
+  renewalReminders: z.boolean(),
   actions: planActionsSchema,
 })
 export type PlanState = z.infer<typeof planStateSchema>
+
+/** Turns the reminder before each monthly payment on or off. */
+export const renewalRemindersRequestSchema = z.object({ on: z.boolean() })
+export type RenewalRemindersRequest = z.infer<typeof renewalRemindersRequestSchema>
 
 export interface PlanFacts {
   subscription: Pick<Subscription, 'plan' | 'status' | 'cancelAtPeriodEnd' | 'paused'> | null

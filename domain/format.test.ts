@@ -5,6 +5,7 @@ import {
   formatDay,
   formatFileSize,
   formatMoney,
+  formatMonth,
   formatNumber,
   formatShortDay,
   formatTime,
@@ -57,6 +58,12 @@ describe('days and moments', () => {
   it('writes a shorter day for tables', () => {
     expect(formatShortDay('2026-12-23T12:00:00.000Z', 'en')).toBe('Dec 23, 2026')
     expect(formatShortDay('2026-12-23T12:00:00.000Z', 'es')).toBe('23 dic 2026')
+  })
+
+  it("writes a card's expiry month in words", () => {
+    expect(formatMonth(2026, 11, 'en')).toBe('November 2026')
+    expect(formatMonth(2026, 11, 'es')).toBe('noviembre de 2026')
+    expect(formatMonth(2027, 1, 'en')).toBe('January 2027')
   })
 
   it('writes a moment with its time in the zone asked for', () => {

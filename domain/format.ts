@@ -65,6 +65,15 @@ export function formatDay(value: string | Date, language: Language): string {
   )
 }
 
+/** A month of a year, such as a card's expiry: `November 2026`, `noviembre de 2026`. */
+export function formatMonth(year: number, month: number, language: Language): string {
+  return dateFormat(DATE_LOCALES[language], {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(year, month - 1, 1)))
+}
+
 /** A day in a table or a list, shorter: `Dec 23, 2026`, `23 dic 2026` (UTC, as `formatDay`). */
 export function formatShortDay(value: string | Date, language: Language): string {
   return dateFormat(DATE_LOCALES[language], { dateStyle: 'medium', timeZone: 'UTC' }).format(

@@ -325,3 +325,15 @@ export const billingNotices = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.kind, table.key] })],
 )
+
+/**
+ * What a member chose about billing mail: a reminder a few days before each monthly payment,
+ * off unless they turn it on in My Account. No row means the defaults.
+ */
+export const billingPreferences = pgTable('billing_preference', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  renewalReminders: boolean('renewal_reminders').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})

@@ -1434,6 +1434,10 @@ function contractSuite(name: string, make: (app: FastifyInstance) => Promise<Sub
       const next = await testClocks().advanceClock(customer.id, DAY)
       expect(next - time).toBeGreaterThanOrEqual(DAY)
       expect(next - time).toBeLessThan(DAY + 60)
+      // The customer's time is read where it was left, for the notices that fall due by it.
+      const now = await testClocks().nowOf(customer.id)
+      expect(now).toBeGreaterThanOrEqual(next)
+      expect(now - next).toBeLessThan(60)
     })
 
     it('makes one test clock for a customer asked for twice, a few seconds apart', async () => {

@@ -324,6 +324,8 @@ export const paymentIntentOfSecret = setupIntentOfSecret
 export interface TestClocks {
   /** Moves the customer's clock and waits for what became due; answers the new time. */
   advanceClock(customer: string, seconds: number): Promise<number>
+  /** The customer's time now, in seconds: its clock's, or real time for one without a clock. */
+  nowOf(customer: string): Promise<number>
 }
 
 export interface PaymentGateway {

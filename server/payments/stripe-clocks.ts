@@ -85,7 +85,15 @@ export function stripeTestClocks(
     })
   }
 
+  /** The customer's time: its clock's frozen time, or real time for one without a clock. */
+  async function nowOf(customerId: string): Promise<number> {
+    const id = await clockOf(customerId)
+    if (!id) return Math.floor(Date.now() / 1000)
+    return (await call(() => clocks.retrieve(id))).frozen_time
+  }
+
   const testClocks: TestClocks = {
+    nowOf,
     async advanceClock(customerId, seconds) {
       const id = await clockOf(customerId)
       if (!id) {
@@ -116,6 +124,7 @@ export function stripeTestClocks(
 
   return {
     testClocks,
+    nowOf,
 
     /**
      * A clock for a new customer of the user, frozen at now and named after the user. The key
@@ -143,13 +152,6 @@ export function stripeTestClocks(
         )
       }
       return found
-    },
-
-    /** The customer's time: its clock's frozen time, or real time for one without a clock. */
-    async nowOf(customerId: string): Promise<number> {
-      const id = await clockOf(customerId)
-      if (!id) return Math.floor(Date.now() / 1000)
-      return (await call(() => clocks.retrieve(id))).frozen_time
     },
   }
 }

@@ -4,6 +4,7 @@ import {
   type PlanState,
   planStateSchema,
   reactivatePlanRequestSchema,
+  renewalRemindersRequestSchema,
   startPlanRequestSchema,
   upgradePreviewSchema,
 } from '../../../domain/billing-plans'
@@ -103,6 +104,11 @@ export const usePayInvoice = (check: PlanCheck) =>
         method: 'POST',
       }),
     check,
+  )
+/** The e-mail reminder before each monthly payment, on or off. */
+export const useRenewalReminders = () =>
+  usePlanMutation(
+    endpoint('PUT', '/api/billing/plan/reminders', renewalRemindersRequestSchema, planStateSchema),
   )
 /** Confirm with your bank: the check the plan waits for, run from the page (after a reload). */
 export const useConfirmPlanCharge = (check: PlanCheck) =>

@@ -99,12 +99,12 @@ async function userOfCustomer({ db, payments }: BillingDeps, customerId: string)
 export async function syncCustomer(
   deps: BillingDeps,
   customerId: string,
-  options?: MemberLockOptions,
+  options?: MemberLockOptions & { at?: Date },
 ): Promise<void> {
   const userId = await userOfCustomer(deps, customerId)
   if (!userId) return
   await withMemberLock(deps.db, userId, () => writeCustomer(deps, customerId), options)
-  await deps.afterSync?.(userId)
+  await deps.afterSync?.(userId, options?.at)
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 import type { Language } from '../../../domain/i18n'
 import { invoiceDocument, invoiceFileName, sellerOf } from './invoice-mail'
 import { renderInvoicePdf } from './invoice-pdf'
+import { renewalRemindersOf } from './plan-sync'
 import { invoicesOf } from './plans'
 
 // What billing keeps about a member, for the download of their data (server/features/leaving):
@@ -74,6 +75,7 @@ export async function billingRecordsOf(app: FastifyInstance, userId: string) {
     plans,
     oneTimePayments: payments,
     invoices: await invoicesOf(db, userId),
+    renewalReminders: await renewalRemindersOf(db, userId),
   }
 }
 

@@ -1,33 +1,45 @@
-import { and, count, eq } from 'drizzle-orm'
+import { and, count, eq, inArray, lte } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
+import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/auth'
 import {
+  billingCustomers,
   billingInvoices,
   billingNotices,
+  billingPaymentMethods,
   billingPrices,
-  type billingSubscriptions,
+  billingSubscriptions,
 } from '../../../db/schema/billing'
 import { priceLabel } from '../../../domain/billing'
 import { FOUR_PAYMENTS_INSTALLMENTS } from '../../../domain/billing-plans'
-import { formatDay, formatMoney } from '../../../domain/format'
+import { formatDay, formatMoney, formatMonth } from '../../../domain/format'
 import { isLanguage, type Language } from '../../../domain/i18n'
 import { translate } from '../../i18n'
 import { paragraph, type RenderedEmail, renderLetter } from '../../mail/layout'
 import { refusalMessage } from './customers'
-import { currentPlanRow } from './plan-sync'
+import { currentPlanRow, renewalRemindersOf } from './plan-sync'
 import type { BillingDeps } from './service'
 
 // The billing mails that are not invoices, each sent once, in the member's language, with the
 // link to the page that deals with it (issue 29): a renewal or installment the bank refused, a
-// plan that will end after its renewal was cancelled, and the last of four payments made. They
-// are read from our billing tables after each sync of the provider's events, so the sandbox's
-// clock (`npm run cli -- billing advance`) sends them as real time would.
+// plan that will end after its renewal was cancelled, and the last of four payments made are
+// read from our billing tables after each sync of the provider's events. Two depend on the time
+// left before the next charge: a default card that expires before it (14 days before) and, for
+// members who asked for it, a reminder (3 days before). Those are looked for at the member's
+// own time: by the hourly pass at real time, and by `npm run cli -- billing advance`, which
+// stops the sandbox's clock at each of their moments, so they come as real time would send them.
+
+/** How long before a charge the member hears that the card it would use expires first. */
+export const CARD_EXPIRING_DAYS = 14
+/** How long before each monthly charge a member who asked for it is reminded of it. */
+export const REMINDER_DAYS = 3
+const DAY_MS = 86_400_000
 
 type PlanRow = typeof billingSubscriptions.$inferSelect
 type InvoiceRow = typeof billingInvoices.$inferSelect
 
 interface Due {
-  kind: 'renewal_failed' | 'plan_ends' | 'paid_in_full'
+  kind: 'renewal_failed' | 'plan_ends' | 'paid_in_full' | 'card_expiring' | 'renewal_reminder'
   /** What it is about: the notice goes once per kind and key. */
   key: string
   letter: (language: Language, name: string) => RenderedEmail
@@ -38,23 +50,34 @@ export function billingDepsOf(app: FastifyInstance): BillingDeps {
   return {
     db: app.db,
     payments: app.payments,
-    afterSync: (userId) => queueBillingNotices(app, userId),
+    afterSync: (userId, at) => queueBillingNotices(app, userId, at),
   }
 }
 
 /**
- * Mails the member what their billing now calls for and they were not told yet. The notices
- * are claimed and their mail queued in one transaction: two syncs at once send each one once.
+ * Mails the member what their billing now calls for and they were not told yet; with `at`,
+ * the member's time, also what is due by then before the next charge. The notices are claimed
+ * and their mail queued in one transaction: two syncs at once send each one once.
  */
-export async function queueBillingNotices(app: FastifyInstance, userId: string): Promise<void> {
+export async function queueBillingNotices(
+  app: FastifyInstance,
+  userId: string,
+  at?: Date,
+): Promise<void> {
+  const due = await dueNotices(app, userId)
+  if (at) due.push(...(await dueBeforeCharge(app, userId, at)))
+  await sendOnce(app, userId, due)
+}
+
+/** Claims each notice not sent yet and queues its mail, in one transaction. */
+async function sendOnce(app: FastifyInstance, userId: string, due: Due[]): Promise<void> {
+  if (due.length === 0) return
   const [user] = await app.db
     .select({ email: users.email, name: users.name, language: users.language })
     .from(users)
     .where(eq(users.id, userId))
   if (!user) return
   const language = isLanguage(user.language) ? user.language : 'en'
-  const due = await dueNotices(app, userId)
-  if (due.length === 0) return
   await app.db.transaction(async (tx) => {
     const claimed = await tx
       .insert(billingNotices)
@@ -106,7 +129,7 @@ async function dueNotices(app: FastifyInstance, userId: string): Promise<Due[]> 
   }
   if (
     plan.plan === 'four_payments' &&
-    (await installmentsPaid(app, plan)) >= FOUR_PAYMENTS_INSTALLMENTS
+    (await installmentsPaid(app.db, plan)) >= FOUR_PAYMENTS_INSTALLMENTS
   ) {
     due.push({
       kind: 'paid_in_full',
@@ -118,15 +141,23 @@ async function dueNotices(app: FastifyInstance, userId: string): Promise<Due[]> 
 }
 
 async function labelOf(app: FastifyInstance, plan: PlanRow): Promise<string> {
-  const [price] = await app.db
-    .select({ nickname: billingPrices.nickname })
-    .from(billingPrices)
-    .where(eq(billingPrices.id, plan.priceId))
-  return priceLabel(price?.nickname ?? plan.plan.toUpperCase())
+  return priceLabel((await priceOf(app.db, plan))?.nickname ?? plan.plan.toUpperCase())
 }
 
-async function installmentsPaid(app: FastifyInstance, plan: PlanRow): Promise<number> {
-  const [row] = await app.db
+async function priceOf(db: Database, plan: PlanRow) {
+  const [price] = await db
+    .select({
+      nickname: billingPrices.nickname,
+      unitAmount: billingPrices.unitAmount,
+      currency: billingPrices.currency,
+    })
+    .from(billingPrices)
+    .where(eq(billingPrices.id, plan.priceId))
+  return price ?? null
+}
+
+async function installmentsPaid(db: Database, plan: PlanRow): Promise<number> {
+  const [row] = await db
     .select({ paid: count() })
     .from(billingInvoices)
     .where(
@@ -137,6 +168,140 @@ async function installmentsPaid(app: FastifyInstance, plan: PlanRow): Promise<nu
       ),
     )
   return Number(row?.paid ?? 0)
+}
+
+interface NextCharge {
+  plan: PlanRow
+  at: Date
+  amount: number
+  currency: (typeof billingPrices.$inferSelect)['currency']
+  label: string
+}
+
+/** A running monthly plan that will charge at the end of its period, and what it will charge. */
+async function nextChargeOf(db: Database, userId: string): Promise<NextCharge | null> {
+  const plan = await currentPlanRow(db, userId)
+  if (!plan || (plan.status !== 'active' && plan.status !== 'trialing')) return null
+  if (plan.paused || plan.cancelAtPeriodEnd) return null
+  // FOUR PAYMENTS ends by itself (`cancel_at`) after its fourth month: that end charges nothing.
+  if (plan.cancelAt && plan.cancelAt <= plan.currentPeriodEnd) return null
+  if (
+    plan.plan === 'four_payments' &&
+    (await installmentsPaid(db, plan)) >= FOUR_PAYMENTS_INSTALLMENTS
+  ) {
+    return null
+  }
+  const price = await priceOf(db, plan)
+  if (!price) return null
+  return {
+    plan,
+    at: plan.currentPeriodEnd,
+    amount: price.unitAmount,
+    currency: price.currency,
+    label: priceLabel(price.nickname),
+  }
+}
+
+/** The default card, when it stops working before `chargeAt` (a card works to its month's end). */
+async function cardExpiringBefore(db: Database, userId: string, chargeAt: Date) {
+  const [card] = await db
+    .select({
+      id: billingPaymentMethods.id,
+      last4: billingPaymentMethods.last4,
+      expMonth: billingPaymentMethods.expMonth,
+      expYear: billingPaymentMethods.expYear,
+    })
+    .from(billingCustomers)
+    .innerJoin(
+      billingPaymentMethods,
+      eq(billingPaymentMethods.id, billingCustomers.defaultPaymentMethodId),
+    )
+    .where(eq(billingCustomers.userId, userId))
+  if (!card) return null
+  return Date.UTC(card.expYear, card.expMonth, 1) <= chargeAt.getTime() ? card : null
+}
+
+/** The notices due by `at`, the member's time, before their plan's next charge. */
+async function dueBeforeCharge(app: FastifyInstance, userId: string, at: Date): Promise<Due[]> {
+  const charge = await nextChargeOf(app.db, userId)
+  if (!charge || at >= charge.at) return []
+  const left = charge.at.getTime() - at.getTime()
+  const due: Due[] = []
+  const account = `${app.config.publicUrl}/my-account`
+  if (left <= CARD_EXPIRING_DAYS * DAY_MS) {
+    const card = await cardExpiringBefore(app.db, userId, charge.at)
+    // Once per card and plan: a member who keeps the card is told again by the refusal.
+    if (card) {
+      due.push({
+        kind: 'card_expiring',
+        key: `${charge.plan.id}:${card.id}`,
+        letter: (language, name) =>
+          cardExpiringLetter(language, name, card, charge, `${account}/add-credit-card?default=1`),
+      })
+    }
+  }
+  if (left <= REMINDER_DAYS * DAY_MS && (await renewalRemindersOf(app.db, userId))) {
+    due.push({
+      kind: 'renewal_reminder',
+      key: `${charge.plan.id}:${charge.at.toISOString()}`,
+      letter: (language, name) => renewalReminderLetter(language, name, charge, account),
+    })
+  }
+  return due
+}
+
+/**
+ * The moments before the member's next charge at which a notice falls due (the clock's stops
+ * for `billing advance`): 14 days before, when the default card expires first; 3 days before,
+ * for a member who asked to be reminded.
+ */
+export async function noticeMoments(db: Database, userId: string): Promise<Date[]> {
+  const charge = await nextChargeOf(db, userId)
+  if (!charge) return []
+  const moments: Date[] = []
+  const at = charge.at.getTime()
+  if (await cardExpiringBefore(db, userId, charge.at)) {
+    moments.push(new Date(at - CARD_EXPIRING_DAYS * DAY_MS))
+  }
+  if (await renewalRemindersOf(db, userId)) moments.push(new Date(at - REMINDER_DAYS * DAY_MS))
+  return moments
+}
+
+/**
+ * The hourly pass: every member whose plan charges again soon is looked at on their own time
+ * (a test clock's in test mode, real time otherwise). One member's failure is logged and the
+ * others still go; the next pass tries again, and each notice still goes once.
+ */
+export async function queueNoticesBeforeCharges(app: FastifyInstance): Promise<number> {
+  const clocks = app.payments.testClocks
+  const soon = new Date(Date.now() + CARD_EXPIRING_DAYS * DAY_MS)
+  const rows = await app.db
+    .selectDistinct({
+      userId: billingSubscriptions.userId,
+      customerId: billingCustomers.customerId,
+    })
+    .from(billingSubscriptions)
+    .innerJoin(billingCustomers, eq(billingCustomers.userId, billingSubscriptions.userId))
+    .where(
+      and(
+        inArray(billingSubscriptions.status, ['active', 'trialing']),
+        eq(billingSubscriptions.cancelAtPeriodEnd, false),
+        // On a test clock a member's time may be far ahead of ours: each is asked for it.
+        clocks ? undefined : lte(billingSubscriptions.currentPeriodEnd, soon),
+        eq(billingSubscriptions.paused, false),
+      ),
+    )
+  let looked = 0
+  for (const row of rows) {
+    try {
+      const at = clocks ? new Date((await clocks.nowOf(row.customerId)) * 1000) : new Date()
+      await sendOnce(app, row.userId, await dueBeforeCharge(app, row.userId, at))
+      looked += 1
+    } catch (error) {
+      app.log.error({ err: error, userId: row.userId }, 'billing notices before a charge failed')
+    }
+  }
+  return looked
 }
 
 /** A renewal or installment refused: how much, why, when it is tried again, where to pay. */
@@ -236,5 +401,79 @@ export function paidInFullLetter(
     subject: lines.subject,
     name,
     blocks: [paragraph(lines.text), { kind: 'link', text: lines.link, href: panelsAt }],
+  })
+}
+
+/** The card the next charge would use expires first: which card, when, and where to add one. */
+export function cardExpiringLetter(
+  language: Language,
+  name: string,
+  card: { last4: string; expMonth: number; expYear: number },
+  charge: Pick<NextCharge, 'at' | 'amount' | 'currency' | 'label'>,
+  addCardAt: string,
+): RenderedEmail {
+  const amount = formatMoney(charge.amount, language, charge.currency)
+  const day = formatDay(charge.at, language)
+  const expiry = formatMonth(card.expYear, card.expMonth, language)
+  const lines =
+    language === 'es'
+      ? {
+          subject: `Tu tarjeta terminada en ${card.last4} caduca antes de tu próximo pago`,
+          text: `Tu tarjeta terminada en ${card.last4} caduca en ${expiry}, antes del próximo pago de ${amount} de tu plan ${charge.label}, el ${day}.`,
+          fix: 'Añade una tarjeta nueva y márcala como predeterminada para que el pago no falle.',
+          link: 'Añadir una tarjeta',
+        }
+      : {
+          subject: `Your card ending in ${card.last4} expires before your next payment`,
+          text: `Your card ending in ${card.last4} expires in ${expiry}, before the next payment of ${amount} for your plan ${charge.label} on ${day}.`,
+          fix: 'Add a new card and make it your default so that the payment does not fail.',
+          link: 'Add a card',
+        }
+  return renderLetter({
+    language,
+    subject: lines.subject,
+    name,
+    blocks: [
+      paragraph(lines.text),
+      paragraph(lines.fix),
+      { kind: 'link', text: lines.link, href: addCardAt },
+    ],
+  })
+}
+
+/** The reminder a member asked for: what will be charged, when, and where to change it. */
+export function renewalReminderLetter(
+  language: Language,
+  name: string,
+  charge: Pick<NextCharge, 'at' | 'amount' | 'currency' | 'label'>,
+  accountAt: string,
+): RenderedEmail {
+  const amount = formatMoney(charge.amount, language, charge.currency)
+  const day = formatDay(charge.at, language)
+  const lines =
+    language === 'es'
+      ? {
+          subject: `Tu próximo pago de Harmonize, ${amount}, es el ${day}`,
+          text: `El ${day} cobraremos ${amount} de tu plan ${charge.label} a tu tarjeta predeterminada.`,
+          change:
+            'En Mi cuenta puedes cambiar de tarjeta o cancelar la renovación, y dejar de recibir estos recordatorios.',
+          link: 'Abrir Mi cuenta',
+        }
+      : {
+          subject: `Your next Harmonize payment, ${amount}, is on ${day}`,
+          text: `On ${day} we will charge ${amount} for your plan ${charge.label} to your default card.`,
+          change:
+            'In My Account you can change the card or cancel the renewal, and turn these reminders off.',
+          link: 'Open My Account',
+        }
+  return renderLetter({
+    language,
+    subject: lines.subject,
+    name,
+    blocks: [
+      paragraph(lines.text),
+      paragraph(lines.change),
+      { kind: 'link', text: lines.link, href: accountAt },
+    ],
   })
 }

@@ -6,6 +6,7 @@ import {
   invoicesResponseSchema,
   planStateSchema,
   reactivatePlanRequestSchema,
+  renewalRemindersRequestSchema,
   startPlanRequestSchema,
   upgradePreviewQuerySchema,
   upgradePreviewSchema,
@@ -24,6 +25,7 @@ import {
   previewUpgrade,
   reactivate,
   resumePlan,
+  setRenewalReminders,
   startPlan,
   upgradePlan,
 } from './plans'
@@ -211,6 +213,22 @@ export const planRoutes: FastifyPluginAsyncZod<{ catchUpEveryMs: number }> = asy
       // Starting a plan, upgrading and paying an invoice charge a card: card tries, as Pay now.
       await consumeCardTry(app.rateLimiter, cardCaller(request, user.id))
       return payOpenInvoice(deps, user.id, request.params.id)
+    },
+  )
+
+  app.put(
+    '/billing/plan/reminders',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Turn the e-mail reminder before each monthly payment on or off',
+        body: renewalRemindersRequestSchema,
+        response: { 200: planStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.requireUser(request)
+      return setRenewalReminders(deps, user.id, request.body.on)
     },
   )
 

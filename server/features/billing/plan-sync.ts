@@ -3,6 +3,7 @@ import type { Database } from '../../../db/client'
 import {
   billingInvoices,
   billingPaymentIntents,
+  billingPreferences,
   billingSubscriptions,
 } from '../../../db/schema/billing'
 import type { SubscriptionStatus } from '../../../domain/access'
@@ -140,6 +141,15 @@ export async function currentPlanRow(
     .where(eq(billingSubscriptions.userId, userId))
     .orderBy(desc(billingSubscriptions.createdAt), desc(billingSubscriptions.id))
   return rows.find((row) => RUNNING_STATUSES.includes(row.status)) ?? rows[0] ?? null
+}
+
+/** Whether the member asked to be mailed before each monthly payment (off by default). */
+export async function renewalRemindersOf(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ on: billingPreferences.renewalReminders })
+    .from(billingPreferences)
+    .where(eq(billingPreferences.userId, userId))
+  return row?.on ?? false
 }
 
 /** Whether the user has a plan still running (a card it charges cannot be the last removed). */

@@ -4,6 +4,7 @@ import {
   billingCustomers,
   billingInvoices,
   billingPaymentIntents,
+  billingPreferences,
   billingPrices,
 } from '../../../db/schema/billing'
 import { ACCESS_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../domain/access'
@@ -25,7 +26,12 @@ import { GatewayError } from '../../payments/gateway'
 import { customerIdFor, type Payer, syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
 import { answerChargeCheck, giveUpUnansweredChecks } from './payments'
-import { currentPlanRow, hasLifetimePayment, type SubscriptionRow } from './plan-sync'
+import {
+  currentPlanRow,
+  hasLifetimePayment,
+  renewalRemindersOf,
+  type SubscriptionRow,
+} from './plan-sync'
 import { refundedOn } from './refund-rows'
 import type { BillingDeps } from './service'
 
@@ -175,8 +181,25 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
         : null,
     nextPaymentAttempt: open?.nextPaymentAttempt?.toISOString() ?? null,
     hasDefaultCard,
+    renewalReminders: await renewalRemindersOf(deps.db, userId),
     actions,
   }
+}
+
+/** Turns the reminder before each monthly payment on or off; answers the plan as it now is. */
+export async function setRenewalReminders(
+  deps: BillingDeps,
+  userId: string,
+  on: boolean,
+): Promise<PlanState> {
+  await deps.db
+    .insert(billingPreferences)
+    .values({ userId, renewalReminders: on })
+    .onConflictDoUpdate({
+      target: billingPreferences.userId,
+      set: { renewalReminders: on, updatedAt: new Date() },
+    })
+  return planStateOf(deps, userId)
 }
 
 /** Refuses an action My Account does not offer now (a stale screen, a crafted request). */

@@ -5,6 +5,7 @@ import { billingCustomers } from '../../../db/schema/billing'
 import { AppError } from '../../errors'
 import type { RateLimiter } from '../../plugins/rate-limit'
 import { syncCustomer } from './customers'
+import { queueNoticesBeforeCharges } from './notices'
 import type { BillingDeps } from './service'
 
 // Syncing from the provider without an event: the operator's `billing sync`, and the daily
@@ -114,7 +115,8 @@ export async function mayAskAfterCheck(
 }
 
 /**
- * Every hour, members not synced for a day are synced: a webhook that never came heals. Each
+ * Every hour, members not synced for a day are synced: a webhook that never came heals; and
+ * members whose next charge is near are mailed what falls due before it (notices.ts). Each
  * server schedules the pass; one job an hour runs it, whichever server takes it.
  */
 export async function scheduleResyncPass(app: FastifyInstance, deps: BillingDeps): Promise<void> {
@@ -133,6 +135,7 @@ export async function scheduleResyncPass(app: FastifyInstance, deps: BillingDeps
     },
     async () => {
       await resyncCustomers(deps, { staleBefore: new Date(Date.now() - STALE_AFTER_MS) })
+      await queueNoticesBeforeCharges(app)
       await resync.send({ pass: 'stale' }, nextPass())
     },
   )

@@ -13,9 +13,10 @@ export interface BillingDeps {
   payments: PaymentGateway
   /**
    * Told after each sync of a member's billing from the provider, whatever asked for it (an
-   * event, a page, an action): what the member is mailed about it (notices.ts).
+   * event, a page, an action): what the member is mailed about it (notices.ts). With `at`, the
+   * member's time when their clock was moved there: what falls due by then is mailed too.
    */
-  afterSync?: (userId: string) => Promise<void>
+  afterSync?: (userId: string, at?: Date) => Promise<void>
 }
 
 const isPlan = (value: unknown): value is (typeof PLANS)[number] =>

@@ -18,6 +18,7 @@ import { addOperator, listOperators, removeOperator } from '../admin/public'
 import {
   advanceClock,
   archivePrice,
+  type BillingDeps,
   createPrice,
   ensureCatalog,
   listAllPrices,
@@ -31,6 +32,8 @@ export interface OperatorDeps {
   executeSql: ExecuteSql
   storage: Storage
   payments: PaymentGateway
+  /** A server's: mails what a sync or a moved clock made due (billing's notices). */
+  afterSync?: BillingDeps['afterSync']
 }
 
 /**

@@ -7,6 +7,7 @@ import { packBackup } from '../../backup'
 import { AppError, sendError } from '../../errors'
 import { requestLanguage, translate } from '../../i18n'
 import { isLocalRequest } from '../../plugins/local-only'
+import { billingDepsOf } from '../billing/public'
 import {
   OPERATOR_FILE_LIMIT,
   type OperationName,
@@ -52,6 +53,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
     executeSql: app.database.executeSql,
     storage: app.storage,
     payments: app.payments,
+    afterSync: billingDepsOf(app).afterSync,
   }
   // Each route checks its operation's own input and output schemas, so the loop may see
   // every operation as one general kind.

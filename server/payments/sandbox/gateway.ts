@@ -663,6 +663,11 @@ export function createSandboxGateway(
         }
         return clock.frozen_time
       },
+      async nowOf(customerId) {
+        const customer = await retrieve<StoredCustomer>(customerId, 'customer')
+        if (!customer) throw missing('customer', customerId)
+        return plans.clockOf(customer)
+      },
     },
 
     async createCustomer({ email, name, userId, testClock }, options) {

@@ -25,6 +25,7 @@ import {
 } from '../plan-api'
 import { PayInvoiceButton } from './invoice-payment'
 import { usePlanCheck } from './plan-check'
+import { RenewalReminders } from './renewal-reminders'
 
 const BADGE = {
   active: 'bg-emerald-100 text-emerald-800',
@@ -63,6 +64,7 @@ export function PlanSummary({ paidOnce }: { paidOnce: boolean }) {
         {isCharging(state) && <PaymentInProgress />}
         {state && <PlanDetails state={state} paidOnce={paidOnce} />}
         {state && <PlanActions state={state} paidOnce={paidOnce} />}
+        {state && <RenewalReminders state={state} />}
       </div>
     </SectionCard>
   )

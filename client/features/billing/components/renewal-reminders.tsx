@@ -1,0 +1,53 @@
+import { useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { PlanState } from '../../../../domain/billing-plans'
+import { readServerError } from '../../../lib/form-mutation'
+import { useRenewalReminders } from '../plan-api'
+
+/** Plans that charge again each month, for which a reminder means something. */
+const CHARGING = new Set(['active', 'trialing', 'past_due', 'paused'])
+
+/**
+ * The opt-in e-mail 3 days before each monthly payment (issue 29), off by default. Shown only
+ * beside a monthly plan that will charge again; the box says at once what was saved.
+ */
+export function RenewalReminders({ state }: { state: PlanState }) {
+  const { t } = useTranslation()
+  const change = useRenewalReminders()
+  const [error, setError] = useState<string>()
+  const hintId = useId()
+  const plan = state.subscription
+  if (!plan || state.lifetime || !CHARGING.has(plan.status) || plan.cancelAtPeriodEnd) return null
+  return (
+    <div className="flex flex-col gap-1 border-t border-slate-100 pt-3">
+      <label className="flex items-start gap-2 text-sm text-slate-900">
+        <input
+          type="checkbox"
+          className="mt-0.5 size-4 shrink-0 accent-brand-600"
+          checked={change.isPending ? Boolean(change.variables?.on) : state.renewalReminders}
+          disabled={change.isPending}
+          aria-describedby={hintId}
+          onChange={(event) => {
+            setError(undefined)
+            change.mutate(
+              { on: event.target.checked },
+              {
+                onError: (failure) =>
+                  setError(readServerError(failure, t('common.networkError')).message),
+              },
+            )
+          }}
+        />
+        <span>{t('billing.plan.reminders.label')}</span>
+      </label>
+      <p id={hintId} className="ml-6 text-xs text-slate-600">
+        {t('billing.plan.reminders.hint')}
+      </p>
+      {error && (
+        <p role="alert" className="ml-6 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

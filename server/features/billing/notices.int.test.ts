@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq, like } from 'drizzle-orm'
+import { describe, expect, it, vi } from 'vitest'
+import { billingNotices } from '../../../db/schema/billing'
+import { mailOutbox } from '../../../db/schema/mail'
+import type { PlanState } from '../../../domain/billing-plans'
+import { formatDay, formatMoney } from '../../../domain/format'
+import {
+  apiCallsTo,
+  billingCallsTo,
+  memberWithCookie,
+  planCallsTo,
+} from '../../../tests/support/api-calls'
+import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
+import { advanceClock } from './clock'
+import {
+  billingDepsOf,
+  cardExpiringLetter,
+  queueNoticesBeforeCharges,
+  renewalReminderLetter,
+} from './notices'
+
+// The billing mails that depend on the time left before the next charge (issue 29): the
+// reminder a member turns on in My Account, and a default card that expires first. The
+// sandbox's clock is moved as `billing advance` moves it, through the server's own billing
+// (which mails what falls due), or without it as the CLI on the database does, after which the
+// hourly pass finds what is due.
+
+const testApp = setUpTestApp(
+  {},
+  { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
+)
+
+const call = apiCallsTo(() => testApp.app)
+const { planOf, planWhen } = planCallsTo(call)
+const { priceOf, saveCard } = billingCallsTo(call)
+
+/** As `npm run cli -- billing advance` through the running server. */
+const advance = (email: string, days: number) =>
+  advanceClock(billingDepsOf(testApp.app), { email, days })
+
+/** As the CLI on the database itself, with no server to mail anything. */
+const advanceQuietly = (email: string, days: number) =>
+  advanceClock({ db: testApp.app.db, payments: testApp.app.payments }, { email, days })
+
+const mailsTo = (to: string, subject: string, count = 1) =>
+  vi.waitFor(
+    async () => {
+      const rows = await testApp.app.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.to, to), like(mailOutbox.subject, `${subject}%`)))
+      if (rows.length < count) throw new Error(`${rows.length} of ${count} mails so far`)
+      return rows
+    },
+    { timeout: 30_000, interval: 200 },
+  )
+
+/** The notices of a kind the member was sent: written when their mail is queued. */
+const noticesOf = async (userId: string, kind: string) =>
+  testApp.app.db
+    .select()
+    .from(billingNotices)
+    .where(and(eq(billingNotices.userId, userId), eq(billingNotices.kind, kind)))
+
+const active = (state: PlanState) => state.subscription?.status === 'active'
+
+async function subscribe(cookie: string) {
+  const started = await call('POST', '/api/billing/plan/start', cookie, {
+    priceId: await priceOf(cookie, 'subscription'),
+    attemptId: randomUUID(),
+  })
+  expect(started.statusCode).toBe(200)
+  return planWhen(cookie, active)
+}
+
+async function subscriber(reminders: boolean, language = 'en') {
+  const { user, cookie } = await memberWithCookie(testApp.app)
+  if (language !== 'en') {
+    await call('PUT', '/api/account/language', cookie, { language })
+  }
+  await saveCard(cookie, '4242424242424242')
+  if (reminders) {
+    const turned = await call('PUT', '/api/billing/plan/reminders', cookie, { on: true })
+    expect(turned.statusCode).toBe(200)
+    expect((turned.json() as PlanState).renewalReminders).toBe(true)
+  }
+  const plan = await subscribe(cookie)
+  return { user, cookie, plan }
+}
+
+describe('the reminder before each monthly payment', () => {
+  it('is off by default, and is turned on and off by the member only, with a clear error for a wrong answer', async () => {
+    const { cookie } = await memberWithCookie(testApp.app)
+    expect((await planOf(cookie)).renewalReminders).toBe(false)
+    const wrong = await call('PUT', '/api/billing/plan/reminders', cookie, { on: 'yes' }, 'es')
+    expect(wrong.statusCode).toBe(400)
+    expect(JSON.stringify(wrong.json())).not.toMatch(/Invalid input|expected/i)
+    expect((await planOf(cookie)).renewalReminders).toBe(false)
+    await call('PUT', '/api/billing/plan/reminders', cookie, { on: true })
+    expect((await planOf(cookie)).renewalReminders).toBe(true)
+    await call('PUT', '/api/billing/plan/reminders', cookie, { on: false })
+    expect((await planOf(cookie)).renewalReminders).toBe(false)
+    expect((await call('PUT', '/api/billing/plan/reminders', '', { on: true })).statusCode).toBe(
+      401,
+    )
+  })
+
+  it('is mailed 3 days before each renewal to a member who turned it on, with the amount, the day and the link to My Account; never to one who did not', async () => {
+    const on = await subscriber(true)
+    const off = await subscriber(false)
+    const renewsOn = on.plan.subscription?.currentPeriodEnd ?? ''
+
+    await advance(on.user.email, 31)
+    await advance(off.user.email, 31)
+    const [reminder] = await mailsTo(
+      on.user.email,
+      `Your next Harmonize payment, US$15.00, is on ${formatDay(renewsOn, 'en')}`,
+    )
+    expect(reminder?.text).toContain(
+      `On ${formatDay(renewsOn, 'en')} we will charge US$15.00 for your plan SUBSCRIPTION`,
+    )
+    expect(reminder?.text).toContain(`${testApp.app.config.publicUrl}/my-account`)
+    expect(await noticesOf(off.user.id, 'renewal_reminder')).toHaveLength(0)
+
+    // The next month's renewal is reminded too; each once, however often the clock moves.
+    const renewed = await planWhen(on.cookie, (state) =>
+      Boolean(state.subscription && state.subscription.currentPeriodEnd > renewsOn),
+    )
+    await advance(on.user.email, 1)
+    expect(await noticesOf(on.user.id, 'renewal_reminder')).toHaveLength(1)
+    await advance(on.user.email, 30)
+    await mailsTo(
+      on.user.email,
+      `Your next Harmonize payment, US$15.00, is on ${formatDay(renewed.subscription?.currentPeriodEnd ?? '', 'en')}`,
+    )
+    expect(await noticesOf(on.user.id, 'renewal_reminder')).toHaveLength(2)
+    expect(await noticesOf(off.user.id, 'renewal_reminder')).toHaveLength(0)
+  })
+
+  it('is not mailed once the renewal is cancelled: nothing more will be charged', async () => {
+    const { user, cookie } = await subscriber(true)
+    expect((await call('POST', '/api/billing/plan/cancel', cookie)).statusCode).toBe(200)
+    await advance(user.email, 29)
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(0)
+    expect(await noticesOf(user.id, 'plan_ends')).toHaveLength(1)
+  })
+
+  it('reaches a member whose clock was moved without the server, at the next hourly pass, once', async () => {
+    const { user } = await subscriber(true, 'es')
+    await advanceQuietly(user.email, 28)
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(0)
+    await queueNoticesBeforeCharges(testApp.app)
+    await queueNoticesBeforeCharges(testApp.app)
+    const amount = formatMoney(1500, 'es', 'usd')
+    const [reminder] = await mailsTo(user.email, `Tu próximo pago de Harmonize, ${amount}`)
+    expect(reminder?.text).toContain(`cobraremos ${amount} de tu plan SUBSCRIPTION`)
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(1)
+  })
+})
+
+describe('a default card that expires before the next charge', () => {
+  it('is mailed once, 14 days before the charge, with the link to add a card', async () => {
+    const { user, cookie } = await memberWithCookie(testApp.app)
+    // A card that works to the end of this month: the renewal a month from now comes after.
+    const now = new Date()
+    const made = await call('POST', '/api/billing/sandbox/cards', cookie, {
+      number: '4242424242424242',
+      expMonth: now.getUTCMonth() + 1,
+      expYear: now.getUTCFullYear(),
+      cvc: '123',
+    })
+    expect(made.statusCode).toBe(200)
+    const saved = await call('POST', '/api/billing/cards', cookie, {
+      paymentMethodId: made.json().id,
+      cardType: 'debit',
+    })
+    expect(saved.statusCode).toBe(200)
+    const plan = await subscribe(cookie)
+    const chargeOn = formatDay(plan.subscription?.currentPeriodEnd ?? '', 'en')
+
+    // More than 14 days before the renewal: nothing yet.
+    await advance(user.email, 10)
+    expect(await noticesOf(user.id, 'card_expiring')).toHaveLength(0)
+    await advance(user.email, 8)
+    const [mail] = await mailsTo(user.email, 'Your card ending in 4242 expires before')
+    expect(mail?.text).toContain(
+      `before the next payment of US$15.00 for your plan SUBSCRIPTION on ${chargeOn}`,
+    )
+    expect(mail?.text).toContain(
+      `${testApp.app.config.publicUrl}/my-account/add-credit-card?default=1`,
+    )
+    await advance(user.email, 3)
+    await queueNoticesBeforeCharges(testApp.app)
+    expect(await noticesOf(user.id, 'card_expiring')).toHaveLength(1)
+  })
+
+  it('is not mailed for a card that lasts past the charge', async () => {
+    const { user } = await subscriber(false)
+    await advance(user.email, 25)
+    await queueNoticesBeforeCharges(testApp.app)
+    expect(await noticesOf(user.id, 'card_expiring')).toHaveLength(0)
+  })
+})
+
+describe('the letters', () => {
+  const charge = {
+    at: new Date('2026-12-28T10:00:00Z'),
+    amount: 1500,
+    currency: 'usd' as const,
+    label: 'SUBSCRIPTION',
+  }
+
+  it('say the card, its month, the payment and its day in Spanish', () => {
+    const letter = cardExpiringLetter(
+      'es',
+      'Ana',
+      { last4: '4242', expMonth: 11, expYear: 2026 },
+      charge,
+      'https://harmonize.example/my-account/add-credit-card?default=1',
+    )
+    expect(letter.subject).toBe('Tu tarjeta terminada en 4242 caduca antes de tu próximo pago')
+    expect(letter.text).toContain(
+      `caduca en noviembre de 2026, antes del próximo pago de ${formatMoney(1500, 'es', 'usd')} de tu plan SUBSCRIPTION, el 28 de diciembre de 2026.`,
+    )
+    expect(letter.html).toContain(
+      'href="https://harmonize.example/my-account/add-credit-card?default=1"',
+    )
+  })
+
+  it('remind of the amount and the day, and say how to turn the reminders off', () => {
+    const letter = renewalReminderLetter(
+      'en',
+      'Ann',
+      charge,
+      'https://harmonize.example/my-account',
+    )
+    expect(letter.subject).toBe('Your next Harmonize payment, US$15.00, is on December 28, 2026')
+    expect(letter.text).toContain('turn these reminders off')
+  })
+})
