@@ -138,6 +138,26 @@ describe('the reminder before each monthly payment', () => {
     expect(await noticesOf(off.user.id, 'renewal_reminder')).toHaveLength(0)
   })
 
+  it('comes before each of the three later FOUR PAYMENTS, and not after the last, which ends the plan', async () => {
+    const { user, cookie } = await memberWithCookie(testApp.app)
+    await saveCard(cookie, '4242424242424242')
+    await call('PUT', '/api/billing/plan/reminders', cookie, { on: true })
+    const started = await call('POST', '/api/billing/plan/start', cookie, {
+      priceId: await priceOf(cookie, 'four_payments'),
+      attemptId: randomUUID(),
+    })
+    expect(started.statusCode).toBe(200)
+    await planWhen(cookie, active)
+    for (const paid of [2, 3, 4]) {
+      await advance(user.email, 31)
+      await planWhen(cookie, (state) => state.subscription?.installments?.paid === paid)
+      expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(paid - 1)
+    }
+    await advance(user.email, 31)
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(3)
+    expect((await planOf(cookie)).lifetime).toBe(true)
+  })
+
   it('is not mailed once the renewal is cancelled: nothing more will be charged', async () => {
     const { user, cookie } = await subscriber(true)
     expect((await call('POST', '/api/billing/plan/cancel', cookie)).statusCode).toBe(200)
