@@ -14,6 +14,10 @@ const SERVER_MESSAGES = {
     en: 'A payment of yours is still with the bank. Please try again in a few minutes, once it is answered.',
     es: 'Uno de tus pagos todavía está con el banco. Vuelve a intentarlo en unos minutos, cuando haya respondido.',
   },
+  'leaving.deletionUnderWay': {
+    en: 'Your account is already being deleted. You will receive a confirmation e-mail when it is done.',
+    es: 'Tu cuenta ya se está eliminando. Recibirás un correo de confirmación cuando termine.',
+  },
   'leaving.exportNotFound': {
     en: 'This download is not available. It may have expired; please prepare a new one on My Account.',
     es: 'Esta descarga no está disponible. Puede que haya caducado; prepara una nueva en Mi cuenta.',

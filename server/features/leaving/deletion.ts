@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from 'drizzle-orm'
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { accounts, users, verifications } from '../../../db/schema/auth'
 import { billingCustomers, billingEvents } from '../../../db/schema/billing'
@@ -68,10 +68,19 @@ export async function deleteAccount(
 
   // From here no session can begin (the auth plugin refuses one to a blocked account), and
   // none of those there were goes on: nothing can be bought or changed while the account goes.
-  await app.db
+  // Taken by one request only: a second one at the same moment (a crafted double request) is
+  // told the deletion is under way instead of failing on rows the first one removed.
+  const claimed = await app.db
     .update(users)
     .set({ blockedAt: new Date(), blockedReason: DELETING })
-    .where(eq(users.id, user.id))
+    .where(
+      and(
+        eq(users.id, user.id),
+        or(isNull(users.blockedReason), ne(users.blockedReason, DELETING)),
+      ),
+    )
+    .returning({ id: users.id })
+  if (claimed.length === 0) throw new AppError(409, 'leaving.deletionUnderWay')
   const { headers: signedOut } = await app.auth.api.signOut({
     headers: caller.headers,
     returnHeaders: true,

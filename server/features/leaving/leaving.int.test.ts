@@ -372,6 +372,30 @@ describe('delete my account', () => {
   })
 })
 
+describe('two deletions at the same moment', () => {
+  it('deletes the account once; the other is told it is under way, in the member’s language, never a server error', async () => {
+    const { user, session } = await buildUser(app)
+    const cookie = session?.header ?? ''
+    const body = { password: TEST_PASSWORD, word: 'ELIMINAR' }
+    const answers = await Promise.all([
+      call('POST', '/api/account/delete', cookie, body, 'es'),
+      call('POST', '/api/account/delete', cookie, body, 'es'),
+    ])
+    const codes = answers.map((answer) => answer.statusCode).sort()
+    // The second either passed the session check before the first signed everyone out (and is
+    // told the deletion is under way), or came after it (and is signed out).
+    expect(codes[0]).toBe(200)
+    expect([401, 409]).toContain(codes[1])
+    const other = answers.find((answer) => answer.statusCode !== 200)
+    if (other?.statusCode === 409) {
+      expect(other.json().message).toBe(
+        'Tu cuenta ya se está eliminando. Recibirás un correo de confirmación cuando termine.',
+      )
+    }
+    expect(await app.db.select().from(schema.users).where(isUser(user.id))).toEqual([])
+  })
+})
+
 describe('one-time codes', () => {
   it('go with the account, and another member’s stay, even when their address contains it', async () => {
     const { user, session } = await buildUser(app)

@@ -1,14 +1,9 @@
+import { formatDay } from '../../../domain/format'
 import type { Language } from '../../../domain/i18n'
 import { PRODUCT, paragraph, type RenderedEmail, renderLetter } from '../../mail/layout'
 
 // The two messages of leaving: the member's data is ready to download, and their account was
 // deleted. Each in the member's language, as they were when they asked.
-
-const longDate = (date: Date, language: Language) =>
-  new Intl.DateTimeFormat(language === 'es' ? 'es-ES' : 'en-US', {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  }).format(date)
 
 /** The download of the member's data is ready on My Account, until `expiresAt`. */
 export function exportReadyEmail(input: {
@@ -18,7 +13,7 @@ export function exportReadyEmail(input: {
   expiresAt: Date
 }): RenderedEmail {
   const { language, name, link } = input
-  const until = longDate(input.expiresAt, language)
+  const until = formatDay(input.expiresAt, language)
   const lines =
     language === 'es'
       ? {
