@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { users } from '../../../db/schema'
 import { addOperator } from '../../../server/features/admin/public'
-import { advanceClock } from '../../../server/features/billing/public'
+import { advanceClock, billingDepsOf } from '../../../server/features/billing/public'
 import {
   buildMedia,
   buildUser,
@@ -130,10 +130,8 @@ function factories(app: Promise<FastifyInstance>): Handlers {
     },
     'billing-advance': async ({ email, days }) => {
       const instance = await app
-      const { clock } = await advanceClock(
-        { db: instance.db, payments: instance.payments },
-        { email, days },
-      )
+      // As `billing advance` through the running server: what falls due on the way is mailed.
+      const { clock } = await advanceClock(billingDepsOf(instance), { email, days })
       return { clock }
     },
     'media-release': async ({ lease }) => {
