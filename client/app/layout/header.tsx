@@ -47,7 +47,7 @@ export function Header({
     // of losing its end. Two lines and a subtitle still fit the bar's 56 px. The gaps are
     // narrower there so the longest word of 'Pantalla de armonización' fits beside the timer
     // at 320 px.
-    <header className="sticky top-0 z-30 flex min-h-14 items-center gap-1 bg-brand-700 px-2 text-white shadow-md sm:gap-2">
+    <header className="flex min-h-14 items-center gap-1 bg-brand-700 px-2 text-white shadow-md sm:gap-2">
       <button
         ref={menuButtonRef}
         type="button"
