@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import type { Language } from '../../domain/i18n'
 import { ownClientAddress } from './support/accounts'
+import { expectAccessible } from './support/axe'
 import { PNG } from './support/clients'
 import { expect, test } from './support/test'
 
@@ -112,6 +113,7 @@ for (const { width, height } of [
           .getByTestId('avatar-file-input')
           .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
         await expectToastClear(page, TOAST[language].picture)
+        await expectAccessible(page, 'My Account with a toast')
       })
 
       test.describe('offline', () => {
