@@ -196,6 +196,40 @@ test.describe('with access', () => {
     })
   })
 
+  test('from the keyboard, Play leaves the focus on Stop, Stop on Play, the end on its heading', async ({
+    page,
+    member: _,
+  }) => {
+    await page.setViewportSize({ width: 640, height: 400 })
+    await page.clock.install()
+    await page.goto('/harmonizing-screen/03')
+    const play = page.getByTestId('play')
+    const stop = page.getByRole('button', { name: 'Stop' })
+    await expect(play).toHaveText('Play')
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+
+    await play.focus()
+    await page.keyboard.press('Enter')
+    await expect(stop).toBeFocused()
+    // Space on Stop: Play comes back in its place, with the focus.
+    await page.keyboard.press('Space')
+    await expect(play).toHaveText('Play')
+    await expect(play).toBeFocused()
+    await page.keyboard.press('Space')
+    await expect(stop).toBeFocused()
+
+    await page.clock.fastForward(181_000)
+    await page.clock.resume()
+    const complete = page.getByRole('heading', { name: 'Complete' })
+    await expect(complete).toBeFocused()
+    // On from the heading: Harmonize Again, and Play is focused again once it can be pressed.
+    await page.keyboard.press('Tab')
+    await expect(page.getByRole('button', { name: 'Harmonize Again' })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(play).toHaveText('Play')
+    await expect(play).toBeFocused()
+  })
+
   test('the sound settings open and close from the keyboard', async ({ page, member: _ }) => {
     await page.goto('/harmonizing-screen/01')
     const sound = page.getByRole('button', { name: 'Sound' })

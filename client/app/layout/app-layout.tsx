@@ -18,8 +18,16 @@ export function AppLayout() {
     setMenuOpen(true)
   }
   return (
-    <div className="flex min-h-full flex-col">
-      <Header onOpenMenu={handleOpenMenu} menuButtonRef={menuButtonRef} />
+    // No scroll anchoring: when the snackbar's row pushes the page down, the browser would
+    // scroll by as much to keep what was on screen in place, right under the snackbar.
+    <div className="flex min-h-full flex-col [overflow-anchor:none]">
+      {/* The snackbar is a row under the header, in the header's sticky block, not a layer over
+          the page: over it, on a phone, it hid the header or the button just pressed. While it
+          shows, the page moves down by its height (and back when it goes). */}
+      <div className="sticky top-0 z-30">
+        <Header onOpenMenu={handleOpenMenu} menuButtonRef={menuButtonRef} />
+        <Snackbar />
+      </div>
       {menuLoaded && (
         <Suspense fallback={null}>
           <SideMenu open={menuOpen} onOpenChange={setMenuOpen} returnFocusTo={menuButtonRef} />
@@ -28,7 +36,6 @@ export function AppLayout() {
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <Snackbar />
       <PwaBanners />
     </div>
   )

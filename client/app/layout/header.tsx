@@ -44,8 +44,10 @@ export function Header({
   return (
     // A phone has room for a short title only: a long one ('Harmonizing Screen' beside the
     // timer, a panel's name with 'Panel') wraps onto a second line in a smaller size instead
-    // of losing its end. Two lines and a subtitle still fit the bar's 56 px.
-    <header className="sticky top-0 z-30 flex min-h-14 items-center gap-2 bg-brand-700 px-2 text-white shadow-md">
+    // of losing its end. Two lines and a subtitle still fit the bar's 56 px. The gaps are
+    // narrower there so the longest word of 'Pantalla de armonización' fits beside the timer
+    // at 320 px.
+    <header className="flex min-h-14 items-center gap-1 bg-brand-700 px-2 text-white shadow-md sm:gap-2">
       <button
         ref={menuButtonRef}
         type="button"
@@ -58,19 +60,19 @@ export function Header({
       >
         <Menu aria-hidden className="size-6" />
       </button>
-      <div className="min-w-0 flex-1">
+      {/* Never narrower than the title's longest word (a flex item's own minimum): lines break
+          between words only. Breaking anywhere let the page's header buttons squeeze the
+          title into a letter a line ('Datos del cliente' on a phone). */}
+      <div className="flex-1">
         {/* A blank title (spec core §2) is no heading: the page's own h1 names it then. */}
         <TitleTag
-          className="text-[0.9375rem] leading-[1.125rem] font-semibold text-balance [overflow-wrap:anywhere] sm:text-lg sm:leading-tight"
+          className="text-[0.9375rem] leading-[1.125rem] font-semibold text-balance sm:text-lg sm:leading-tight"
           data-testid="header-title"
         >
           {title}
         </TitleTag>
         {page.subtitle && (
-          <p
-            className="text-xs leading-[0.875rem] text-brand-100 [overflow-wrap:anywhere]"
-            data-testid="header-subtitle"
-          >
+          <p className="text-xs leading-[0.875rem] text-brand-100" data-testid="header-subtitle">
             {page.subtitle}
           </p>
         )}

@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next'
 import { SNACKBAR_AUTO_HIDE_MS } from '../../../domain/constants'
 import { type Severity, useNotifications } from '../../lib/notifications'
 
-// The snackbar lies over the header's top edge: information is light on its dark blue, where
-// the header's own colour would hide it (the offline notice); dark text keeps it readable.
+// Information is white with dark text: on the page's pale blue the header's own dark blue would
+// read as part of the header (the offline notice).
 const STYLES: Record<Severity, { box: string; Icon: typeof Info }> = {
   success: { box: 'bg-emerald-700 text-white', Icon: CheckCircle2 },
   info: { box: 'bg-white text-brand-900 ring-1 ring-brand-200', Icon: Info },
@@ -17,7 +17,10 @@ const STYLES: Record<Severity, { box: string; Icon: typeof Info }> = {
   error: { box: 'bg-red-700 text-white', Icon: XCircle },
 }
 
-/** The shared snackbar: top centre, hides itself after 6 s, one message at a time. */
+/**
+ * The shared snackbar: top centre, just under the header (the app layout puts it in the header's
+ * sticky block), hides itself after 6 s, one message at a time.
+ */
 export function Snackbar() {
   const { t } = useTranslation()
   const { current, dismiss } = useNotifications()
@@ -32,12 +35,14 @@ export function Snackbar() {
   const { box, Icon } = STYLES[current.severity]
   const urgent = current.severity === 'error' || current.severity === 'warning'
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-3 z-50 flex justify-center px-3">
+    // A strip of the page's colour: the page scrolls under it as under the header, never into
+    // sight between the two.
+    <div className="flex justify-center bg-brand-50 px-3 py-2">
       <div
         role={urgent ? 'alert' : 'status'}
         data-testid="snackbar"
         data-severity={current.severity}
-        className={`pointer-events-auto flex max-w-xl items-center gap-3 rounded-lg px-4 py-3 shadow-lg ${box}`}
+        className={`flex max-w-xl items-center gap-3 rounded-lg px-4 py-3 shadow-lg ${box}`}
       >
         <Icon aria-hidden className="size-5 shrink-0" />
         <p className="text-sm font-medium">{current.message}</p>

@@ -56,15 +56,17 @@ function useHashId(): string | null {
 export function UserDetailsPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  // On a phone the header button is its icon (its name still read out): with its words it
+  // left the page's title no room.
   const actions = useMemo(
     () => (
       <button
         type="button"
         onClick={() => navigate('/aura-user-record')}
-        className="flex items-center gap-1 rounded-full px-3 py-1.5 text-sm font-medium hover:bg-white/15"
+        className="flex shrink-0 items-center gap-1 rounded-full p-2 text-sm font-medium hover:bg-white/15 sm:px-3 sm:py-1.5"
       >
-        <UsersRound aria-hidden className="size-4" />
-        {t('clients.details.userRecords')}
+        <UsersRound aria-hidden className="size-5 sm:size-4" />
+        <span className="sr-only sm:not-sr-only">{t('clients.details.userRecords')}</span>
       </button>
     ),
     [navigate, t],

@@ -43,18 +43,20 @@ export function UserRecordsPage() {
   const cursors = more.search === search ? more.cursors : []
   const [deleting, setDeleting] = useState<ClientSummary | null>(null)
 
+  // On a phone the header buttons are their icons (their names still read out): with their
+  // words they left the page's title no room.
   const actions = useMemo(() => {
     const style =
-      'flex items-center gap-1 rounded-full px-3 py-1.5 text-sm font-medium hover:bg-white/15'
+      'flex shrink-0 items-center gap-1 rounded-full p-2 text-sm font-medium hover:bg-white/15 sm:px-3 sm:py-1.5'
     return (
       <>
         <button type="button" className={style} onClick={() => navigate('/user-details')}>
-          <ArrowLeft aria-hidden className="size-4" />
-          {t('clients.records.back')}
+          <ArrowLeft aria-hidden className="size-5 sm:size-4" />
+          <span className="sr-only sm:not-sr-only">{t('clients.records.back')}</span>
         </button>
         <button type="button" className={style} onClick={() => navigate('/user-details')}>
-          <Plus aria-hidden className="size-4" />
-          {t('clients.records.new')}
+          <Plus aria-hidden className="size-5 sm:size-4" />
+          <span className="sr-only sm:not-sr-only">{t('clients.records.new')}</span>
         </button>
       </>
     )

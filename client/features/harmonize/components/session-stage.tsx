@@ -3,7 +3,7 @@ import Loader2 from 'lucide-react/icons/loader-circle'
 import Play from 'lucide-react/icons/play'
 import Shrink from 'lucide-react/icons/shrink'
 import Square from 'lucide-react/icons/square'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { PanelDetail } from '../../../../domain/panels'
 import { Button } from '../../../components/ui/button'
@@ -25,6 +25,8 @@ interface SessionStageProps {
   player: HarmonizePlayer | null
   /** The player can play (Web Audio there, an uploaded track loaded or given up on). */
   soundReady: boolean
+  /** Play takes the focus once it can be pressed (the stage shown again after Harmonize Again). */
+  focusPlay?: boolean
 }
 
 /**
@@ -32,7 +34,14 @@ interface SessionStageProps {
  * or Stop, full screen, sound). Play needs both the picture and the sound ready; Stop stops
  * both. Full screen takes the whole stage, the countdown included.
  */
-export function SessionStage({ panel, session, sources, player, soundReady }: SessionStageProps) {
+export function SessionStage({
+  panel,
+  session,
+  sources,
+  player,
+  soundReady,
+  focusPlay = false,
+}: SessionStageProps) {
   const { t } = useTranslation()
   const { notify } = useNotifications()
   const stage = useRef<HTMLDivElement>(null)
@@ -45,6 +54,29 @@ export function SessionStage({ panel, session, sources, player, soundReady }: Se
   const visual = useSessionVisual({ panel, sources, calm, calmChoice, playing })
   const starting = session.phase === 'starting'
   const ready = sources !== null && visual.ready && soundReady
+  const playButton = useRef<HTMLButtonElement>(null)
+  const stopButton = useRef<HTMLButtonElement>(null)
+  // Play and Stop take turns in one place, so the button pressed leaves the page and the focus
+  // falls to the body (Play is also disabled while the session starts): the keyboard would
+  // start again from the top. The focus goes to the button that took its place, once that one
+  // can take it.
+  const focusWanted = useRef<'play' | 'stop' | null>(focusPlay ? 'play' : null)
+  const wasPlaying = useRef(playing)
+  // After every render: Play can take the focus only once it is enabled again.
+  useEffect(() => {
+    if (wasPlaying.current !== playing) {
+      wasPlaying.current = playing
+      focusWanted.current = playing ? 'stop' : 'play'
+    }
+    const target = (focusWanted.current === 'stop' ? stopButton : playButton).current
+    if (!focusWanted.current || !target || target.disabled) return
+    focusWanted.current = null
+    // Only the focus the controls lost: a member reading the sound settings or the header is
+    // left there (the lock screen's controls also start and stop the session).
+    const active = document.activeElement
+    if (active && active !== document.body && !controls.current?.contains(active)) return
+    target.focus()
+  })
 
   const handlePlay = async () => {
     if (!player || !ready) return
@@ -109,12 +141,13 @@ export function SessionStage({ panel, session, sources, player, soundReady }: Se
           className="absolute inset-x-0 bottom-0 flex flex-wrap items-center justify-center gap-2 bg-gradient-to-t from-black/60 to-transparent px-4 pt-10 pb-5"
         >
           {playing ? (
-            <Button onClick={handleStop} variant="secondary" className="min-w-32">
+            <Button ref={stopButton} onClick={handleStop} variant="secondary" className="min-w-32">
               <Square aria-hidden className="size-4" />
               {t('harmonize.stop')}
             </Button>
           ) : (
             <Button
+              ref={playButton}
               onClick={() => void handlePlay()}
               disabled={!ready || starting}
               className="min-w-32"

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
 import { FullScreenSpinner } from '../../../components/ui/full-screen-spinner'
@@ -45,6 +45,8 @@ export function HarmonizingPage() {
       rememberLastSession(`/harmonizing-screen/${id}${rx.search}`)
     }, [player, id, rx.search]),
   })
+  // Set by Harmonize Again: the stage shown again gives Play the focus the complete screen had.
+  const [again, setAgain] = useState(false)
   // Full screen shows the stage only; the countdown then moves into it.
   const fullScreen = useFullScreenElement() !== null
   const { remaining } = session
@@ -75,7 +77,9 @@ export function HarmonizingPage() {
   if (session.phase === 'complete') {
     return (
       <SessionComplete
+        takeFocus
         onAgain={() => {
+          setAgain(true)
           session.again()
           navigate(`/harmonizing-screen/${id}${rx.search}#harmonizing`, { replace: true })
         }}
@@ -89,6 +93,7 @@ export function HarmonizingPage() {
       sources={sources}
       player={player}
       soundReady={sound.ready}
+      focusPlay={again}
     />
   )
 }
