@@ -1,7 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { planStateSchema } from '../../../domain/billing-plans'
+import { type PlanState, planStateSchema } from '../../../domain/billing-plans'
 import { apiRequest } from '../../lib/api-client'
 import {
   type AppServer,
@@ -12,9 +12,9 @@ import {
 import { post, priceOf, saveCard } from '../../lib/testing/billing'
 import { renderApp } from '../../lib/testing/render-app'
 
-// /home's word on the plan when the plan closes the panels (issue 29), against the real server
-// and its sandbox. A server of its own: the plan tests beside it use up the card limits of the
-// one client address they share.
+// /home's word on the plan when the plan closes the panels, and My Subscription's reminder box
+// (issue 29), against the real server and its sandbox. A server of its own: the plan tests in
+// plans.test.tsx use up the card limits of the one client address they share.
 
 let server: AppServer
 beforeAll(async () => {
@@ -59,4 +59,61 @@ describe('a paused plan on /home', () => {
     })
     expect((await planState()).subscription?.status).toBe('active')
   }, 90_000)
+})
+
+/** A SUBSCRIPTION started with the test card that pays, once the bank said yes. */
+async function activeSubscription(): Promise<PlanState> {
+  await saveCard()
+  const price = await priceOf('subscription')
+  await apiRequest(
+    '/api/billing/plan/start',
+    planStateSchema,
+    post({ priceId: price.id, attemptId: crypto.randomUUID() }),
+  )
+  return waitFor(
+    async () => {
+      const state = await planState()
+      if (state.subscription?.status !== 'active') throw new Error('the bank has not answered')
+      return state
+    },
+    { timeout: 30_000, interval: 250 },
+  )
+}
+
+/** My Account's plan section, once it has said what the plan is. */
+async function planSection(name: string) {
+  const section = await screen.findByRole('region', { name })
+  await waitFor(() => expect(within(section).queryByText(/Loading|Cargando/)).toBeNull())
+  return section
+}
+
+describe('My Subscription', () => {
+  it('offers the reminder before each monthly payment, off until ticked; ticked, it stays on after a reload, and it is gone once the renewal is cancelled', async () => {
+    await signedInMember(server, { language: 'es' })
+    await activeSubscription()
+    await renderApp('/my-account', { language: 'es' })
+    const section = await planSection('Mi suscripción')
+    const user = userEvent.setup()
+    const box = await within(section).findByRole('checkbox', {
+      name: 'Avisarme por correo 3 días antes de cada pago mensual',
+    })
+    expect((box as HTMLInputElement).checked).toBe(false)
+    expect(box.getAttribute('aria-describedby')).toBeTruthy()
+    await user.click(box)
+    await waitFor(async () => expect((await planState()).renewalReminders).toBe(true))
+    expect((box as HTMLInputElement).checked).toBe(true)
+
+    cleanup()
+    await renderApp('/my-account', { language: 'es' })
+    const again = await planSection('Mi suscripción')
+    const kept = await within(again).findByRole('checkbox', { name: /^Avisarme por correo/ })
+    expect((kept as HTMLInputElement).checked).toBe(true)
+
+    await apiRequest('/api/billing/plan/cancel', planStateSchema, post())
+    cleanup()
+    await renderApp('/my-account', { language: 'es' })
+    const cancelled = await planSection('Mi suscripción')
+    await within(cancelled).findByRole('button', { name: 'Reactivar suscripción' })
+    expect(within(cancelled).queryByRole('checkbox', { name: /^Avisarme por correo/ })).toBeNull()
+  }, 60_000)
 })

@@ -1,4 +1,4 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { accessResponseSchema } from '../../../domain/access-codes'
@@ -244,35 +244,6 @@ describe('My Subscription on My Account', () => {
       ),
     )
     expect((await planState()).subscription?.status).toBe('active')
-  }, 60_000)
-
-  it('offers the reminder before each monthly payment, off until ticked; ticked, it stays on after a reload, and it is gone once the renewal is cancelled', async () => {
-    await signedInMember(server, { language: 'es' })
-    await activeSubscription()
-    await renderApp('/my-account', { language: 'es' })
-    const section = await planSection('Mi suscripción')
-    const user = userEvent.setup()
-    const box = await within(section).findByRole('checkbox', {
-      name: 'Avisarme por correo 3 días antes de cada pago mensual',
-    })
-    expect((box as HTMLInputElement).checked).toBe(false)
-    expect(box.getAttribute('aria-describedby')).toBeTruthy()
-    await user.click(box)
-    await waitFor(async () => expect((await planState()).renewalReminders).toBe(true))
-    expect((box as HTMLInputElement).checked).toBe(true)
-
-    cleanup()
-    await renderApp('/my-account', { language: 'es' })
-    const again = await planSection('Mi suscripción')
-    const kept = await within(again).findByRole('checkbox', { name: /^Avisarme por correo/ })
-    expect((kept as HTMLInputElement).checked).toBe(true)
-
-    await apiRequest('/api/billing/plan/cancel', planStateSchema, post())
-    cleanup()
-    await renderApp('/my-account', { language: 'es' })
-    const cancelled = await planSection('Mi suscripción')
-    await within(cancelled).findByRole('button', { name: 'Reactivar suscripción' })
-    expect(within(cancelled).queryByRole('checkbox', { name: /^Avisarme por correo/ })).toBeNull()
   }, 60_000)
 
   it('speaks Spanish, from Empezar ahora to Activa', async () => {
