@@ -79,3 +79,24 @@ export async function waitForOutboxCode(
   if (!code) throw new Error(`the newest mail to ${to} holds no code: ${message.subject}`)
   return code
 }
+
+/** The mails to `to` whose subject starts with `subject`, once at least `count` of them are kept. */
+export async function outboxMailsWith(
+  app: FastifyInstance,
+  to: string,
+  subject: string,
+  count = 1,
+  timeoutMs = 30_000,
+): Promise<OutboxMessage[]> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = (await outboxMessages(app, to)).filter((mail) => mail.subject.startsWith(subject))
+    if (found.length >= count) return found
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${found.length} of ${count} mails to ${to} starting "${subject}"; ${await jobsAbout(app, to)}`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}

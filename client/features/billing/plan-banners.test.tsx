@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type PlanState, planStateSchema } from '../../../domain/billing-plans'
+import { planStateSchema } from '../../../domain/billing-plans'
 import { apiRequest } from '../../lib/api-client'
 import {
   type AppServer,
@@ -9,7 +9,7 @@ import {
   signOut,
   startAppServer,
 } from '../../lib/testing/app-server'
-import { post, priceOf, saveCard } from '../../lib/testing/billing'
+import { activeSubscription, post } from '../../lib/testing/billing'
 import { renderApp } from '../../lib/testing/render-app'
 
 // /home's word on the plan when the plan closes the panels, and My Subscription's reminder box
@@ -28,19 +28,7 @@ const planState = () => apiRequest('/api/billing/plan', planStateSchema)
 describe('a paused plan on /home', () => {
   it('says the plan is paused instead of no payment found, and Resume opens the panels, in Spanish too', async () => {
     await signedInMember(server, { language: 'es' })
-    await saveCard()
-    const price = await priceOf('subscription')
-    await apiRequest(
-      '/api/billing/plan/start',
-      planStateSchema,
-      post({ priceId: price.id, attemptId: crypto.randomUUID() }),
-    )
-    await waitFor(
-      async () => {
-        if ((await planState()).subscription?.status !== 'active') throw new Error('not yet')
-      },
-      { timeout: 30_000, interval: 250 },
-    )
+    await activeSubscription()
     await apiRequest('/api/billing/plan/pause', planStateSchema, { method: 'POST' })
     await renderApp('/home', { language: 'es' })
     const banner = await screen.findByTestId('paused-banner', {}, { timeout: 15_000 })
@@ -60,25 +48,6 @@ describe('a paused plan on /home', () => {
     expect((await planState()).subscription?.status).toBe('active')
   }, 90_000)
 })
-
-/** A SUBSCRIPTION started with the test card that pays, once the bank said yes. */
-async function activeSubscription(): Promise<PlanState> {
-  await saveCard()
-  const price = await priceOf('subscription')
-  await apiRequest(
-    '/api/billing/plan/start',
-    planStateSchema,
-    post({ priceId: price.id, attemptId: crypto.randomUUID() }),
-  )
-  return waitFor(
-    async () => {
-      const state = await planState()
-      if (state.subscription?.status !== 'active') throw new Error('the bank has not answered')
-      return state
-    },
-    { timeout: 30_000, interval: 250 },
-  )
-}
 
 /** My Account's plan section, once it has said what the plan is. */
 async function planSection(name: string) {

@@ -3,7 +3,7 @@ import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { accessResponseSchema } from '../../../domain/access-codes'
 import { cardConfirmResponseSchema, payOnceResponseSchema } from '../../../domain/billing'
-import { type PlanState, planStateSchema } from '../../../domain/billing-plans'
+import { planStateSchema } from '../../../domain/billing-plans'
 import { formatDay, formatMoney } from '../../../domain/format'
 import { apiRequest } from '../../lib/api-client'
 import {
@@ -12,7 +12,7 @@ import {
   signOut,
   startAppServer,
 } from '../../lib/testing/app-server'
-import { post, priceOf, sandboxCard, saveCard } from '../../lib/testing/billing'
+import { activeSubscription, post, priceOf, sandboxCard, saveCard } from '../../lib/testing/billing'
 import { renderApp } from '../../lib/testing/render-app'
 
 // The monthly plans: My Account's 'My Subscription' section, the subscribe page and the upgrade
@@ -28,28 +28,6 @@ beforeEach(() => signOut())
 const title = () => screen.getByTestId('header-title')
 const utcToday = () => new Date().toISOString().slice(0, 10)
 const planState = () => apiRequest('/api/billing/plan', planStateSchema)
-
-/**
- * A card, then the SUBSCRIPTION started as Start Now does, with this page's session. The bank
- * answers in a job, so this waits until the plan is active.
- */
-async function activeSubscription(): Promise<PlanState> {
-  await saveCard()
-  const price = await priceOf('subscription')
-  await apiRequest(
-    '/api/billing/plan/start',
-    planStateSchema,
-    post({ priceId: price.id, attemptId: crypto.randomUUID() }),
-  )
-  return waitFor(
-    async () => {
-      const state = await planState()
-      if (state.subscription?.status !== 'active') throw new Error('the bank has not answered')
-      return state
-    },
-    { timeout: 30_000, interval: 250 },
-  )
-}
 
 /** My Account's plan section, once it has said what the plan is. */
 async function planSection(name = 'My Subscription') {

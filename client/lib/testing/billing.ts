@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/react'
 import {
   billingAccountSchema,
   type Plan,
@@ -5,6 +6,7 @@ import {
   priceListResponseSchema,
   sandboxCardResponseSchema,
 } from '../../../domain/billing'
+import { type PlanState, planStateSchema } from '../../../domain/billing-plans'
 import { apiRequest } from '../api-client'
 
 // Billing set-up for component tests, with the session of the page under test, through the
@@ -37,4 +39,26 @@ export async function priceOf(plan: Plan): Promise<Price> {
   const price = prices.find((candidate) => candidate.plan === plan)
   if (!price) throw new Error(`no ${plan} price on sale`)
   return price
+}
+
+/**
+ * A card, then the SUBSCRIPTION started as Start Now does, with this page's session. The bank
+ * answers in a job, so this waits until the plan is active.
+ */
+export async function activeSubscription(): Promise<PlanState> {
+  await saveCard()
+  const price = await priceOf('subscription')
+  await apiRequest(
+    '/api/billing/plan/start',
+    planStateSchema,
+    post({ priceId: price.id, attemptId: crypto.randomUUID() }),
+  )
+  return waitFor(
+    async () => {
+      const state = await apiRequest('/api/billing/plan', planStateSchema)
+      if (state.subscription?.status !== 'active') throw new Error('the bank has not answered')
+      return state
+    },
+    { timeout: 30_000, interval: 250 },
+  )
 }

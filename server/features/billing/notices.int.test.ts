@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, like } from 'drizzle-orm'
-import { describe, expect, it, vi } from 'vitest'
+import { and, eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
 import { billingNotices } from '../../../db/schema/billing'
-import { mailOutbox } from '../../../db/schema/mail'
 import type { PlanState } from '../../../domain/billing-plans'
 import { formatDay, formatMoney } from '../../../domain/format'
 import {
@@ -11,6 +10,7 @@ import {
   memberWithCookie,
   planCallsTo,
 } from '../../../tests/support/api-calls'
+import { outboxMailsWith } from '../../../tests/support/outbox'
 import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
 import { advanceClock } from './clock'
 import {
@@ -44,17 +44,7 @@ const advanceQuietly = (email: string, days: number) =>
   advanceClock({ db: testApp.app.db, payments: testApp.app.payments }, { email, days })
 
 const mailsTo = (to: string, subject: string, count = 1) =>
-  vi.waitFor(
-    async () => {
-      const rows = await testApp.app.db
-        .select()
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.to, to), like(mailOutbox.subject, `${subject}%`)))
-      if (rows.length < count) throw new Error(`${rows.length} of ${count} mails so far`)
-      return rows
-    },
-    { timeout: 30_000, interval: 200 },
-  )
+  outboxMailsWith(testApp.app, to, subject, count)
 
 /** The notices of a kind the member was sent: written when their mail is queued. */
 const noticesOf = async (userId: string, kind: string) =>

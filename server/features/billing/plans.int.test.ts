@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, like } from 'drizzle-orm'
+import { eq, like } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import { billingCustomers, billingPaymentIntents } from '../../../db/schema/billing'
 import { mailOutbox } from '../../../db/schema/mail'
@@ -11,6 +11,7 @@ import {
   memberWithCookie,
   planCallsTo,
 } from '../../../tests/support/api-calls'
+import { outboxMailsWith } from '../../../tests/support/outbox'
 import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
 import { advanceClock } from './clock'
 import { syncCustomer } from './customers'
@@ -30,19 +31,8 @@ const call = apiCallsTo(() => testApp.app)
 
 const { planOf, invoicesOf, planWhen } = planCallsTo(call)
 
-/** The mails to `to` whose subject starts with `subject`, once `count` of them are queued. */
 const mailsTo = (to: string, subject: string, count = 1) =>
-  vi.waitFor(
-    async () => {
-      const rows = await testApp.app.db
-        .select()
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.to, to), like(mailOutbox.subject, `${subject}%`)))
-      if (rows.length < count) throw new Error(`${rows.length} of ${count} mails so far`)
-      return rows
-    },
-    { timeout: 30_000, interval: 200 },
-  )
+  outboxMailsWith(testApp.app, to, subject, count)
 
 const nextYear = new Date().getUTCFullYear() + 1
 
