@@ -353,13 +353,13 @@ async function prefetchMyAccount() {
   }
   for (const path of early) requestEarly(path)
   try {
-    const [{ planQuery }, billing, { harmonizeMediaQuery }] = await Promise.all([
-      import('../lib/plan-query'),
+    const [billing, { harmonizeMediaQuery }] = await Promise.all([
       import('../features/billing/public'),
       import('../lib/harmonize-media'),
     ])
     await Promise.all([
-      queryClient.prefetchQuery(planQuery(queryClient)),
+      // As My Account asks it, keeping the member's copy for a visit without network.
+      queryClient.prefetchQuery(billing.planQueryWithCopy(queryClient)),
       queryClient.prefetchQuery(billing.billingAccountQuery),
       queryClient.prefetchQuery(billing.pricesQuery),
       prefetchAccess().then((hasAccess) =>

@@ -17,11 +17,19 @@ export function remember(key: string, value: unknown) {
 }
 
 export function recall<T>(key: string, maxAgeMs = OFFLINE_MAX_AGE_MS): T | undefined {
+  return recallEntry<T>(key, maxAgeMs)?.value
+}
+
+/** The kept copy with the moment it was kept (ms since the epoch), for a page that says how old it is. */
+export function recallEntry<T>(
+  key: string,
+  maxAgeMs = OFFLINE_MAX_AGE_MS,
+): { savedAt: number; value: T } | undefined {
   try {
     const raw = localStorage.getItem(PREFIX + key)
     if (!raw) return undefined
-    const { savedAt, value } = JSON.parse(raw) as { savedAt: number; value: T }
-    return Date.now() - savedAt <= maxAgeMs ? value : undefined
+    const entry = JSON.parse(raw) as { savedAt: number; value: T }
+    return Date.now() - entry.savedAt <= maxAgeMs ? entry : undefined
   } catch {
     return undefined
   }

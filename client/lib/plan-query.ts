@@ -16,20 +16,23 @@ import { accessQueryKey } from './query-keys'
 export const planQuery = (queryClient: QueryClient) =>
   queryOptions({
     queryKey: planQueryKey,
-    queryFn: async () => {
-      const was = queryClient.getQueryData<PlanState>(planQueryKey)
-      const state = await apiRequest('/api/billing/plan', planStateSchema)
-      // A charge answered, or the plan changed on its own (a renewal, a failure): access and
-      // the invoices may have changed with it.
-      const changed =
-        was !== undefined &&
-        (was.subscription?.status !== state.subscription?.status ||
-          was.paymentFailed !== state.paymentFailed)
-      if ((isCharging(was) && !isCharging(state)) || changed) {
-        void queryClient.invalidateQueries({ queryKey: accessQueryKey })
-        void queryClient.invalidateQueries({ queryKey: invoicesQueryKey })
-      }
-      return state
-    },
+    queryFn: fetchPlan(queryClient),
     refetchInterval: (query) => (isCharging(query.state.data) ? PLAN_POLL_MS : false),
   })
+
+/** The plan query's asking (billing's My Account wraps it to keep a copy for offline use). */
+export const fetchPlan = (queryClient: QueryClient) => async (): Promise<PlanState> => {
+  const was = queryClient.getQueryData<PlanState>(planQueryKey)
+  const state = await apiRequest('/api/billing/plan', planStateSchema)
+  // A charge answered, or the plan changed on its own (a renewal, a failure): access and
+  // the invoices may have changed with it.
+  const changed =
+    was !== undefined &&
+    (was.subscription?.status !== state.subscription?.status ||
+      was.paymentFailed !== state.paymentFailed)
+  if ((isCharging(was) && !isCharging(state)) || changed) {
+    void queryClient.invalidateQueries({ queryKey: accessQueryKey })
+    void queryClient.invalidateQueries({ queryKey: invoicesQueryKey })
+  }
+  return state
+}

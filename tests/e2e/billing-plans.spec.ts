@@ -184,6 +184,59 @@ test('a failed renewal shows the banner on /home and My Account, and is paid fro
   await expectPanelsOpen(page)
 })
 
+test('Pay now on the banner with the refused card still the default says why the bank refused it, there, and access stays', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await saveCard(page, '4242 4242 4242 4242')
+  await startFromMyAccount(page, /SUBSCRIPTION/)
+  // Saved without complaint; every charge to it is refused for insufficient funds.
+  await saveCard(page, '4000 0000 0000 9995')
+  const cards = page.getByTestId('saved-cards')
+  await cards
+    .getByRole('listitem')
+    .filter({ hasText: '9995' })
+    .getByRole('button', { name: 'Make default' })
+    .click()
+  await expect(cards.getByRole('listitem').filter({ hasText: '9995' })).toContainText('Default')
+
+  await advance(member.email, 31)
+  await expect
+    .poll(async () => (await (await page.request.get('/api/billing/plan')).json()).paymentFailed, {
+      timeout: 30_000,
+    })
+    .toBe(true)
+  await page.goto('/my-account')
+  const banner = page.getByTestId('payment-failed-banner')
+  await expect(banner).toContainText(
+    'The payment of US$15.00 for SUBSCRIPTION was refused: the card has insufficient funds.',
+    { timeout: 30_000 },
+  )
+  const retry = banner.getByTestId('payment-failed-details')
+  const nextTry = await retry.textContent()
+  expect(nextTry).toMatch(/We will try the card again on /)
+
+  await banner.getByRole('button', { name: 'Pay US$15.00 now' }).click()
+  // Said beside the button that was pressed, not in a passing toast, and it stays said.
+  const outcome = banner.getByTestId('invoice-payment')
+  await expect(outcome).toHaveText(
+    'Payment refused: the card has insufficient funds. Try again or update your card.',
+    { timeout: 30_000 },
+  )
+  await expect(outcome).toHaveAttribute('role', 'alert')
+  // The invoice is still open: the banner stays with its Pay now, and the next try is unchanged.
+  await expect(banner.getByRole('button', { name: 'Pay US$15.00 now' })).toBeEnabled()
+  await expect(banner.getByRole('link', { name: 'Update card' })).toBeVisible()
+  await expect(retry).toHaveText(nextTry ?? '')
+  await expect(page.getByTestId('plan-status')).toHaveText('Active')
+  await expectAccessible(page)
+  // During the retries the member keeps access.
+  await page.goto('/home')
+  await expect(page.getByTestId('payment-failed-banner')).toBeVisible({ timeout: 30_000 })
+  await expectPanelsOpen(page)
+})
+
 test('a card whose bank checks each payment: the first month waits for the bank’s check, which the member can run later from My Account', async ({
   page,
 }) => {

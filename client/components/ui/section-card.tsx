@@ -1,17 +1,24 @@
 import { type ReactNode, useId } from 'react'
 import { Link } from 'react-router'
 
+/** The look of a section's link, for an `action` that stands in for it. */
+export const SECTION_LINK_CLASS =
+  'inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50'
+
 /**
  * One part of a page such as My Account: a white card with its heading, an optional link to
- * where it is changed, then its content. The heading names the section for screen readers.
+ * where it is changed (or an `action` in its place), then its content. The heading names the
+ * section for screen readers.
  */
 export function SectionCard({
   title,
   link,
+  action,
   children,
 }: {
   title: string
   link?: { to: string; label: string; icon?: ReactNode }
+  action?: ReactNode
   children: ReactNode
 }) {
   const headingId = useId()
@@ -24,15 +31,13 @@ export function SectionCard({
         <h2 id={headingId} className="text-lg font-semibold text-brand-900">
           {title}
         </h2>
-        {link && (
-          <Link
-            to={link.to}
-            className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
-          >
-            {link.icon}
-            {link.label}
-          </Link>
-        )}
+        {action ??
+          (link && (
+            <Link to={link.to} className={SECTION_LINK_CLASS}>
+              {link.icon}
+              {link.label}
+            </Link>
+          ))}
       </div>
       {children}
     </section>

@@ -32,6 +32,7 @@ import { countriesResponseSchema, statesResponseSchema } from '../../../domain/r
 import { apiRequest, endpoint } from '../../lib/api-client'
 import { paymentsQueryKey, planQueryKey } from '../../lib/payment-progress'
 import { accessQueryKey } from '../../lib/query-keys'
+import { keptForMember, memberCopyQuery } from './offline-copy'
 
 // Billing for the signed-in member: prices, saved cards and billing information.
 
@@ -107,14 +108,21 @@ const saveBillingInfo = endpoint(
   billingAccountSchema,
 )
 
+// My Account shows the cards, billing information and prices offline as they last were.
 export const billingAccountQuery = queryOptions({
   queryKey: billingAccountQueryKey,
-  queryFn: () => apiRequest('/api/billing/account', billingAccountSchema),
+  queryFn: keptForMember('billing-account', () =>
+    apiRequest('/api/billing/account', billingAccountSchema),
+  ),
+  ...memberCopyQuery,
 })
 
 export const pricesQuery = queryOptions({
   queryKey: ['billing', 'prices'],
-  queryFn: () => apiRequest('/api/billing/prices', priceListResponseSchema),
+  queryFn: keptForMember('prices', () =>
+    apiRequest('/api/billing/prices', priceListResponseSchema),
+  ),
+  ...memberCopyQuery,
   staleTime: 5 * 60_000,
 })
 

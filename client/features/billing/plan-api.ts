@@ -1,4 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
 import {
   invoicesResponseSchema,
   type PlanState,
@@ -10,23 +16,39 @@ import {
 } from '../../../domain/billing-plans'
 import { apiRequest, endpoint } from '../../lib/api-client'
 import { invoicesQueryKey, planQueryKey } from '../../lib/payment-progress'
-import { planQuery } from '../../lib/plan-query'
+import { fetchPlan, planQuery } from '../../lib/plan-query'
 import { accessQueryKey } from '../../lib/query-keys'
 import type { PlanCheck } from './components/plan-check'
+import { keptForMember, memberCopyQuery } from './offline-copy'
 
 // The member's monthly plan and invoices (spec core §2 account actions).
 
 export { isCharging } from '../../lib/payment-progress'
 
+/**
+ * The plan query as billing's screens ask it: each answer kept on the device for the member, and
+ * offline the last one, so My Account shows the plan as it was rather than loading for ever.
+ */
+export const planQueryWithCopy = (queryClient: QueryClient) =>
+  queryOptions({
+    ...planQuery(queryClient),
+    queryFn: keptForMember('plan', fetchPlan(queryClient)),
+    ...memberCopyQuery,
+  })
+
 /** The current plan (client/lib/plan-query.ts says what is asked and when). */
 export function usePlan() {
-  return useQuery(planQuery(useQueryClient()))
+  return useQuery(planQueryWithCopy(useQueryClient()))
 }
 
+/** The billing history; offline, as it was last seen. */
 export const useInvoices = () =>
   useQuery({
     queryKey: invoicesQueryKey,
-    queryFn: () => apiRequest('/api/billing/invoices', invoicesResponseSchema),
+    queryFn: keptForMember('invoices', () =>
+      apiRequest('/api/billing/invoices', invoicesResponseSchema),
+    ),
+    ...memberCopyQuery,
   })
 
 /**

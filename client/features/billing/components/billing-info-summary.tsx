@@ -1,7 +1,9 @@
 import Pencil from 'lucide-react/icons/pencil'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { SectionCard } from '../../../components/ui/section-card'
+import { SECTION_LINK_CLASS, SectionCard } from '../../../components/ui/section-card'
 import { useBillingAccount } from '../api'
+import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 
 /** The browser names the country in the interface language; the code is shown if it cannot. */
 function countryName(code: string, language: string): string {
@@ -17,6 +19,9 @@ export function BillingInfoSummary() {
   const { t, i18n } = useTranslation()
   const account = useBillingAccount()
   const info = account.data?.billingInfo
+  // Offline it shows what was last fetched (the cards' notice dates it); editing waits.
+  const shown = useShownOffline(account)
+  const noticeId = useId()
   const lines = info
     ? [
         info.name,
@@ -32,14 +37,20 @@ export function BillingInfoSummary() {
   return (
     <SectionCard
       title={t('billing.info.title')}
-      link={{
-        to: '/modify-billing-info',
-        label: t('billing.info.edit'),
-        icon: <Pencil aria-hidden className="size-4" />,
-      }}
+      action={
+        <NetworkLink
+          to="/modify-billing-info"
+          offlineReason={shown.offline ? noticeId : undefined}
+          className={SECTION_LINK_CLASS}
+        >
+          <Pencil aria-hidden className="size-4" />
+          {t('billing.info.edit')}
+        </NetworkLink>
+      }
     >
-      <div className="px-5 py-4 text-sm" data-testid="billing-info">
-        {account.isSuccess && lines.length === 0 && (
+      <div className="flex flex-col gap-3 px-5 py-4 text-sm" data-testid="billing-info">
+        {shown.offline && <OfflineNotice id={noticeId}>{t('billing.offline.info')}</OfflineNotice>}
+        {account.data && lines.length === 0 && (
           <p className="text-slate-600">{t('billing.info.none')}</p>
         )}
         {lines.length > 0 && (

@@ -127,15 +127,17 @@ export function InvoicePaymentStatus({ outcome }: { outcome: InvoicePaymentOutco
   )
 }
 
-/** Pay Actual Invoice with its outcome beside it. */
+/** Pay Actual Invoice with its outcome beside it; offline, disabled and described by `offlineReason`. */
 export function PayInvoiceButton({
   invoice,
   variant = 'primary',
   label,
+  offlineReason,
 }: {
   invoice: Invoice
   variant?: 'primary' | 'secondary'
   label?: string
+  offlineReason?: string | undefined
 }) {
   const { t } = useTranslation()
   const payment = useInvoicePayment()
@@ -146,6 +148,8 @@ export function PayInvoiceButton({
         <Button
           variant={variant}
           loading={payment.outcome.phase === 'paying'}
+          disabled={offlineReason !== undefined}
+          aria-describedby={offlineReason}
           onClick={() => payment.pay(invoice)}
         >
           {label ?? t('billing.banner.payInvoice')}

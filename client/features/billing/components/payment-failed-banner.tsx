@@ -1,15 +1,17 @@
 import ShieldCheck from 'lucide-react/icons/shield-check'
 import TriangleAlert from 'lucide-react/icons/triangle-exclamation-point'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
 import type { PlanState } from '../../../../domain/billing-plans'
 import { Button } from '../../../components/ui/button'
 import { readServerError } from '../../../lib/form-mutation'
 import { useFormat } from '../../../lib/format'
+import { useOnline } from '../../../lib/network-status'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount } from '../api'
 import { useConfirmPlanCharge, usePlan } from '../plan-api'
 import { InvoicePaymentStatus, useInvoicePayment } from './invoice-payment'
+import { NetworkLink, OfflineNotice } from './offline-notice'
 import { PausedBanner } from './paused-banner'
 import { usePlanCheck } from './plan-check'
 import { SandboxNotice } from './sandbox-notice'
@@ -24,6 +26,8 @@ function BankCheckBanner({ state }: { state: PlanState }) {
   const { notify } = useNotifications()
   const check = usePlanCheck()
   const confirm = useConfirmPlanCharge(check.run)
+  const online = useOnline()
+  const offlineId = useId()
   const invoice = state.openInvoice
   if (!state.bankCheck || !invoice) return null
   const secret = state.bankCheck
@@ -40,9 +44,12 @@ function BankCheckBanner({ state }: { state: PlanState }) {
           amount: format.money(invoice.total, invoice.currency),
         })}
       </p>
+      {!online && <OfflineNotice id={offlineId}>{t('billing.offline.pay')}</OfflineNotice>}
       <div>
         <Button
           loading={confirm.isPending}
+          disabled={!online}
+          aria-describedby={online ? undefined : offlineId}
           onClick={() =>
             confirm.mutate(secret, {
               onSuccess: () => notify('info', t('billing.plan.invoicePaying')),
@@ -71,6 +78,11 @@ export function PaymentFailedBanner({ sandboxNotice = false }: { sandboxNotice?:
   const plan = usePlan()
   const account = useBillingAccount()
   const payment = useInvoicePayment()
+  // Offline the banner still says what is owed (from the plan kept on this device), but paying
+  // and changing the card wait for a network.
+  const online = useOnline()
+  const offlineId = useId()
+  const offlineReason = online ? undefined : offlineId
   const state = plan.data
   if (state?.bankCheck && payment.outcome.phase === 'idle') return <BankCheckBanner state={state} />
   // Once paid here, the banner stays to say so (the plan no longer has anything failed).
@@ -109,18 +121,27 @@ export function PaymentFailedBanner({ sandboxNotice = false }: { sandboxNotice?:
           ? t('billing.banner.retry', { date: format.day(state.nextPaymentAttempt) })
           : t(stopped ? 'billing.banner.stopped' : 'billing.banner.noRetry')}
       </p>
+      {offlineReason && (
+        <OfflineNotice id={offlineReason}>{t('billing.offline.pay')}</OfflineNotice>
+      )}
       <div className="flex flex-wrap items-start gap-2">
         {state?.actions.payInvoice !== false && (
-          <Button loading={payment.outcome.phase === 'paying'} onClick={() => payment.pay(invoice)}>
+          <Button
+            loading={payment.outcome.phase === 'paying'}
+            disabled={offlineReason !== undefined}
+            aria-describedby={offlineReason}
+            onClick={() => payment.pay(invoice)}
+          >
             {t('billing.banner.payNow', { amount: format.money(invoice.total, invoice.currency) })}
           </Button>
         )}
-        <Link
+        <NetworkLink
           to={`/my-account/add-credit-card?default=1&invoice=${encodeURIComponent(invoice.id)}`}
+          offlineReason={offlineReason}
           className="inline-flex items-center rounded-lg bg-white px-5 py-2.5 font-medium text-amber-950 ring-1 ring-amber-300 hover:bg-amber-100"
         >
           {t('billing.banner.updateCard')}
-        </Link>
+        </NetworkLink>
       </div>
       <InvoicePaymentStatus outcome={payment.outcome} />
     </div>

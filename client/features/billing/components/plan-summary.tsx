@@ -1,8 +1,8 @@
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import History from 'lucide-react/icons/rotate-ccw-clock'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate } from 'react-router'
+import { useNavigate } from 'react-router'
 import { displayedSubscriptionStatus } from '../../../../domain/access'
 import type { Price } from '../../../../domain/billing'
 import type { PlanState } from '../../../../domain/billing-plans'
@@ -24,6 +24,7 @@ import {
   useStartPlan,
 } from '../plan-api'
 import { PayInvoiceButton } from './invoice-payment'
+import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 import { usePlanCheck } from './plan-check'
 import { RenewalReminders } from './renewal-reminders'
 
@@ -43,8 +44,14 @@ const BADGE = {
  */
 export function PlanSummary({ paidOnce }: { paidOnce: boolean }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const plan = usePlan()
   const state = plan.data
+  // Offline, the plan as it was last fetched on this device, dated, and nothing that needs the
+  // server: an action pressed now could only fail, and a copy that says 'in progress' is stale.
+  const shown = useShownOffline(plan)
+  const noticeId = useId()
+  const offlineReason = shown.offline ? noticeId : undefined
   return (
     <SectionCard
       title={t('billing.plan.title')}
@@ -60,10 +67,20 @@ export function PlanSummary({ paidOnce }: { paidOnce: boolean }) {
             {t('billing.plan.loading')}
           </p>
         )}
-        {plan.isError && <p className="text-sm text-red-700">{t('common.networkError')}</p>}
-        {isCharging(state) && <PaymentInProgress />}
+        {shown.asOf !== null && (
+          <OfflineNotice id={noticeId}>
+            {t('billing.offline.plan', { date: format.dateTime(new Date(shown.asOf)) })}
+          </OfflineNotice>
+        )}
+        {shown.offline && !state && !plan.isPending && (
+          <OfflineNotice>{t('billing.offline.planNone')}</OfflineNotice>
+        )}
+        {plan.isError && !shown.offline && (
+          <p className="text-sm text-red-700">{t('common.networkError')}</p>
+        )}
+        {isCharging(state) && !shown.offline && <PaymentInProgress />}
         {state && <PlanDetails state={state} paidOnce={paidOnce} />}
-        {state && <PlanActions state={state} paidOnce={paidOnce} />}
+        {state && <PlanActions state={state} paidOnce={paidOnce} offlineReason={offlineReason} />}
         {state && <RenewalReminders state={state} />}
       </div>
     </SectionCard>
@@ -230,7 +247,16 @@ export function PlanPriceChoice({
 export const recurringPrices = (prices: readonly Price[] | undefined) =>
   (prices ?? []).filter((price) => price.plan !== 'one_payment')
 
-function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean }) {
+/** `offlineReason`: offline, the id of the notice that says why the actions wait for a network. */
+function PlanActions({
+  state,
+  paidOnce,
+  offlineReason,
+}: {
+  state: PlanState
+  paidOnce: boolean
+  offlineReason: string | undefined
+}) {
   const { t } = useTranslation()
   const format = useFormat()
   const text = useMessageText()
@@ -249,7 +275,9 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
   // One id per try, so a repeated request of one try starts one plan.
   const attempt = useRef(crypto.randomUUID())
   const { actions, subscription } = state
-  const busy = [start, reactivate, cancel, pause, resume].some((mutation) => mutation.isPending)
+  const busy =
+    [start, reactivate, cancel, pause, resume].some((mutation) => mutation.isPending) ||
+    offlineReason !== undefined
   // Reactivate before the period ends takes the cancellation back; after the plan ended it
   // starts a new one, which needs a price, as Start Now does.
   const undoesCancel =
@@ -304,9 +332,13 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
       {!state.hasDefaultCard && !subscription && needsCardHint && (
         <p className="text-sm text-slate-700">
           {t('billing.plan.needsCard')}{' '}
-          <Link to="/my-account/add-credit-card" className="font-medium text-brand-700 underline">
+          <NetworkLink
+            to="/my-account/add-credit-card"
+            offlineReason={offlineReason}
+            className="font-medium text-brand-700 underline"
+          >
             {t('billing.plan.addCard')}
-          </Link>
+          </NetworkLink>
         </p>
       )}
       <div className="flex flex-wrap gap-2">
@@ -314,6 +346,7 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
           <Button
             loading={start.isPending}
             disabled={busy}
+            aria-describedby={offlineReason}
             onClick={() =>
               run(
                 () =>
@@ -332,6 +365,7 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
           <Button
             loading={reactivate.isPending}
             disabled={busy}
+            aria-describedby={offlineReason}
             onClick={() =>
               run(
                 () =>
@@ -347,37 +381,45 @@ function PlanActions({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
         )}
         {/* After a refused charge the banner above offers it, with the reason: once a page. */}
         {actions.payInvoice && state.openInvoice && !state.bankCheck && !state.paymentFailed && (
-          <PayInvoiceButton invoice={state.openInvoice} />
+          <PayInvoiceButton invoice={state.openInvoice} offlineReason={offlineReason} />
         )}
         {actions.resume && (
           <Button
             loading={resume.isPending}
             disabled={busy}
+            aria-describedby={offlineReason}
             onClick={() => run(() => resume.mutateAsync(undefined), t('billing.plan.resumed'))}
           >
             {t('billing.plan.resume')}
           </Button>
         )}
         {actions.upgrade && (
-          <Link
+          <NetworkLink
             to="/upgrade-plan"
+            offlineReason={offlineReason}
             className="inline-flex items-center rounded-lg px-5 py-2.5 font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
           >
             {t('billing.plan.upgrade')}
-          </Link>
+          </NetworkLink>
         )}
         {actions.pause && (
           <Button
             variant="secondary"
             loading={pause.isPending}
             disabled={busy}
+            aria-describedby={offlineReason}
             onClick={() => run(() => pause.mutateAsync(undefined), t('billing.plan.paused'))}
           >
             {t('billing.plan.pause')}
           </Button>
         )}
         {actions.cancelRenewal && (
-          <Button variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
+          <Button
+            variant="secondary"
+            disabled={busy}
+            aria-describedby={offlineReason}
+            onClick={() => setConfirming(true)}
+          >
             {t('billing.plan.cancelRenewal')}
           </Button>
         )}

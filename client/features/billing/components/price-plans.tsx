@@ -1,10 +1,11 @@
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
 import { RUNNING_STATUSES } from '../../../../domain/billing-plans'
 import { SectionCard } from '../../../components/ui/section-card'
 import { useFormat } from '../../../lib/format'
 import { usePrices } from '../api'
 import { usePlan } from '../plan-api'
+import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 
 /**
  * My Account's price plans (only those on sale, spec core §2), with the way to buy each.
@@ -15,6 +16,10 @@ export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
   const format = useFormat()
   const prices = usePrices()
   const plan = usePlan()
+  // Offline the prices last fetched are listed, and buying waits for the network.
+  const shown = useShownOffline(prices)
+  const noticeId = useId()
+  const offlineReason = shown.offline ? noticeId : undefined
   // While a plan runs, another is not bought beside it: ONE PAYMENT comes as an upgrade.
   const status = plan.data?.subscription?.status
   const running = status !== undefined && RUNNING_STATUSES.includes(status)
@@ -27,7 +32,14 @@ export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
       {prices.isPending && (
         <p className="px-5 py-4 text-sm text-slate-500">{t('billing.plans.loading')}</p>
       )}
-      {prices.isError && (
+      {shown.offline && !prices.isPending && (
+        <div className="px-5 pt-4">
+          <OfflineNotice id={noticeId}>
+            {t(prices.data ? 'billing.offline.prices' : 'billing.offline.pricesNone')}
+          </OfflineNotice>
+        </div>
+      )}
+      {prices.isError && !shown.offline && (
         <p className="px-5 py-4 text-sm text-red-700">{t('common.networkError')}</p>
       )}
       <ul className="divide-y divide-slate-100" data-testid="price-plans">
@@ -40,18 +52,30 @@ export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
             {paidForGood ? null : running ? (
               price.plan === 'one_payment' &&
               plan.data?.actions.upgrade && (
-                <Link to={`/upgrade-plan?price=${price.id}`} className={link}>
+                <NetworkLink
+                  to={`/upgrade-plan?price=${price.id}`}
+                  className={link}
+                  offlineReason={offlineReason}
+                >
                   {t('billing.plan.upgrade')}
-                </Link>
+                </NetworkLink>
               )
             ) : price.plan === 'one_payment' ? (
-              <Link to={`/my-account/single-payment?price=${price.id}`} className={link}>
+              <NetworkLink
+                to={`/my-account/single-payment?price=${price.id}`}
+                className={link}
+                offlineReason={offlineReason}
+              >
                 {t('billing.plans.payNow')}
-              </Link>
+              </NetworkLink>
             ) : (
-              <Link to={`/my-account/subscribe-payment?price=${price.id}`} className={link}>
+              <NetworkLink
+                to={`/my-account/subscribe-payment?price=${price.id}`}
+                className={link}
+                offlineReason={offlineReason}
+              >
                 {t('billing.plan.start')}
-              </Link>
+              </NetworkLink>
             )}
           </li>
         ))}

@@ -1,12 +1,15 @@
 import CreditCard from 'lucide-react/icons/credit-card'
 import Plus from 'lucide-react/icons/plus'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SavedCard } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
-import { SectionCard } from '../../../components/ui/section-card'
+import { SECTION_LINK_CLASS, SectionCard } from '../../../components/ui/section-card'
 import { readServerError } from '../../../lib/form-mutation'
+import { useFormat } from '../../../lib/format'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount, useRemoveCard, useSetDefaultCard } from '../api'
+import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 
 export const BRAND_NAMES: Record<SavedCard['brand'], string> = {
   visa: 'Visa',
@@ -23,7 +26,12 @@ export function SavedCards() {
   const account = useBillingAccount()
   const setDefault = useSetDefaultCard()
   const remove = useRemoveCard()
-  const busy = setDefault.isPending || remove.isPending
+  const format = useFormat()
+  // Offline: the cards as last fetched on this device, and no changes until the network is back.
+  const shown = useShownOffline(account)
+  const noticeId = useId()
+  const offlineReason = shown.offline ? noticeId : undefined
+  const busy = setDefault.isPending || remove.isPending || shown.offline
   const failed = (error: unknown) =>
     notify('error', readServerError(error, t('common.networkError')).message)
 
@@ -31,11 +39,16 @@ export function SavedCards() {
   return (
     <SectionCard
       title={t('billing.cards.title')}
-      link={{
-        to: '/my-account/add-credit-card',
-        label: t('billing.card.heading'),
-        icon: <Plus aria-hidden className="size-4" />,
-      }}
+      action={
+        <NetworkLink
+          to="/my-account/add-credit-card"
+          offlineReason={offlineReason}
+          className={SECTION_LINK_CLASS}
+        >
+          <Plus aria-hidden className="size-4" />
+          {t('billing.card.heading')}
+        </NetworkLink>
+      }
     >
       <div className="flex flex-col gap-3 px-5 py-4">
         {account.isPending && (
@@ -43,8 +56,18 @@ export function SavedCards() {
             {t('billing.cards.loading')}
           </p>
         )}
-        {account.isError && <p className="text-sm text-red-700">{t('common.networkError')}</p>}
-        {account.isSuccess && cards.length === 0 && (
+        {shown.asOf !== null && (
+          <OfflineNotice id={noticeId}>
+            {t('billing.offline.cards', { date: format.dateTime(new Date(shown.asOf)) })}
+          </OfflineNotice>
+        )}
+        {shown.offline && !account.data && !account.isPending && (
+          <OfflineNotice id={noticeId}>{t('billing.offline.cardsNone')}</OfflineNotice>
+        )}
+        {account.isError && !shown.offline && (
+          <p className="text-sm text-red-700">{t('common.networkError')}</p>
+        )}
+        {account.data && cards.length === 0 && (
           <p className="text-sm text-slate-600">{t('billing.cards.none')}</p>
         )}
         {cards.length > 0 && (
@@ -72,6 +95,7 @@ export function SavedCards() {
                   <Button
                     variant="ghost"
                     disabled={busy}
+                    aria-describedby={offlineReason}
                     onClick={() => setDefault.mutate(card.id, { onError: failed })}
                   >
                     {t('billing.cards.makeDefault')}
@@ -80,6 +104,7 @@ export function SavedCards() {
                 <Button
                   variant="ghost"
                   disabled={busy}
+                  aria-describedby={offlineReason}
                   aria-label={t('billing.cards.removeNamed', { last4: card.last4 })}
                   onClick={() => remove.mutate(card.id, { onError: failed })}
                 >

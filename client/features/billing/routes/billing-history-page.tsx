@@ -7,6 +7,7 @@ import type { Invoice } from '../../../../domain/billing-plans'
 import { Button } from '../../../components/ui/button'
 import { type Formats, useFormat } from '../../../lib/format'
 import { useBillingAccount } from '../api'
+import { OfflineNotice, useShownOffline } from '../components/offline-notice'
 import { SandboxNotice } from '../components/sandbox-notice'
 import { useInvoices } from '../plan-api'
 
@@ -28,6 +29,9 @@ export function BillingHistoryPage() {
   const account = useBillingAccount()
   const invoices = useInvoices()
   const list = invoices.data?.invoices ?? []
+  const format = useFormat()
+  // Offline, the invoices last fetched on this device, dated; their PDFs come from the server.
+  const shown = useShownOffline(invoices)
 
   return (
     <section className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-6">
@@ -45,12 +49,20 @@ export function BillingHistoryPage() {
           {t('billing.history.loading')}
         </p>
       )}
-      {invoices.isError && (
+      {shown.asOf !== null && (
+        <OfflineNotice>
+          {t('billing.offline.history', { date: format.dateTime(new Date(shown.asOf)) })}
+        </OfflineNotice>
+      )}
+      {shown.offline && !invoices.data && !invoices.isPending && (
+        <OfflineNotice>{t('billing.offline.historyNone')}</OfflineNotice>
+      )}
+      {invoices.isError && !shown.offline && (
         <p role="alert" className="text-sm text-red-700">
           {t('common.networkError')}
         </p>
       )}
-      {invoices.isSuccess && list.length === 0 && (
+      {invoices.data && list.length === 0 && (
         <p className="rounded-2xl bg-white p-5 text-slate-600 shadow-sm ring-1 ring-slate-200">
           {t('billing.history.empty')}
         </p>
