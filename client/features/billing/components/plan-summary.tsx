@@ -81,7 +81,7 @@ export function PlanSummary({ paidOnce }: { paidOnce: boolean }) {
         {isCharging(state) && !shown.offline && <PaymentInProgress />}
         {state && <PlanDetails state={state} paidOnce={paidOnce} />}
         {state && <PlanActions state={state} paidOnce={paidOnce} offlineReason={offlineReason} />}
-        {state && <RenewalReminders state={state} />}
+        {state && <RenewalReminders state={state} offlineReason={offlineReason} />}
       </div>
     </SectionCard>
   )

@@ -11,7 +11,14 @@ const CHARGING = new Set(['active', 'trialing', 'past_due', 'paused'])
  * The opt-in e-mail 3 days before each monthly payment (issue 29), off by default. Shown only
  * beside a monthly plan that will charge again; the box says at once what was saved.
  */
-export function RenewalReminders({ state }: { state: PlanState }) {
+export function RenewalReminders({
+  state,
+  offlineReason,
+}: {
+  state: PlanState
+  /** Offline, the id of the notice that says why changes wait for a connection. */
+  offlineReason?: string
+}) {
   const { t } = useTranslation()
   const change = useRenewalReminders()
   const [error, setError] = useState<string>()
@@ -25,8 +32,8 @@ export function RenewalReminders({ state }: { state: PlanState }) {
           type="checkbox"
           className="mt-0.5 size-4 shrink-0 accent-brand-600"
           checked={change.isPending ? Boolean(change.variables?.on) : state.renewalReminders}
-          disabled={change.isPending}
-          aria-describedby={hintId}
+          disabled={change.isPending || offlineReason !== undefined}
+          aria-describedby={offlineReason ? `${hintId} ${offlineReason}` : hintId}
           onChange={(event) => {
             setError(undefined)
             change.mutate(
