@@ -222,7 +222,12 @@ describe('the local outbox of an installation with a public address', () => {
     try {
       await app.mailer.send(message('public@example.com', 'Kept anyway', 'Code 224466'))
       await waitForOutboxMessage(app, 'public@example.com')
-      const line = logs.lines.find((entry) => entry.to === 'public@example.com')
+      // The line is logged just after the row is kept: waited for, not assumed.
+      const line = await vi.waitFor(() => {
+        const found = logs.lines.find((entry) => entry.to === 'public@example.com')
+        if (!found) throw new Error('not logged yet')
+        return found
+      })
       expect(line?.msg).toContain('set SMTP_URL')
       expect(line?.msg).not.toContain('/dev/mailbox')
       for (const url of ['/dev/mailbox', '/dev/mailbox.json']) {
