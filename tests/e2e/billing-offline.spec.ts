@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { createUser, ownClientAddress, signInAs } from './support/accounts'
-import { advance } from './support/billing'
+import { advance, refusalSeen } from './support/billing'
 import { expect, test } from './support/test'
 
 // My Account with no network: the plan, cards and prices as this device last fetched them,
@@ -251,11 +251,7 @@ test('offline, the failed-payment banner still says what is owed, and Pay now an
   // Saved without complaint; the bank refuses the renewal's charge.
   await addCard(page, '4000000000000341', true)
   await advance(member.email, 31)
-  await expect
-    .poll(async () => (await (await page.request.get('/api/billing/plan')).json()).paymentFailed, {
-      timeout: 30_000,
-    })
-    .toBe(true)
+  await refusalSeen(page)
   await page.goto('/my-account')
   const banner = page.getByTestId('payment-failed-banner')
   await expect(banner.getByRole('button', { name: 'Pay US$15.00 now' })).toBeEnabled()

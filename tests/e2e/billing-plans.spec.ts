@@ -1,7 +1,7 @@
 import { expectPanelsOpen } from './support/access'
 import { createUser, ownClientAddress, signInAs } from './support/accounts'
 import { expectAccessible } from './support/axe'
-import { advance, nextYear, saveCard, startFromMyAccount } from './support/billing'
+import { advance, nextYear, renewalRefused, saveCard, startFromMyAccount } from './support/billing'
 import { builtChunkPath } from './support/build-manifest'
 import { expect, test } from './support/test'
 
@@ -126,27 +126,11 @@ test('a failed renewal shows the banner on /home and My Account, and is paid fro
 }) => {
   const member = await createUser()
   await signInAs(page, member)
-  // This card can be saved, but the bank refuses its charges after the first month.
-  await saveCard(page, '4242 4242 4242 4242')
-  await startFromMyAccount(page, /SUBSCRIPTION/)
-  await saveCard(page, '4000 0000 0000 0341')
-  const cards = page.getByTestId('saved-cards')
-  await cards
-    .getByRole('listitem')
-    .filter({ hasText: '0341' })
-    .getByRole('button', { name: 'Make default' })
-    .click()
-  await expect(cards.getByRole('listitem').filter({ hasText: '0341' })).toContainText('Default')
-
-  await advance(member.email, 31)
-  // The bank answers the renewal's charge a moment later, as Stripe's webhook would. Until
-  // then the member still has access, and a page opened meanwhile starts keeping the media
-  // for offline use, which the refusal then interrupts (a 402 in the console).
-  await expect
-    .poll(async () => (await (await page.request.get('/api/billing/plan')).json()).paymentFailed, {
-      timeout: 30_000,
-    })
-    .toBe(true)
+  // 0341 can be saved, but the bank refuses its charges after the first month. The bank
+  // answers the renewal's charge a moment later, as Stripe's webhook would; until then the
+  // member still has access, and a page opened meanwhile starts keeping the media for offline
+  // use, which the refusal then interrupts (a 402 in the console): so the helper waits for it.
+  await renewalRefused(page, member.email, '4000 0000 0000 0341')
   await page.goto('/home')
   const banner = page.getByTestId('payment-failed-banner')
   await expect(banner).toContainText('Sorry, it seems that a payment failed', { timeout: 30_000 })
@@ -177,7 +161,9 @@ test('a failed renewal shows the banner on /home and My Account, and is paid fro
   await expect(page.getByRole('link', { name: /^PDF of invoice HZ-\d+$/ })).toBeVisible()
   await page.getByRole('link', { name: 'Back to My Account' }).click()
   await expect(page).toHaveURL(/\/my-account$/)
-  await expect(cards.getByRole('listitem').filter({ hasText: '4444' })).toContainText('Default')
+  await expect(
+    page.getByTestId('saved-cards').getByRole('listitem').filter({ hasText: '4444' }),
+  ).toContainText('Default')
   await expect(page.getByTestId('payment-failed-banner')).toHaveCount(0)
   await expect(page.getByTestId('plan-status')).toHaveText('Active')
   await page.goto('/home')
@@ -189,24 +175,8 @@ test('Pay now on the banner with the refused card still the default says why the
 }) => {
   const member = await createUser()
   await signInAs(page, member)
-  await saveCard(page, '4242 4242 4242 4242')
-  await startFromMyAccount(page, /SUBSCRIPTION/)
-  // Saved without complaint; every charge to it is refused for insufficient funds.
-  await saveCard(page, '4000 0000 0000 9995')
-  const cards = page.getByTestId('saved-cards')
-  await cards
-    .getByRole('listitem')
-    .filter({ hasText: '9995' })
-    .getByRole('button', { name: 'Make default' })
-    .click()
-  await expect(cards.getByRole('listitem').filter({ hasText: '9995' })).toContainText('Default')
-
-  await advance(member.email, 31)
-  await expect
-    .poll(async () => (await (await page.request.get('/api/billing/plan')).json()).paymentFailed, {
-      timeout: 30_000,
-    })
-    .toBe(true)
+  // 9995 is saved without complaint; every charge to it is refused for insufficient funds.
+  await renewalRefused(page, member.email, '4000 0000 0000 9995')
   await page.goto('/my-account')
   const banner = page.getByTestId('payment-failed-banner')
   await expect(banner).toContainText(

@@ -33,3 +33,28 @@ export async function startFromMyAccount(page: Page, plan: RegExp) {
 
 /** Moves the member's sandbox billing clock on: renewals and installments that fall due run. */
 export const advance = (email: string, days: number) => harness('billing-advance', { email, days })
+
+/** Until the plan says the bank refused the open invoice's last charge (its answer comes later). */
+export async function refusalSeen(page: Page) {
+  await expect
+    .poll(async () => (await (await page.request.get('/api/billing/plan')).json()).paymentFailed, {
+      timeout: 30_000,
+    })
+    .toBe(true)
+}
+
+/**
+ * A SUBSCRIPTION paid with the card that always pays, then `refusing` made the default and the
+ * clock moved a month on: the renewal is refused, once the bank has answered.
+ */
+export async function renewalRefused(page: Page, email: string, refusing: string) {
+  await saveCard(page, '4242 4242 4242 4242')
+  await startFromMyAccount(page, /SUBSCRIPTION/)
+  await saveCard(page, refusing)
+  const last4 = refusing.replace(/\D/g, '').slice(-4)
+  const card = page.getByTestId('saved-cards').getByRole('listitem').filter({ hasText: last4 })
+  await card.getByRole('button', { name: 'Make default' }).click()
+  await expect(card).toContainText('Default')
+  await advance(email, 31)
+  await refusalSeen(page)
+}
