@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import type { Language } from '../../domain/i18n'
 import { APP_ROUTES } from '../../domain/routes'
 import { ownClientAddress } from './support/accounts'
+import { MY_ACCOUNT_PAGES } from './support/every-page'
 import { expect, test } from './support/test'
 
 // Every page's header title, on the narrowest phone (320 px) and in both languages: never blank,
@@ -16,14 +17,7 @@ test.use({ viewport: { width: 320, height: 640 } })
 const SAMPLE_PATHS: Record<string, string[]> = {
   '/signup/:code': ['/signup/A1B2C3D4'],
   // My Account's own pages each have their title.
-  '/my-account/*': [
-    '/my-account',
-    '/my-account/add-credit-card',
-    '/my-account/single-payment',
-    '/my-account/subscribe-payment',
-    '/my-account/modify-billing-info',
-    '/my-account/billing-history',
-  ],
+  '/my-account/*': MY_ACCOUNT_PAGES,
   // The panel pages' titles are the panels' own names, the longest ones included.
   '/panel-info/:id': Array.from({ length: 16 }, (_, i) => `/panel-info/${pad(i + 1)}`),
   '/harmonizing-screen/:id': Array.from(

@@ -14,17 +14,20 @@ import { expect, test } from './test'
 // console. No rule is turned off: 0 serious or critical findings, each listed when there are.
 // tests/e2e/axe-every-page.spec.ts runs it on a desktop, axe-every-page.mobile.spec.ts on a phone.
 
+/** My Account's own pages, each with its title: the paths behind `/my-account/*`. */
+export const MY_ACCOUNT_PAGES = [
+  '/my-account',
+  '/my-account/add-credit-card',
+  '/my-account/single-payment',
+  '/my-account/subscribe-payment',
+  '/my-account/modify-billing-info',
+  '/my-account/billing-history',
+]
+
 /** A browser path for each pattern of the route table that has parameters. */
 const SAMPLE_PATHS: Record<string, string[]> = {
   '/signup/:code': ['/signup/A1B2C3D4'],
-  '/my-account/*': [
-    '/my-account',
-    '/my-account/add-credit-card',
-    '/my-account/single-payment',
-    '/my-account/subscribe-payment',
-    '/my-account/modify-billing-info',
-    '/my-account/billing-history',
-  ],
+  '/my-account/*': MY_ACCOUNT_PAGES,
   '/panel-info/:id': ['/panel-info/01'],
   '/harmonizing-screen/:id': ['/harmonizing-screen/01'],
   // The console has a test of its own, as an operator.
