@@ -3,6 +3,7 @@ import type { Language } from '../../domain/i18n'
 import { ownClientAddress } from './support/accounts'
 import { expectAccessible } from './support/axe'
 import { PNG } from './support/clients'
+import { pageSettled } from './support/every-page'
 import { expect, test } from './support/test'
 
 // On a phone a toast never covers the header, nor a button, link or field the member could see
@@ -27,10 +28,13 @@ const CONTROLS =
 
 /**
  * Marks the controls on screen now, wholly below the header (what the member can see and
- * press), so that the check after the toast came compares the toast with those.
+ * press), so that the check after the toast came compares the toast with those. Called once
+ * the page has settled: a section still loading (the redeem box waits for the access answer,
+ * the leaving section for its code) would leave nothing to mark, or marks on what is replaced.
  */
 async function markControlsOnScreen(page: Page) {
-  await page.evaluate((selector) => {
+  await pageSettled(page)
+  const marked = await page.evaluate((selector) => {
     const header = document.querySelector('header')?.getBoundingClientRect()
     if (!header) throw new Error('no header')
     for (const element of document.querySelectorAll<HTMLElement>(selector)) {
@@ -42,7 +46,9 @@ async function markControlsOnScreen(page: Page) {
       const onScreen = box.top >= header.bottom && box.bottom <= window.innerHeight
       if (shown && onScreen && !element.closest('header')) element.dataset.onScreen = ''
     }
+    return document.querySelectorAll('[data-on-screen]').length
   }, CONTROLS)
+  expect(marked, 'controls on screen before the toast').toBeGreaterThan(0)
 }
 
 interface Box {
@@ -77,6 +83,8 @@ async function expectToastClear(page: Page, text: string) {
       })),
     }
   })
+  // Offline, a link that needs the network becomes a disabled button (a new element, unmarked);
+  // the fields and buttons around it stay.
   expect(controls.length, 'controls on screen to compare with').toBeGreaterThan(0)
   expect(toastBox.top, 'the toast starts below the header').toBeGreaterThanOrEqual(
     headerBox.bottom - 0.5,
@@ -130,7 +138,7 @@ for (const { width, height } of [
           member: _,
         }) => {
           await page.goto('/my-account')
-          await expect(page.getByTestId('plan-summary')).toBeVisible()
+          await pageSettled(page)
           await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
           await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
           await markControlsOnScreen(page)

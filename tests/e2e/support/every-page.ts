@@ -49,7 +49,7 @@ const CONSOLE_VIEWS = ['overview', 'members', 'codes', 'prices', 'media', 'jobs'
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español' }
 
 /** The page as it settles: its code and data are in, nothing says it is still loading. */
-async function pageSettled(page: Page) {
+export async function pageSettled(page: Page) {
   await expect(page.getByTestId('route-spinner')).toHaveCount(0)
   await expect(page.getByTestId('header-title')).not.toBeEmpty()
   await page.waitForLoadState('networkidle')
