@@ -207,6 +207,41 @@ async function settleInstallments(
   return changed
 }
 
+/**
+ * The card that has just paid a ONE PAYMENT becomes the member's default. A card typed on the
+ * pay page is saved before the charge (and is the default when it is the member's first), so
+ * without this a card the bank refused stayed "Default" beside the one that then paid. Only at
+ * the moment a payment is first seen paid (the member's turn makes that moment one): a default
+ * the member picks afterwards is theirs. The new default, or null when nothing changed.
+ */
+async function defaultToPayingCard(
+  db: Database,
+  payments: BillingDeps['payments'],
+  customer: { id: string; defaultId: string | null },
+  userId: string,
+  methods: readonly { id: string }[],
+  intents: readonly GatewayPaymentIntent[],
+): Promise<string | null> {
+  const paid = intents.filter(
+    (intent) => intent.metadata.price_id !== '' && intent.status === 'succeeded',
+  )
+  if (paid.length === 0) return null
+  const known = await db
+    .select({ id: billingPaymentIntents.id })
+    .from(billingPaymentIntents)
+    .where(
+      and(eq(billingPaymentIntents.userId, userId), eq(billingPaymentIntents.status, 'succeeded')),
+    )
+  const seenPaid = new Set(known.map(({ id }) => id))
+  const [newest] = paid
+    .filter((intent) => !seenPaid.has(intent.id))
+    .sort((a, b) => b.created - a.created)
+  const card = newest?.payment_method
+  if (!card || card === customer.defaultId || !methods.some(({ id }) => id === card)) return null
+  await payments.updateCustomer(customer.id, { defaultPaymentMethod: card })
+  return card
+}
+
 async function writeCustomer({ db, payments }: BillingDeps, customerId: string) {
   // Before the first read: what happened at the provider before this moment is in what we read,
   // so an event received earlier needs no sync of its own (webhook.ts).
@@ -225,6 +260,7 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
   // Failing half-way, the rows are still written from what was read (a paid ONE PAYMENT then
   // blocks a second one at once), and the failure is raised after, for the job to retry.
   let unsettled: unknown = null
+  let defaultId = customer.invoice_settings.default_payment_method
   try {
     const replaced = await settleReplacements(payments, subscriptions, invoices, intents)
     if ((await settleInstallments(payments, subscriptions)) || replaced) {
@@ -234,6 +270,15 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
     if (await closeFailedChecks(payments, intents)) {
       intents = await payments.listPaymentIntents(customerId)
     }
+    defaultId =
+      (await defaultToPayingCard(
+        db,
+        payments,
+        { id: customerId, defaultId },
+        userId,
+        methods,
+        intents,
+      )) ?? defaultId
   } catch (error) {
     unsettled = error
   }
@@ -249,7 +294,7 @@ async function writeCustomer({ db, payments }: BillingDeps, customerId: string) 
     state: address?.state ?? null,
     postalCode: address?.postal_code ?? null,
     country: address?.country ?? null,
-    defaultPaymentMethodId: customer.invoice_settings.default_payment_method,
+    defaultPaymentMethodId: defaultId,
     syncedAt: startedAt,
   }
   await db.transaction(async (tx) => {

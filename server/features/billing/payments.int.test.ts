@@ -13,7 +13,7 @@ const member = () => memberWithCookie(testApp.app)
 
 const call = apiCallsTo(() => testApp.app)
 
-const { priceOf, cardField: card } = billingCallsTo(call)
+const { priceOf, cardField: card, saveCard } = billingCallsTo(call)
 
 async function payNow(cookie: string, number: string, extra: object = {}, language = 'en') {
   return call(
@@ -46,6 +46,11 @@ async function settled(cookie: string, id: string) {
     },
     { timeout: 30_000, interval: 200 },
   )
+}
+
+interface Card {
+  last4: string
+  isDefault: boolean
 }
 
 const access = async (cookie: string) => (await call('GET', '/api/access', cookie)).json()
@@ -106,6 +111,39 @@ describe('Pay now (ONE PAYMENT)', () => {
       failure: 'Your card has insufficient funds.',
     })
     expect((await access(cookie)).hasAccess).toBe(false)
+  })
+
+  it('makes the card that paid the default, not the saved card the bank refused before it', async () => {
+    const { cookie } = await member()
+    const defaults = async () =>
+      Object.fromEntries(
+        ((await call('GET', '/api/billing/account', cookie)).json().cards as Card[]).map(
+          (saved) => [saved.last4, saved.isDefault],
+        ),
+      )
+    const pay = async (paymentMethodId: string) => {
+      const made = await call('POST', '/api/billing/one-payment', cookie, {
+        priceId: await priceOf(cookie, 'one_payment'),
+        paymentMethodId,
+        attemptId: randomUUID(),
+      })
+      expect(made.statusCode, made.body).toBe(200)
+      return settled(cookie, made.json().payment.id)
+    }
+    // The pay page saves a typed card before paying with it; the first is the default.
+    const poor = await saveCard(cookie, '4000000000009995')
+    expect(await pay(poor)).toMatchObject({ status: 'requires_payment_method' })
+    expect(await defaults()).toEqual({ '9995': true })
+
+    const good = await saveCard(cookie, '4242424242424242')
+    expect(await defaults()).toEqual({ '9995': true, '4242': false })
+    expect(await pay(good)).toMatchObject({ status: 'succeeded' })
+    await vi.waitFor(async () => expect(await defaults()).toEqual({ '9995': false, '4242': true }))
+
+    // Afterwards the member's own choice stands: later syncs do not move it back.
+    expect((await call('PUT', `/api/billing/cards/${poor}/default`, cookie)).statusCode).toBe(200)
+    await saveCard(cookie, '5555555555554444')
+    expect(await defaults()).toEqual({ '9995': true, '4242': false, '4444': false })
   })
 
   it('charges once for two tries at the same moment, and never again once paid', async () => {
