@@ -5,6 +5,7 @@ import {
   createPriceRequestSchema,
   isCardExpired,
   passesLuhn,
+  planName,
   priceLabel,
 } from './billing'
 
@@ -30,6 +31,17 @@ describe('price labels (spec core §2)', () => {
     expect(priceLabel('FOUR_PAYMENTS')).toBe('FOUR PAYMENTS')
     expect(priceLabel('ONE_PAYMENT')).toBe('ONE PAYMENT')
     expect(priceLabel('Monthly')).toBe('Monthly')
+  })
+
+  it('names the catalog’s three plans in Spanish, and an operator’s own price as written', () => {
+    expect(
+      ['ONE_PAYMENT', 'FOUR_PAYMENTS', 'SUBSCRIPTION'].map((nickname) =>
+        planName(priceLabel(nickname), 'es'),
+      ),
+    ).toEqual(['PAGO ÚNICO', 'CUATRO PAGOS', 'SUSCRIPCIÓN'])
+    expect(planName('FOUR PAYMENTS', 'en')).toBe('FOUR PAYMENTS')
+    expect(planName('SPRING OFFER', 'es')).toBe('SPRING OFFER')
+    expect(planName('constructor', 'es')).toBe('constructor')
   })
 
   it('a new price needs a nickname an operator can read, a plan and a chargeable amount', () => {

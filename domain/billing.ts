@@ -1,4 +1,5 @@
 import { z } from 'zod/mini'
+import type { Language } from './i18n'
 import { tooLong } from './messages'
 import { textSchema } from './text'
 
@@ -56,6 +57,22 @@ export type CreatePriceRequest = z.infer<typeof createPriceRequestSchema>
 /** Nickname underscores are shown as spaces: `FOUR_PAYMENTS` → `FOUR PAYMENTS`. */
 export function priceLabel(nickname: string): string {
   return nickname.replaceAll('_', ' ')
+}
+
+/** Our catalog's plan names (server/features/billing/catalog.ts) as each language writes them. */
+const PLAN_NAMES: Readonly<Record<string, Record<Language, string>>> = {
+  'ONE PAYMENT': { en: 'ONE PAYMENT', es: 'PAGO ÚNICO' },
+  'FOUR PAYMENTS': { en: 'FOUR PAYMENTS', es: 'CUATRO PAGOS' },
+  SUBSCRIPTION: { en: 'SUBSCRIPTION', es: 'SUSCRIPCIÓN' },
+}
+
+/**
+ * A price's label (see priceLabel) in the reader's language: the spec's English names are the
+ * catalog's, so they are translated like any other text; a name an operator gave a price of
+ * their own is theirs, and shown as written.
+ */
+export function planName(label: string, language: Language): string {
+  return PLAN_NAMES[label]?.[language] ?? label
 }
 
 /**

@@ -16,6 +16,7 @@ const TEXTS = {
     planTitle: 'My Subscription',
     cardsTitle: 'Saved cards',
     active: 'Active',
+    plan: 'SUBSCRIPTION',
     cancel: 'Cancel Renewal',
     upgrade: 'Upgrade plan',
     addCard: 'Add Credit Card',
@@ -36,6 +37,7 @@ const TEXTS = {
     planTitle: 'Mi suscripción',
     cardsTitle: 'Tarjetas guardadas',
     active: 'Activa',
+    plan: 'SUSCRIPCIÓN',
     cancel: 'Cancelar renovación',
     upgrade: 'Mejorar el plan',
     addCard: 'Añadir tarjeta de crédito',
@@ -145,7 +147,7 @@ for (const language of ['en', 'es'] as const) {
       await page.reload()
       await expect(page.getByRole('heading', { name: text.planTitle })).toBeVisible()
       await expect(summary.getByTestId('plan-status')).toHaveText(text.active)
-      await expect(summary).toContainText('SUBSCRIPTION')
+      await expect(summary).toContainText(text.plan)
       await expect(summary.getByText(text.loading)).toHaveCount(0)
       // Dated when it was fetched, in the member's language (the minute may have turned).
       const notice = summary.getByTestId('offline-notice')
@@ -183,7 +185,7 @@ for (const language of ['en', 'es'] as const) {
       await page.setViewportSize({ width: 1280, height: 720 })
       await page.getByRole('link', { name: text.history }).click()
       await expect(page.getByTestId('invoice-row')).toHaveCount(1)
-      await expect(page.getByTestId('invoice-row')).toContainText('SUBSCRIPTION')
+      await expect(page.getByTestId('invoice-row')).toContainText(text.plan)
       await expect(page.getByTestId('offline-notice')).toHaveText(
         oneOf([...dates].map(text.historyAsOf)),
       )

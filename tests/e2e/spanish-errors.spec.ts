@@ -142,7 +142,7 @@ test('My Account, billing, card and pay page answer empty and wrong input in Spa
   // (it once said "Invalid input"); a wrong copy address is told in Spanish.
   await page.goto('/my-account/single-payment')
   const pay = formWith(page, 'receiptEmail')
-  await expect(page.getByRole('radio', { name: /ONE PAYMENT/ })).toBeChecked()
+  await expect(page.getByRole('radio', { name: /PAGO ÚNICO/ })).toBeChecked()
   await page.getByLabel('Número de tarjeta').fill('4242 4242 4242 4242')
   await page.getByLabel('Fecha de caducidad').fill('12 / 40')
   await page.getByLabel('Código de seguridad').fill('123')

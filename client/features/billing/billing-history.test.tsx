@@ -143,7 +143,7 @@ describe('Invoices', () => {
     ).toEqual(['Producto', 'Referencia', 'Fecha', 'Importe', 'Estado', 'Factura'])
     const { row, cells } = await onlyRow()
     expect(cells.slice(0, 5)).toEqual([
-      'ONE PAYMENT',
+      'PAGO ÚNICO',
       expect.stringMatching(/^HZ-\d{6}$/),
       expect.stringMatching(/^\d{1,2} [a-z]{3} \d{4}$/),
       '149,00\u00a0US$',

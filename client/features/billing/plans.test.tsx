@@ -237,9 +237,10 @@ describe('My Subscription on My Account', () => {
     await user.click(startNow)
     expect(await within(section).findByText('*Selecciona primero un plan de precios')).toBeTruthy()
 
-    const subscription = within(section).getByRole('radio', { name: /^SUBSCRIPTION/ })
+    // The catalog's plan names are translated like any other text.
+    const subscription = within(section).getByRole('radio', { name: /^SUSCRIPCIÓN/ })
     expect(subscription.closest('label')?.textContent?.replace(/\s/g, ' ')).toBe(
-      'SUBSCRIPTION15,00 US$ al mes',
+      'SUSCRIPCIÓN15,00 US$ al mes',
     )
     await user.click(subscription)
     await user.click(startNow)
@@ -250,6 +251,7 @@ describe('My Subscription on My Account', () => {
     const mine = await planSection('Mi suscripción')
     await waitFor(() => expect(within(mine).getByTestId('plan-status').textContent).toBe('Activa'))
     expect(within(mine).getByText(`Se renueva el ${renews}.`)).toBeTruthy()
+    expect(within(mine).getByText('SUSCRIPCIÓN')).toBeTruthy()
     expect(within(mine).getByRole('button', { name: 'Cancelar renovación' })).toBeTruthy()
     expect(
       within(mine).getByRole('button', { name: 'Pausar (sin cobros ni sesiones)' }),

@@ -10,6 +10,7 @@ import { useOnline } from '../../../lib/network-status'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount } from '../api'
 import { useConfirmPlanCharge, usePlan } from '../plan-api'
+import { usePlanName } from '../use-plan-name'
 import { InvoicePaymentStatus, useInvoicePayment } from './invoice-payment'
 import { NetworkLink, OfflineNotice } from './offline-notice'
 import { PausedBanner } from './paused-banner'
@@ -74,6 +75,7 @@ function BankCheckBanner({ state }: { state: PlanState }) {
  */
 export function PaymentFailedBanner({ sandboxNotice = false }: { sandboxNotice?: boolean }) {
   const { t } = useTranslation()
+  const planName = usePlanName()
   const format = useFormat()
   const plan = usePlan()
   const account = useBillingAccount()
@@ -114,7 +116,7 @@ export function PaymentFailedBanner({ sandboxNotice = false }: { sandboxNotice?:
       <p className="text-sm" data-testid="payment-failed-details">
         {t('billing.banner.refused', {
           amount: format.money(invoice.total, invoice.currency),
-          plan: subscription?.label ?? invoice.number,
+          plan: subscription ? planName(subscription.label) : invoice.number,
           reason: t(`billing.refusal.${state?.refusal ?? 'card_declined'}`),
         })}{' '}
         {state?.nextPaymentAttempt && !stopped

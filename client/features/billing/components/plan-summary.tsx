@@ -23,6 +23,7 @@ import {
   useResumePlan,
   useStartPlan,
 } from '../plan-api'
+import { usePlanName } from '../use-plan-name'
 import { PayInvoiceButton } from './invoice-payment'
 import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 import { usePlanCheck } from './plan-check'
@@ -104,6 +105,7 @@ export function PaymentInProgress() {
 
 function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean }) {
   const { t } = useTranslation()
+  const planName = usePlanName()
   const format = useFormat()
   const plan = state.subscription
   // Paid for good: what was bought before (a subscription that ended with the upgrade) is
@@ -176,7 +178,7 @@ function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
   return (
     <div className="flex flex-col gap-1">
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <span className="font-medium text-slate-900">{plan.label}</span>
+        <span className="font-medium text-slate-900">{planName(plan.label)}</span>
         <span className="font-semibold text-brand-900">
           {t(`billing.plans.amount.${plan.plan}`, { amount: format.money(plan.unitAmount) })}
         </span>
@@ -211,6 +213,7 @@ export function PlanPriceChoice({
   error?: string
 }) {
   const { t } = useTranslation()
+  const planName = usePlanName()
   const format = useFormat()
   return (
     <fieldset className="flex flex-col gap-2">
@@ -229,7 +232,7 @@ export function PlanPriceChoice({
             checked={value === price.id}
             onChange={() => onChange(price.id)}
           />
-          <span className="flex-1 font-medium text-slate-900">{price.label}</span>
+          <span className="flex-1 font-medium text-slate-900">{planName(price.label)}</span>
           <span className="font-semibold text-brand-900">
             {t(`billing.plans.amount.${price.plan}`, { amount: format.money(price.unitAmount) })}
           </span>

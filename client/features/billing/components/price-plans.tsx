@@ -5,6 +5,7 @@ import { SectionCard } from '../../../components/ui/section-card'
 import { useFormat } from '../../../lib/format'
 import { usePrices } from '../api'
 import { usePlan } from '../plan-api'
+import { usePlanName } from '../use-plan-name'
 import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 
 /**
@@ -13,6 +14,7 @@ import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
  */
 export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
   const { t } = useTranslation()
+  const planName = usePlanName()
   const format = useFormat()
   const prices = usePrices()
   const plan = usePlan()
@@ -45,7 +47,9 @@ export function PricePlans({ paidOnce }: { paidOnce: boolean }) {
       <ul className="divide-y divide-slate-100" data-testid="price-plans">
         {(prices.data?.prices ?? []).map((price) => (
           <li key={price.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 px-5 py-3">
-            <span className="min-w-32 flex-1 font-medium text-slate-900">{price.label}</span>
+            <span className="min-w-32 flex-1 font-medium text-slate-900">
+              {planName(price.label)}
+            </span>
             <span className="font-semibold text-brand-900">
               {t(`billing.plans.amount.${price.plan}`, { amount: format.money(price.unitAmount) })}
             </span>

@@ -10,6 +10,7 @@ import { useBillingAccount } from '../api'
 import { OfflineNotice, useShownOffline } from '../components/offline-notice'
 import { SandboxNotice } from '../components/sandbox-notice'
 import { useInvoices } from '../plan-api'
+import { usePlanName } from '../use-plan-name'
 
 // Text on a light tint of the same hue: each pair is above 4.5:1 (WCAG AA).
 const STATUS_BADGES: Record<Invoice['status'], string> = {
@@ -81,8 +82,9 @@ export function BillingHistoryPage() {
 /** What an invoice charged for: the plan's label, with which of the four payments it is. */
 function useProductText(): (invoice: Invoice) => string {
   const { t } = useTranslation()
+  const planName = usePlanName()
   return (invoice) => {
-    const product = invoice.product ?? t('billing.history.plan')
+    const product = invoice.product ? planName(invoice.product) : t('billing.history.plan')
     return invoice.installment
       ? t('billing.history.installment', { product, ...invoice.installment })
       : product

@@ -24,6 +24,7 @@ import {
   isCardComplete,
 } from '../components/card-fields'
 import { SandboxNotice } from '../components/sandbox-notice'
+import { usePlanName } from '../use-plan-name'
 import { preselected } from '../use-priced-plan-action'
 
 // Stripe.js comes with this chunk, fetched only in Stripe mode.
@@ -63,6 +64,7 @@ export function SinglePaymentPage() {
 
 function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey: string | null }) {
   const { t } = useTranslation()
+  const planName = usePlanName()
   const format = useFormat()
   const text = useMessageText()
   const prices = usePrices()
@@ -165,7 +167,7 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
                 className="flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 ring-1 ring-slate-200 has-checked:bg-brand-50 has-checked:ring-brand-400"
               >
                 <input type="radio" value={price.id} {...form.register('priceId')} />
-                <span className="flex-1 font-medium text-slate-900">{price.label}</span>
+                <span className="flex-1 font-medium text-slate-900">{planName(price.label)}</span>
                 <span className="font-semibold text-brand-900">
                   {format.money(price.unitAmount)}
                 </span>
