@@ -113,7 +113,12 @@ export function UpgradePlanPage() {
             <Button variant="secondary" onClick={() => navigate('/my-account')}>
               {t('common.cancel')}
             </Button>
-            <Button loading={upgrade.isPending} onClick={submit}>
+            {/* A plan chosen is charged only once its amount due is on screen. */}
+            <Button
+              loading={upgrade.isPending}
+              disabled={priceId !== '' && !preview.data}
+              onClick={submit}
+            >
               {t('billing.upgrade.confirm')}
             </Button>
           </div>
