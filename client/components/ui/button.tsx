@@ -17,7 +17,11 @@ const VARIANTS = {
     'bg-red-700 text-white shadow hover:bg-red-800 disabled:bg-slate-300 disabled:text-slate-600',
 }
 
-/** The app's button; `loading` shows a spinner and blocks a second click. */
+/**
+ * The app's button; `loading` shows a spinner and blocks a second click. A loading button is
+ * not `disabled`: the browser would move the focus off it to the page, and a keyboard user
+ * would be sent back to the top when the answer came. It says it is unavailable instead.
+ */
 export function Button({
   variant = 'primary',
   loading = false,
@@ -25,6 +29,7 @@ export function Button({
   className = '',
   children,
   type = 'button',
+  onClick,
   ...rest
 }: ButtonProps) {
   // In the server's HTML, before the page's code runs, a submit button would send the form the
@@ -35,10 +40,15 @@ export function Button({
   return (
     <button
       type={waiting ? 'button' : type}
-      aria-disabled={waiting || undefined}
-      disabled={disabled || loading}
+      aria-disabled={waiting || (loading && !disabled) || undefined}
+      disabled={disabled}
       aria-busy={loading || undefined}
-      className={`inline-flex items-center justify-center gap-2 rounded-lg px-5 py-2.5 font-medium transition-colors disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`}
+      className={`inline-flex items-center justify-center gap-2 rounded-lg px-5 py-2.5 font-medium transition-colors disabled:cursor-not-allowed aria-busy:cursor-wait ${VARIANTS[variant]} ${className}`}
+      onClick={(event) => {
+        // Also what keeps Enter in the form's fields from sending it again.
+        if (loading) event.preventDefault()
+        else onClick?.(event)
+      }}
       {...rest}
     >
       {loading && (
