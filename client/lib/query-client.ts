@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 import { ApiError } from './api-client'
+import { forgetOnMemberChange } from './session'
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -12,3 +13,6 @@ export const queryClient = new QueryClient({
     },
   },
 })
+
+// No member is shown another's data from memory after a session ended without Log Out.
+forgetOnMemberChange(queryClient)

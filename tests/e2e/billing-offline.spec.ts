@@ -243,6 +243,39 @@ test("never another member's plan: offline, one who has no copy here is told it 
   ).toEqual([])
 })
 
+test('offline, a reload shows the plan as the last change left it, not as it was fetched before the change', async ({
+  page,
+  context,
+}) => {
+  const member = await createUser(page.request)
+  await signInAs(page, member)
+  await subscribe(page)
+  await page.goto('/my-account')
+  const summary = page.getByTestId('plan-summary')
+  const reminders = summary.getByRole('checkbox', {
+    name: 'E-mail me 3 days before each monthly payment',
+  })
+  await expect(reminders).not.toBeChecked()
+  await reminders.click()
+  await expect(reminders).toBeChecked()
+  // The change's answer is what this device keeps (the plan is not fetched again after it).
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const key = Object.keys(localStorage).find((one) => one.startsWith('harmonize.cache.plan:'))
+        const kept = key ? JSON.parse(localStorage.getItem(key) ?? 'null') : null
+        return kept?.value?.renewalReminders
+      }),
+    )
+    .toBe(true)
+  await workerReady(page)
+
+  await context.setOffline(true)
+  await page.reload()
+  await expect(summary.getByTestId('offline-notice')).toBeVisible()
+  await expect(reminders).toBeChecked()
+})
+
 test('offline, the failed-payment banner still says what is owed, and Pay now and Update card wait for the network', async ({
   page,
   context,

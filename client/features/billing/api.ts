@@ -32,7 +32,7 @@ import { countriesResponseSchema, statesResponseSchema } from '../../../domain/r
 import { apiRequest, endpoint } from '../../lib/api-client'
 import { paymentsQueryKey, planQueryKey } from '../../lib/payment-progress'
 import { accessQueryKey } from '../../lib/query-keys'
-import { keptForMember, memberCopyQuery } from './offline-copy'
+import { keptForMember, memberCopyQuery, setKeptForMember } from './offline-copy'
 
 // Billing for the signed-in member: prices, saved cards and billing information.
 
@@ -109,9 +109,12 @@ const saveBillingInfo = endpoint(
 )
 
 // My Account shows the cards, billing information and prices offline as they last were.
+/** The name of the billing account's copy on the device (offline-copy.ts). */
+const ACCOUNT_COPY = 'billing-account'
+
 export const billingAccountQuery = queryOptions({
   queryKey: billingAccountQueryKey,
-  queryFn: keptForMember('billing-account', () =>
+  queryFn: keptForMember(ACCOUNT_COPY, () =>
     apiRequest('/api/billing/account', billingAccountSchema),
   ),
   ...memberCopyQuery,
@@ -136,7 +139,7 @@ function useAccountMutation<Variables>(call: (variables: Variables) => Promise<B
   return useMutation({
     mutationFn: call,
     onSuccess: (account) => {
-      queryClient.setQueryData(billingAccountQueryKey, account)
+      setKeptForMember(queryClient, ACCOUNT_COPY, billingAccountQueryKey, account)
       // The plan's actions hang on the default card (Start Now, Pay Actual Invoice): My
       // Subscription reads them again at once rather than on the next visit.
       void queryClient.invalidateQueries({ queryKey: planQueryKey })

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { OfflineError } from '../../lib/offline-cache'
 import { sessionQueryKey } from '../../lib/session'
-import { keptForMember, memberCopyQuery } from './offline-copy'
+import { keptForMember, memberCopyQuery, setKeptForMember } from './offline-copy'
 
 // A member's own data kept for offline use: under their id, dated, and never another's.
 
@@ -67,5 +67,28 @@ describe('keptForMember', () => {
     const client = clientOf('ada')
     await expect(ask(client, () => Promise.reject(refused))).rejects.toBe(refused)
     expect(client.getQueryData(key)).toBeUndefined()
+  })
+})
+
+describe('setKeptForMember', () => {
+  it('a change answered by a mutation is what the member gets offline after a reload, not the state before it', async () => {
+    const client = clientOf('ada')
+    await ask(client, async () => ({ reminders: false }))
+    setKeptForMember(client, 'plan', key, { reminders: true })
+    expect(client.getQueryData(key)).toEqual({ reminders: true })
+
+    // A reload: a fresh query cache, and no network.
+    const reloaded = clientOf('ada')
+    await expect(ask(reloaded, noNetwork)).rejects.toBeInstanceOf(OfflineError)
+    expect(reloaded.getQueryData(key)).toEqual({ reminders: true })
+  })
+
+  it('keeps nothing for another member, nor while nobody is known to be signed in', async () => {
+    setKeptForMember(clientOf(null), 'plan', key, { reminders: true })
+    expect(Object.keys(localStorage)).toEqual([])
+    setKeptForMember(clientOf('ada'), 'plan', key, { reminders: true })
+    const other = clientOf('grace')
+    await expect(ask(other, noNetwork)).rejects.toBeInstanceOf(OfflineError)
+    expect(other.getQueryData(key)).toBeUndefined()
   })
 })

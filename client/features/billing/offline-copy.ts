@@ -50,6 +50,22 @@ export function keptForMember<T>(name: string, load: () => Promise<T>): QueryFun
 }
 
 /**
+ * Sets a kept query's data from an answer that did not come through its query function (a
+ * mutation answers with the whole new state), and keeps it on the device too: otherwise the
+ * copy stays the one from before the change, and offline a reload shows the change undone.
+ */
+export function setKeptForMember<T>(
+  client: QueryClient,
+  name: string,
+  queryKey: readonly unknown[],
+  value: T,
+): void {
+  client.setQueryData(queryKey, value)
+  const key = memberKey(name, client)
+  if (key) remember(key, value)
+}
+
+/**
  * Query settings for {@link keptForMember}: run while the browser is offline (offlineFirstQuery),
  * and asked again as soon as the network is back, however fresh the copy's date, since it is not
  * the server's word until then.

@@ -19,11 +19,14 @@ import { invoicesQueryKey, planQueryKey } from '../../lib/payment-progress'
 import { fetchPlan, planQuery } from '../../lib/plan-query'
 import { accessQueryKey } from '../../lib/query-keys'
 import type { PlanCheck } from './components/plan-check'
-import { keptForMember, memberCopyQuery } from './offline-copy'
+import { keptForMember, memberCopyQuery, setKeptForMember } from './offline-copy'
 
 // The member's monthly plan and invoices (spec core §2 account actions).
 
 export { isCharging } from '../../lib/payment-progress'
+
+/** The name of the plan's copy on the device (offline-copy.ts). */
+const PLAN_COPY = 'plan'
 
 /**
  * The plan query as billing's screens ask it: each answer kept on the device for the member, and
@@ -32,7 +35,7 @@ export { isCharging } from '../../lib/payment-progress'
 export const planQueryWithCopy = (queryClient: QueryClient) =>
   queryOptions({
     ...planQuery(queryClient),
-    queryFn: keptForMember('plan', fetchPlan(queryClient)),
+    queryFn: keptForMember(PLAN_COPY, fetchPlan(queryClient)),
     ...memberCopyQuery,
   })
 
@@ -67,7 +70,7 @@ function usePlanMutation<Variables>(
       return state.bankCheck && check ? check(state.bankCheck) : state
     },
     onSuccess: (state) => {
-      queryClient.setQueryData(planQueryKey, state)
+      setKeptForMember(queryClient, PLAN_COPY, planQueryKey, state)
       void queryClient.invalidateQueries({ queryKey: accessQueryKey })
       void queryClient.invalidateQueries({ queryKey: invoicesQueryKey })
     },

@@ -6,9 +6,11 @@ import { useTranslation } from 'react-i18next'
 import { redeemCodeRequestSchema } from '../../../../domain/access-codes'
 import { ourZodMessages } from '../../../../domain/messages'
 import { Button } from '../../../components/ui/button'
+import { OfflineNotice } from '../../../components/ui/offline-notice'
 import { TextField } from '../../../components/ui/text-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useMessageText } from '../../../lib/messages'
+import { useOfflineReason } from '../../../lib/network-status'
 import { useNotifications } from '../../../lib/notifications'
 import { useAccess } from '../../access/public'
 import { useRedeemCode } from '../api'
@@ -53,6 +55,7 @@ function RedeemCodeForm() {
   })
   // One field: the server's reason (unknown, used, revoked code) goes under it.
   const { submit, pending } = useFormMutation(form, useRedeemCode(), { messagesAt: 'code' })
+  const offlineReason = useOfflineReason()
   const handleRedeem = form.handleSubmit((values) =>
     submit(values, { onSuccess: () => notify('success', t('account.code.redeemed')) }),
   )
@@ -67,9 +70,20 @@ function RedeemCodeForm() {
         className="min-w-0 flex-[1_1_14rem]"
         {...form.register('code')}
       />
-      <Button type="submit" loading={pending} className="mt-6">
+      <Button
+        type="submit"
+        loading={pending}
+        disabled={offlineReason !== undefined}
+        aria-describedby={offlineReason}
+        className="mt-6"
+      >
         {t('account.code.submit')}
       </Button>
+      {offlineReason !== undefined && (
+        <div className="basis-full">
+          <OfflineNotice id={offlineReason}>{t('account.offline.code')}</OfflineNotice>
+        </div>
+      )}
     </form>
   )
 }

@@ -5,6 +5,8 @@ import { Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { Button } from '../../../components/ui/button'
+import { OfflineNotice } from '../../../components/ui/offline-notice'
+import { useOfflineReason } from '../../../lib/network-status'
 import { useSession } from '../../../lib/session'
 import { useAccess } from '../../access/public'
 import {
@@ -31,6 +33,8 @@ export function MyAccountPage() {
   // What billing's plan and price lists show for a payment paid for good, from access's answer.
   const paidOnce = access.data?.standing === 'lifetime'
   const [dialog, setDialog] = useState<'email' | 'password' | null>(null)
+  // Offline, the e-mail and password cannot be changed: their buttons say why, not fail later.
+  const offlineReason = useOfflineReason()
   // Sent to the plans (after signing in without access, from a locked panel): there they are.
   const { hash } = useLocation()
   useEffect(() => {
@@ -64,7 +68,12 @@ export function MyAccountPage() {
               {user?.email}
             </dd>
             <dd>
-              <Button variant="secondary" onClick={() => setDialog('email')}>
+              <Button
+                variant="secondary"
+                disabled={offlineReason !== undefined}
+                aria-describedby={offlineReason}
+                onClick={() => setDialog('email')}
+              >
                 <Pencil aria-hidden className="size-4" />
                 {t('account.summary.editEmail')}
               </Button>
@@ -80,12 +89,22 @@ export function MyAccountPage() {
               <span className="sr-only">{t('account.summary.passwordHidden')}</span>
             </dd>
             <dd>
-              <Button variant="secondary" onClick={() => setDialog('password')}>
+              <Button
+                variant="secondary"
+                disabled={offlineReason !== undefined}
+                aria-describedby={offlineReason}
+                onClick={() => setDialog('password')}
+              >
                 {t('account.summary.changePassword')}
               </Button>
             </dd>
           </div>
         </dl>
+        {offlineReason !== undefined && (
+          <div className="px-5 pb-4">
+            <OfflineNotice id={offlineReason}>{t('account.offline.summary')}</OfflineNotice>
+          </div>
+        )}
       </div>
       <PlanSummary paidOnce={paidOnce} />
       <div id="plans" className="scroll-mt-20">

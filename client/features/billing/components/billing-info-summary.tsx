@@ -1,9 +1,10 @@
 import Pencil from 'lucide-react/icons/pencil'
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
+import { NetworkLink, OfflineNotice } from '../../../components/ui/offline-notice'
 import { SECTION_LINK_CLASS, SectionCard } from '../../../components/ui/section-card'
+import { useShownOffline } from '../../../lib/network-status'
 import { useBillingAccount } from '../api'
-import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 
 /** The browser names the country in the interface language; the code is shown if it cannot. */
 function countryName(code: string, language: string): string {

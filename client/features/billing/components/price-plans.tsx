@@ -1,12 +1,13 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RUNNING_STATUSES } from '../../../../domain/billing-plans'
+import { NetworkLink, OfflineNotice } from '../../../components/ui/offline-notice'
 import { SectionCard } from '../../../components/ui/section-card'
 import { useFormat } from '../../../lib/format'
+import { useShownOffline } from '../../../lib/network-status'
 import { usePrices } from '../api'
 import { usePlan } from '../plan-api'
 import { usePlanName } from '../use-plan-name'
-import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 
 /**
  * My Account's price plans (only those on sale, spec core §2), with the way to buy each.

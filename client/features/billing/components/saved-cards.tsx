@@ -4,12 +4,13 @@ import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SavedCard } from '../../../../domain/billing'
 import { Button } from '../../../components/ui/button'
+import { NetworkLink, OfflineNotice } from '../../../components/ui/offline-notice'
 import { SECTION_LINK_CLASS, SectionCard } from '../../../components/ui/section-card'
 import { readServerError } from '../../../lib/form-mutation'
 import { useFormat } from '../../../lib/format'
+import { useShownOffline } from '../../../lib/network-status'
 import { useNotifications } from '../../../lib/notifications'
 import { useBillingAccount, useRemoveCard, useSetDefaultCard } from '../api'
-import { NetworkLink, OfflineNotice, useShownOffline } from './offline-notice'
 
 export const BRAND_NAMES: Record<SavedCard['brand'], string> = {
   visa: 'Visa',

@@ -9,9 +9,11 @@ import { CARD_TYPES } from '../../../../domain/billing'
 import { ourZodMessages } from '../../../../domain/messages'
 import { Button } from '../../../components/ui/button'
 import { FormAlert } from '../../../components/ui/form-alert'
+import { OfflineNotice } from '../../../components/ui/offline-notice'
 import { SelectField } from '../../../components/ui/select-field'
 import { useFormMutation } from '../../../lib/form-mutation'
 import { useFormat } from '../../../lib/format'
+import { useOfflineReason } from '../../../lib/network-status'
 import { useNotifications } from '../../../lib/notifications'
 import { type ProviderCard, useAddCard, useBillingAccount } from '../api'
 import { useBankCheck } from '../components/bank-check'
@@ -94,6 +96,8 @@ function CardForm({ publishableKey }: { publishableKey: string | null }) {
   const { errors } = form.formState
   // The bank's refusal belongs to the card, so it shows in red inside the form (spec core §8).
   const { submit, pending } = useFormMutation(form, useAddCard(), { messagesAt: 'form' })
+  // Offline the card could only be refused with a generic error: Save says why it waits.
+  const offlineReason = useOfflineReason()
 
   const handleSave = form.handleSubmit(({ cardType, ...card }) => {
     if (publishableKey && !providerCard) return
@@ -162,12 +166,20 @@ function CardForm({ publishableKey }: { publishableKey: string | null }) {
         <CardFields register={form.register} errors={errors} />
       )}
       <FormAlert message={errors.root?.server?.message} />
+      {offlineReason !== undefined && (
+        <OfflineNotice id={offlineReason}>{t('billing.offline.addCard')}</OfflineNotice>
+      )}
       {bankCheck.dialog}
       <div className="flex flex-wrap justify-end gap-3">
         <Button variant="secondary" onClick={() => navigate(returnTo)}>
           {t('common.cancel')}
         </Button>
-        <Button type="submit" loading={pending} disabled={Boolean(publishableKey && !providerCard)}>
+        <Button
+          type="submit"
+          loading={pending}
+          disabled={Boolean(publishableKey && !providerCard) || offlineReason !== undefined}
+          aria-describedby={offlineReason}
+        >
           {t('billing.card.save')}
         </Button>
       </div>

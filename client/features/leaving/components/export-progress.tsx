@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next'
 import { EXPORT_STEPS } from '../../../../domain/leaving'
 import { Button } from '../../../components/ui/button'
 import { FormAlert } from '../../../components/ui/form-alert'
+import { OfflineNotice } from '../../../components/ui/offline-notice'
 import { readServerError } from '../../../lib/form-mutation'
+import { useOfflineReason } from '../../../lib/network-status'
 import { useNotifications } from '../../../lib/notifications'
 import { useDataExport, useStartExport } from '../api'
 
@@ -36,6 +38,9 @@ export function ExportProgress({ icon }: { icon: ReactNode }) {
   const start = useStartExport()
   const current = state.data?.export ?? null
   const preparing = current?.status === 'preparing'
+  // Offline, what was last known stays on screen (the query keeps its data, and is not asked
+  // while there is no network); only a new file, which the server prepares, waits for it.
+  const offlineReason = useOfflineReason()
 
   const handleStart = () =>
     start.mutate(undefined, {
@@ -132,12 +137,17 @@ export function ExportProgress({ icon }: { icon: ReactNode }) {
           <Button
             variant={current?.status === 'ready' ? 'secondary' : 'primary'}
             loading={start.isPending}
+            disabled={offlineReason !== undefined}
+            aria-describedby={offlineReason}
             onClick={handleStart}
           >
             {current?.status !== 'ready' && icon}
             {t(current?.status === 'ready' ? 'leaving.export.again' : 'leaving.export.button')}
           </Button>
         </div>
+      )}
+      {!preparing && offlineReason !== undefined && (
+        <OfflineNotice id={offlineReason}>{t('leaving.export.offline')}</OfflineNotice>
       )}
     </div>
   )
