@@ -199,7 +199,9 @@ test('Pay now on the banner with the refused card still the default says why the
   await expect(banner.getByRole('button', { name: 'Pay US$15.00 now' })).toBeEnabled()
   await expect(banner.getByRole('link', { name: 'Update card' })).toBeVisible()
   await expect(retry).toHaveText(nextTry ?? '')
-  await expect(page.getByTestId('plan-status')).toHaveText('Active')
+  // Unpaid, as the spec words any status but active, trialing and canceled: not a green Active
+  // beside the red banner.
+  await expect(page.getByTestId('plan-status')).toHaveText('Unpaid')
   await expectAccessible(page)
   // During the retries the member keeps access.
   await page.goto('/home')

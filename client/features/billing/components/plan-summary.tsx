@@ -125,15 +125,12 @@ function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
     )
   }
   if (!plan) return <p className="text-sm text-slate-600">{t('billing.plan.none')}</p>
-  // The spec's three labels, except that a paused plan says so and one whose renewal is being
-  // retried is still active (PRODUCT.md, docs/decisions/0034); while the first payment is with
-  // the bank, the progress line speaks.
-  const shown =
-    plan.status === 'paused'
-      ? 'paused'
-      : plan.status === 'past_due'
-        ? 'active'
-        : displayedSubscriptionStatus(plan.status)
+  // The spec's three labels (core §4: active or trialing read Active, canceled Canceled, any
+  // other Unpaid), except that a paused plan says so: it owes nothing. A renewal being retried
+  // is Unpaid, as the spec says, beside the banner that says when the card is tried again and
+  // that access stays meanwhile (docs/decisions/0034); a green Active there contradicted it.
+  // While the first payment is with the bank, the progress line speaks.
+  const shown = plan.status === 'paused' ? 'paused' : displayedSubscriptionStatus(plan.status)
   const periodEnd = format.day(plan.currentPeriodEnd)
   const lines: string[] = []
   if (plan.installments) lines.push(t('billing.plan.detail.installments', plan.installments))
