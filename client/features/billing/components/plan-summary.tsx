@@ -268,7 +268,8 @@ function PlanActions({
   const [priceId, setPriceId] = useState('')
   const [priceError, setPriceError] = useState<string>()
   const [error, setError] = useState<string>()
-  const [confirming, setConfirming] = useState(false)
+  // Cancel Renewal and Pause each ask first (YES/NO), saying what they do to the month paid for.
+  const [confirming, setConfirming] = useState<'cancel' | 'pause' | null>(null)
   // One id per try, so a repeated request of one try starts one plan.
   const attempt = useRef(crypto.randomUUID())
   const { actions, subscription } = state
@@ -405,7 +406,7 @@ function PlanActions({
             loading={pause.isPending}
             disabled={busy}
             aria-describedby={offlineReason}
-            onClick={() => run(() => pause.mutateAsync(undefined), t('billing.plan.paused'))}
+            onClick={() => setConfirming('pause')}
           >
             {t('billing.plan.pause')}
           </Button>
@@ -415,7 +416,7 @@ function PlanActions({
             variant="secondary"
             disabled={busy}
             aria-describedby={offlineReason}
-            onClick={() => setConfirming(true)}
+            onClick={() => setConfirming('cancel')}
           >
             {t('billing.plan.cancelRenewal')}
           </Button>
@@ -427,22 +428,27 @@ function PlanActions({
         </p>
       )}
       <Dialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title={t('billing.plan.cancelTitle')}
-        description={t('billing.plan.cancelText', {
-          date: subscription ? format.day(subscription.currentPeriodEnd) : '',
-        })}
+        open={confirming !== null}
+        onOpenChange={(open) => {
+          if (!open) setConfirming(null)
+        }}
+        title={t(confirming === 'pause' ? 'billing.plan.pauseTitle' : 'billing.plan.cancelTitle')}
+        description={t(
+          confirming === 'pause' ? 'billing.plan.pauseText' : 'billing.plan.cancelText',
+          { date: subscription ? format.day(subscription.currentPeriodEnd) : '' },
+        )}
       >
         <div className="mt-6 flex justify-end gap-3">
-          <Button variant="secondary" onClick={() => setConfirming(false)}>
+          <Button variant="secondary" onClick={() => setConfirming(null)}>
             {t('billing.plan.no')}
           </Button>
           <Button
-            loading={cancel.isPending}
+            loading={cancel.isPending || pause.isPending}
             onClick={async () => {
-              await run(() => cancel.mutateAsync(undefined), t('billing.plan.cancelled'))
-              setConfirming(false)
+              await (confirming === 'pause'
+                ? run(() => pause.mutateAsync(undefined), t('billing.plan.paused'))
+                : run(() => cancel.mutateAsync(undefined), t('billing.plan.cancelled')))
+              setConfirming(null)
             }}
           >
             {t('billing.plan.yes')}
