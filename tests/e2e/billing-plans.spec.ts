@@ -100,6 +100,42 @@ test('SUBSCRIPTION: cancelled with YES, access lasts to the period end, then Rea
   await expectPanelsOpen(page)
 })
 
+test('SUBSCRIPTION: Pause asks first, saying what becomes of the month paid for; NO changes nothing, YES closes the panels', async ({
+  page,
+}) => {
+  const member = await createUser()
+  await signInAs(page, member)
+  await saveCard(page, '4242 4242 4242 4242')
+  await startFromMyAccount(page, /SUBSCRIPTION/)
+  const summary = page.getByTestId('plan-summary')
+  const pause = summary.getByRole('button', { name: 'Pause (no charges, no sessions)' })
+
+  await pause.click()
+  const dialog = page.getByRole('dialog', { name: 'Pause your subscription?' })
+  await expect(dialog).toContainText(
+    'The panels close now, and nothing is charged while it is paused. The days already paid for, up to',
+  )
+  await expect(dialog).toContainText('resume later and a new month starts that day')
+  await expect(dialog.getByRole('button', { name: 'NO' })).toBeVisible()
+  await expect
+    .poll(() => dialog.evaluate((element) => element.contains(document.activeElement)))
+    .toBe(true)
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('pause-dialog.png'), fullPage: true })
+  await dialog.getByRole('button', { name: 'NO' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(pause).toBeFocused()
+  await expect(summary.getByTestId('plan-status')).toHaveText('Active')
+  await expect(summary).toContainText('Renews on')
+
+  await pause.click()
+  await dialog.getByRole('button', { name: 'YES' }).click()
+  await expect(summary.getByTestId('plan-status')).toHaveText('Paused')
+  await expect(summary.getByRole('button', { name: 'Resume' })).toBeVisible()
+  await page.goto('/home')
+  await expect(page.getByTestId('paused-banner')).toBeVisible({ timeout: 30_000 })
+})
+
 test("/home does not download billing's screens for a member whose payments are fine", async ({
   page,
 }) => {
@@ -199,7 +235,9 @@ test('Pay now on the banner with the refused card still the default says why the
   await expect(banner.getByRole('button', { name: 'Pay US$15.00 now' })).toBeEnabled()
   await expect(banner.getByRole('link', { name: 'Update card' })).toBeVisible()
   await expect(retry).toHaveText(nextTry ?? '')
-  await expect(page.getByTestId('plan-status')).toHaveText('Active')
+  // Unpaid, as the spec words any status but active, trialing and canceled: not a green Active
+  // beside the red banner.
+  await expect(page.getByTestId('plan-status')).toHaveText('Unpaid')
   await expectAccessible(page)
   // During the retries the member keeps access.
   await page.goto('/home')

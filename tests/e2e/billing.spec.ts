@@ -120,7 +120,7 @@ test('a declined card shows Payment failed with the bank’s reason, and a good 
   await page.getByRole('button', { name: 'Pay now' }).click()
   // This card's refusal comes from the bank a moment later, as with a real provider.
   await expect(page.getByRole('alert')).toHaveText(
-    'Payment failed Your card has insufficient funds.',
+    'Payment failed. Your card has insufficient funds.',
     { timeout: 30_000 },
   )
   await page.screenshot({ path: test.info().outputPath('payment-failed.png'), fullPage: true })
@@ -155,7 +155,7 @@ test('a card whose bank checks each payment (3-D Secure): the member confirms th
   await page.screenshot({ path: test.info().outputPath('payment-check.png'), fullPage: true })
   await paymentCheck.getByRole('button', { name: 'Fail the check' }).click()
   await expect(page.getByRole('alert')).toHaveText(
-    'Payment failed Your bank could not confirm this payment, so nothing was charged. Try again or use another card.',
+    'Payment failed. Your bank could not confirm this payment, so nothing was charged. Try again or use another card.',
   )
   await expect(page.getByTestId('payment-paid')).toHaveCount(0)
 

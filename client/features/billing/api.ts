@@ -5,6 +5,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
 import {
   addCardRequestSchema,
   type BillingAccount,
@@ -29,7 +30,7 @@ import {
   sandboxPaymentCheckRequestSchema,
 } from '../../../domain/billing'
 import { countriesResponseSchema, statesResponseSchema } from '../../../domain/reference'
-import { apiRequest, endpoint } from '../../lib/api-client'
+import { ApiError, apiRequest, endpoint } from '../../lib/api-client'
 import { paymentsQueryKey, planQueryKey } from '../../lib/payment-progress'
 import { accessQueryKey } from '../../lib/query-keys'
 import { keptForMember, memberCopyQuery, setKeptForMember } from './offline-copy'
@@ -273,6 +274,7 @@ export function usePayments() {
 
 /** Pay now: the card field's card, then the payment; the list starts following it at once. */
 export function usePayOnce() {
+  const { t } = useTranslation()
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async ({
@@ -281,11 +283,25 @@ export function usePayOnce() {
       receiptEmail,
       ...source
     }: Omit<PayOnceRequest, 'paymentMethodId'> & CardSource) => {
+      const paymentMethodId = await paymentMethodOf(source).catch((error: unknown) => {
+        // The bank checks a new card as it is saved to pay with. On a payment, a failed check
+        // means no payment was made, and that is what the member is told; 'this card was not
+        // saved' is Add Credit Card's wording.
+        if (error instanceof ApiError && error.reason === 'billing.authenticationFailed') {
+          throw new ApiError(
+            error.status,
+            t('billing.card.paymentAuthenticationFailed'),
+            [],
+            'billing.paymentAuthenticationFailed',
+          )
+        }
+        throw error
+      })
       const answer = await payOnce({
         priceId,
         attemptId,
         ...(receiptEmail ? { receiptEmail } : {}),
-        paymentMethodId: await paymentMethodOf(source),
+        paymentMethodId,
       })
       return checkPayment(answer, source)
     },

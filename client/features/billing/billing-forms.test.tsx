@@ -280,7 +280,7 @@ describe('One payment (Pay now)', () => {
     await user.type(field('Código de seguridad'), '123')
     await user.click(screen.getByRole('button', { name: 'Pagar ahora' }))
     expect(
-      await screen.findByText('El pago ha fallado: Tu tarjeta ha sido rechazada.'),
+      await screen.findByText('El pago ha fallado. Tu tarjeta ha sido rechazada.'),
     ).toBeTruthy()
   })
 })

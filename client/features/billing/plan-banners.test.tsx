@@ -1,7 +1,9 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { billingAccountSchema } from '../../../domain/billing'
 import { planStateSchema } from '../../../domain/billing-plans'
+import { advanceBillingClock } from '../../../tests/support/billing-clock'
 import { apiRequest } from '../../lib/api-client'
 import {
   type AppServer,
@@ -9,11 +11,11 @@ import {
   signOut,
   startAppServer,
 } from '../../lib/testing/app-server'
-import { activeSubscription, post } from '../../lib/testing/billing'
+import { activeSubscription, post, sandboxCard } from '../../lib/testing/billing'
 import { renderApp } from '../../lib/testing/render-app'
 
-// /home's word on the plan when the plan closes the panels, and My Subscription's reminder box
-// (issue 29), against the real server and its sandbox. A server of its own: the plan tests in
+// /home's word on the plan when the plan closes the panels, My Subscription's reminder box
+// (issue 29) and its status beside a refused renewal, against the real server and its sandbox. A server of its own: the plan tests in
 // plans.test.tsx use up the card limits of the one client address they share.
 
 let server: AppServer
@@ -85,4 +87,43 @@ describe('My Subscription', () => {
     await within(cancelled).findByRole('button', { name: 'Reactivar suscripción' })
     expect(within(cancelled).queryByRole('checkbox', { name: /^Avisarme por correo/ })).toBeNull()
   }, 60_000)
+})
+
+describe('a renewal the bank refused, being tried again', () => {
+  it('reads Unpaid beside the failed-payment banner, never a green Active, in Spanish too', async () => {
+    const member = await signedInMember(server)
+    await activeSubscription()
+    // 9995 is saved without complaint; every charge to it is refused for insufficient funds.
+    await apiRequest(
+      '/api/billing/cards',
+      billingAccountSchema,
+      post({
+        paymentMethodId: await sandboxCard('4000000000009995'),
+        cardType: 'credit',
+        makeDefault: true,
+      }),
+    )
+    await advanceBillingClock(server.app, member.email, 31)
+    // The bank answers the renewal's charge a moment later, as Stripe's webhook would.
+    await waitFor(
+      async () => {
+        const state = await planState()
+        expect(state.subscription?.status).toBe('past_due')
+        expect(state.paymentFailed).toBe(true)
+      },
+      { timeout: 30_000, interval: 250 },
+    )
+
+    await renderApp('/my-account')
+    const section = await planSection('My Subscription')
+    await within(section).findByText(/^The last payment was refused\. We will try the card again/)
+    expect(await screen.findByTestId('payment-failed-banner')).toBeTruthy()
+    expect(within(section).getByTestId('plan-status').textContent).toBe('Unpaid')
+
+    cleanup()
+    await renderApp('/my-account', { language: 'es' })
+    const spanish = await planSection('Mi suscripción')
+    await within(spanish).findByText(/^El último pago fue rechazado\./)
+    expect(within(spanish).getByTestId('plan-status').textContent).toBe('Sin pagar')
+  }, 90_000)
 })

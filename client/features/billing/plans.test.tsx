@@ -177,7 +177,7 @@ describe('My Subscription on My Account', () => {
     expect(after.subscription?.id).toBe(started.subscription?.id)
   }, 60_000)
 
-  it('pauses, offering Resume only while paused, and resumes', async () => {
+  it('asks before Pause, saying what becomes of the month paid for; NO changes nothing, YES pauses, offering Resume only while paused, and resumes', async () => {
     await signedInMember(server)
     const started = await activeSubscription()
     const periodEnd = formatDay(started.subscription?.currentPeriodEnd ?? '', 'en')
@@ -187,9 +187,28 @@ describe('My Subscription on My Account', () => {
     await within(section).findByText(`Renews on ${periodEnd}.`)
     expect(within(section).queryByRole('button', { name: 'Resume' })).toBeNull()
 
-    await user.click(
-      within(section).getByRole('button', { name: 'Pause (no charges, no sessions)' }),
+    const pauseButton = within(section).getByRole('button', {
+      name: 'Pause (no charges, no sessions)',
+    })
+    await user.click(pauseButton)
+    let dialog = await screen.findByRole('dialog', { name: 'Pause your subscription?' })
+    expect(dialog.textContent).toContain(
+      `The panels close now, and nothing is charged while it is paused. The days already paid for, up to ${periodEnd}, are not refunded: resume before then and you use the rest of them, with the next payment on ${periodEnd} as usual; resume later and a new month starts that day and is charged then.`,
     )
+    // Focus is in the dialog, and back on Pause once NO closed it.
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true))
+    await user.click(within(dialog).getByRole('button', { name: 'NO' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(pauseButton))
+    expect(within(section).getByText(`Renews on ${periodEnd}.`)).toBeTruthy()
+    expect(within(section).getByTestId('plan-status').textContent).toBe('Active')
+    expect(within(section).queryByRole('button', { name: 'Resume' })).toBeNull()
+    expect((await planState()).subscription?.status).toBe('active')
+
+    await user.click(pauseButton)
+    dialog = await screen.findByRole('dialog', { name: 'Pause your subscription?' })
+    await user.click(within(dialog).getByRole('button', { name: 'YES' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(
       await within(section).findByText('Paused: no charges and no sessions until you resume.'),
     ).toBeTruthy()
@@ -224,7 +243,7 @@ describe('My Subscription on My Account', () => {
     expect((await planState()).subscription?.status).toBe('active')
   }, 60_000)
 
-  it('speaks Spanish, from Empezar ahora to Activa', async () => {
+  it('speaks Spanish, from Empezar ahora to Activa, and Pausar asks first', async () => {
     await signedInMember(server, { language: 'es' })
     await saveCard()
     await renderApp('/my-account', { language: 'es' })
@@ -258,6 +277,17 @@ describe('My Subscription on My Account', () => {
     ).toBeTruthy()
     expect(within(mine).getByRole('link', { name: 'Mejorar el plan' })).toBeTruthy()
     expect(within(mine).queryByRole('button', { name: 'Empezar ahora' })).toBeNull()
+
+    await user.click(within(mine).getByRole('button', { name: 'Pausar (sin cobros ni sesiones)' }))
+    const dialog = await screen.findByRole('dialog', { name: '¿Pausar tu suscripción?' })
+    expect(dialog.textContent).toContain(
+      `Los paneles se cierran ahora y no se cobra nada mientras esté en pausa. Los días ya pagados, hasta el ${renews}, no se devuelven: si la reanudas antes, usas los que quedan y el siguiente pago es el ${renews}, como siempre; si la reanudas después, ese día empieza un mes nuevo y se cobra entonces.`,
+    )
+    await user.click(within(dialog).getByRole('button', { name: 'SÍ' }))
+    await waitFor(() =>
+      expect(within(mine).getByTestId('plan-status').textContent).toBe('En pausa'),
+    )
+    expect((await planState()).subscription?.status).toBe('paused')
   }, 60_000)
 })
 

@@ -25,16 +25,17 @@ export function stripeFor(publishableKey: string, locale: StripeElementLocale) {
  * ours for a failed check of the bank's, and for anything else (its words are technical).
  */
 export const refusal = (error: StripeError | undefined, t: TFunction) =>
-  new ApiError(
-    402,
-    error?.code === 'setup_intent_authentication_failure'
-      ? t('billing.card.authenticationFailed')
-      : error?.code === 'payment_intent_authentication_failure'
-        ? t('billing.card.paymentAuthenticationFailed')
-        : (error?.type === 'card_error' || error?.type === 'validation_error') && error.message
-          ? error.message
-          : t('billing.card.refused'),
-  )
+  error?.code === 'setup_intent_authentication_failure'
+    ? // Named as the server names the sandbox's, so a payment can say it in its own words.
+      new ApiError(402, t('billing.card.authenticationFailed'), [], 'billing.authenticationFailed')
+    : new ApiError(
+        402,
+        error?.code === 'payment_intent_authentication_failure'
+          ? t('billing.card.paymentAuthenticationFailed')
+          : (error?.type === 'card_error' || error?.type === 'validation_error') && error.message
+            ? error.message
+            : t('billing.card.refused'),
+      )
 
 /**
  * The bank's check (3-D Secure) of a plan's charge, in Stripe's own page: fails with the

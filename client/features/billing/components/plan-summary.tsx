@@ -127,15 +127,12 @@ function PlanDetails({ state, paidOnce }: { state: PlanState; paidOnce: boolean 
     )
   }
   if (!plan) return <p className="text-sm text-slate-600">{t('billing.plan.none')}</p>
-  // The spec's three labels, except that a paused plan says so and one whose renewal is being
-  // retried is still active (PRODUCT.md, docs/decisions/0034); while the first payment is with
-  // the bank, the progress line speaks.
-  const shown =
-    plan.status === 'paused'
-      ? 'paused'
-      : plan.status === 'past_due'
-        ? 'active'
-        : displayedSubscriptionStatus(plan.status)
+  // The spec's three labels (core §4: active or trialing read Active, canceled Canceled, any
+  // other Unpaid), except that a paused plan says so: it owes nothing. A renewal being retried
+  // is Unpaid, as the spec says, beside the banner that says when the card is tried again and
+  // that access stays meanwhile (docs/decisions/0034); a green Active there contradicted it.
+  // While the first payment is with the bank, the progress line speaks.
+  const shown = plan.status === 'paused' ? 'paused' : displayedSubscriptionStatus(plan.status)
   const periodEnd = format.day(plan.currentPeriodEnd)
   const lines: string[] = []
   if (plan.installments) lines.push(t('billing.plan.detail.installments', plan.installments))
@@ -274,7 +271,8 @@ function PlanActions({
   const [priceId, setPriceId] = useState('')
   const [priceError, setPriceError] = useState<string>()
   const [error, setError] = useState<string>()
-  const [confirming, setConfirming] = useState(false)
+  // Cancel Renewal and Pause each ask first (YES/NO), saying what they do to the month paid for.
+  const [confirming, setConfirming] = useState<'cancel' | 'pause' | null>(null)
   // One id per try, so a repeated request of one try starts one plan.
   const attempt = useRef(crypto.randomUUID())
   const { actions, subscription } = state
@@ -411,7 +409,7 @@ function PlanActions({
             loading={pause.isPending}
             disabled={busy}
             aria-describedby={offlineReason}
-            onClick={() => run(() => pause.mutateAsync(undefined), t('billing.plan.paused'))}
+            onClick={() => setConfirming('pause')}
           >
             {t('billing.plan.pause')}
           </Button>
@@ -421,7 +419,7 @@ function PlanActions({
             variant="secondary"
             disabled={busy}
             aria-describedby={offlineReason}
-            onClick={() => setConfirming(true)}
+            onClick={() => setConfirming('cancel')}
           >
             {t('billing.plan.cancelRenewal')}
           </Button>
@@ -433,22 +431,27 @@ function PlanActions({
         </p>
       )}
       <Dialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title={t('billing.plan.cancelTitle')}
-        description={t('billing.plan.cancelText', {
-          date: subscription ? format.day(subscription.currentPeriodEnd) : '',
-        })}
+        open={confirming !== null}
+        onOpenChange={(open) => {
+          if (!open) setConfirming(null)
+        }}
+        title={t(confirming === 'pause' ? 'billing.plan.pauseTitle' : 'billing.plan.cancelTitle')}
+        description={t(
+          confirming === 'pause' ? 'billing.plan.pauseText' : 'billing.plan.cancelText',
+          { date: subscription ? format.day(subscription.currentPeriodEnd) : '' },
+        )}
       >
         <div className="mt-6 flex justify-end gap-3">
-          <Button variant="secondary" onClick={() => setConfirming(false)}>
+          <Button variant="secondary" onClick={() => setConfirming(null)}>
             {t('billing.plan.no')}
           </Button>
           <Button
-            loading={cancel.isPending}
+            loading={cancel.isPending || pause.isPending}
             onClick={async () => {
-              await run(() => cancel.mutateAsync(undefined), t('billing.plan.cancelled'))
-              setConfirming(false)
+              await (confirming === 'pause'
+                ? run(() => pause.mutateAsync(undefined), t('billing.plan.paused'))
+                : run(() => cancel.mutateAsync(undefined), t('billing.plan.cancelled')))
+              setConfirming(null)
             }}
           >
             {t('billing.plan.yes')}

@@ -86,17 +86,26 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
   }, [initial, form])
   // One id per try: a repeated request of the same try (a retry, a double submit) charges once.
   const attempt = useRef(crypto.randomUUID())
-  // The payment this page made, else the newest: the one whose progress is shown.
-  const [followedId, setFollowedId] = useState<string | null>(null)
-  const followed = payments.data?.find((payment) => payment.id === followedId) ?? payments.data?.[0]
+  // The payment whose progress is shown: before any Pay now here, the newest (one still with
+  // the bank when the page opens); after one, only the payment that try made (`null` until it
+  // has made one). An older payment's refusal is not the answer to a new try, so it never
+  // speaks for it, not even while the bank's check of the new one is open.
+  const [followedId, setFollowedId] = useState<string | null | undefined>(undefined)
+  const followed =
+    followedId === undefined
+      ? payments.data?.[0]
+      : payments.data?.find((payment) => payment.id === followedId)
   const paid = payments.data?.some((payment) => payment.status === 'succeeded') ?? false
   const inProgress = followed?.status === 'processing'
   // Refused at once (the answer to Pay now) or later (the bank's answer to the payment).
   const failure = errors.root?.server?.message ?? followed?.failure ?? null
   const cardComplete = publishableKey ? providerCard !== null : isCardComplete(form.watch())
 
-  const handlePay = form.handleSubmit(({ priceId, receiptEmail, ...card }) =>
-    submit(
+  const handlePay = form.handleSubmit(({ priceId, receiptEmail, ...card }) => {
+    // A new try: what the last one came to no longer holds (handleSubmit already cleared its
+    // message on the form).
+    setFollowedId(null)
+    return submit(
       {
         priceId,
         ...(providerCard ? { providerCard } : { card: cardOf(card), checkWithBank: bankCheck.ask }),
@@ -114,8 +123,8 @@ function PayForm({ sandbox, publishableKey }: { sandbox: boolean; publishableKey
           return false
         },
       },
-    ),
-  )
+    )
+  })
 
   return (
     <section className="mx-auto flex w-full max-w-lg flex-col gap-4 px-4 py-6">
