@@ -128,6 +128,25 @@ describe('the reminder before each monthly payment', () => {
     expect(await noticesOf(off.user.id, 'renewal_reminder')).toHaveLength(0)
   })
 
+  it('comes before each renewal that one long advance passes, not only the first', async () => {
+    const { user, cookie, plan } = await subscriber(true)
+    const firstRenewal = plan.subscription?.currentPeriodEnd ?? ''
+    // Two calendar months are at most 62 days: 65 passes two renewals and stops short of a third
+    // reminder (the third renewal is at least 89 days away).
+    await advance(user.email, 65)
+    const twice = await planWhen(cookie, (state) =>
+      Boolean(state.subscription && state.subscription.currentPeriodStart > firstRenewal),
+    )
+    const secondRenewal = twice.subscription?.currentPeriodStart ?? ''
+    for (const renewal of [firstRenewal, secondRenewal]) {
+      await mailsTo(
+        user.email,
+        `Your next Harmonize payment, US$15.00, is on ${formatDay(renewal, 'en')}`,
+      )
+    }
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(2)
+  })
+
   it('comes before each of the three later FOUR PAYMENTS, and not after the last, which ends the plan', async () => {
     const { user, cookie } = await memberWithCookie(testApp.app)
     await saveCard(cookie, '4242424242424242')
