@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
-import { billingNotices } from '../../../db/schema/billing'
+import { describe, expect, it, vi } from 'vitest'
+import { billingCustomers, billingNotices } from '../../../db/schema/billing'
 import type { PlanState } from '../../../domain/billing-plans'
 import { formatDay, formatMoney } from '../../../domain/format'
 import {
@@ -13,12 +13,14 @@ import {
 import { outboxMailsWith } from '../../../tests/support/outbox'
 import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
 import { advanceClock } from './clock'
+import { withMemberLock } from './member-lock'
 import {
   billingDepsOf,
   cardExpiringLetter,
   queueNoticesBeforeCharges,
   renewalReminderLetter,
 } from './notices'
+import { STALE_AFTER_MS } from './resync'
 
 // The billing mails that depend on the time left before the next charge (issue 29): the
 // reminder a member turns on in My Account, and a default card that expires first. The
@@ -28,7 +30,12 @@ import {
 
 const testApp = setUpTestApp(
   {},
-  { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
+  {
+    jobs: { pollingIntervalSeconds: 0.5 },
+    payments: { sandboxBankDelay: QUICK_BANK },
+    // The hourly pass is made due by one test: its worker looks as often as the others.
+    billing: { resyncPollingSeconds: 0.5 },
+  },
 )
 
 const call = apiCallsTo(() => testApp.app)
@@ -43,6 +50,15 @@ const advance = (email: string, days: number) =>
 const advanceQuietly = (email: string, days: number) =>
   advanceClock({ db: testApp.app.db, payments: testApp.app.payments }, { email, days })
 
+/**
+ * Whole days that leave the member two days (less the seconds since the plan began) before the
+ * renewal of `plan`: inside the reminder's three, whatever the month's length. A plan begun now
+ * on a member's new clock renews on its day a calendar month on (28 to 31 days).
+ */
+const toTwoDaysBefore = (plan: PlanState) =>
+  Math.ceil((new Date(plan.subscription?.currentPeriodEnd ?? 0).getTime() - Date.now()) / DAY_MS) -
+  2
+
 const mailsTo = (to: string, subject: string, count = 1) =>
   outboxMailsWith(testApp.app, to, subject, count)
 
@@ -52,6 +68,8 @@ const noticesOf = async (userId: string, kind: string) =>
     .select()
     .from(billingNotices)
     .where(and(eq(billingNotices.userId, userId), eq(billingNotices.kind, kind)))
+
+const DAY_MS = 86_400_000
 
 const active = (state: PlanState) => state.subscription?.status === 'active'
 
@@ -176,8 +194,8 @@ describe('the reminder before each monthly payment', () => {
   })
 
   it('reaches a member whose clock was moved without the server, at the next hourly pass, once', async () => {
-    const { user } = await subscriber(true, 'es')
-    await advanceQuietly(user.email, 28)
+    const { user, plan } = await subscriber(true, 'es')
+    await advanceQuietly(user.email, toTwoDaysBefore(plan))
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(0)
     await queueNoticesBeforeCharges(testApp.app)
     await queueNoticesBeforeCharges(testApp.app)
@@ -185,6 +203,53 @@ describe('the reminder before each monthly payment', () => {
     const [reminder] = await mailsTo(user.email, `Tu próximo pago de Harmonize, ${amount}`)
     expect(reminder?.text).toContain(`cobraremos ${amount} de tu plan SUBSCRIPTION`)
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(1)
+  })
+})
+
+describe('the hourly pass', () => {
+  it('mails the others what is due, and queues the next pass, when one member cannot be synced', async () => {
+    const { user, plan } = await subscriber(true)
+    await advanceQuietly(user.email, toTwoDaysBefore(plan))
+    // Another member not synced for a day, whose turn is taken for longer than a sync waits
+    // (another of their money actions running): their sync gives up with billing.memberBusy.
+    const busy = await subscriber(false)
+    await testApp.app.db
+      .update(billingCustomers)
+      .set({ syncedAt: new Date(Date.now() - STALE_AFTER_MS - 60_000) })
+      .where(eq(billingCustomers.userId, busy.user.id))
+    const passes = async () =>
+      (
+        await testApp.app.database.executeSql(
+          `select state, extract(epoch from start_after - now())::float8 as "inSeconds"
+             from pgboss.job where name = 'billing.resync' order by created_on`,
+        )
+      ).rows as { state: string; inSeconds: number }[]
+    await withMemberLock(testApp.app.db, busy.user.id, async () => {
+      // An hour later: the pass queued when the server started is due, and the next one, queued
+      // in the following hour, is not the same pass.
+      await testApp.app.database.executeSql(
+        `update pgboss.job set start_after = now(), singleton_on = singleton_on - interval '1 hour'
+           where name = 'billing.resync' and state = 'created'`,
+      )
+      await mailsTo(user.email, 'Your next Harmonize payment, US$15.00')
+      await vi.waitFor(
+        async () => {
+          const [done, next, ...more] = await passes()
+          expect(done?.state).toBe('completed')
+          expect(next?.state).toBe('created')
+          expect(next?.inSeconds).toBeGreaterThan(50 * 60)
+          expect(more).toEqual([])
+        },
+        { timeout: 30_000, interval: 250 },
+      )
+    })
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(1)
+    // The busy member was not synced: the next pass tries again.
+    const [stale] = await testApp.app.db
+      .select({ syncedAt: billingCustomers.syncedAt })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, busy.user.id))
+    expect(Date.now() - (stale?.syncedAt.getTime() ?? 0)).toBeGreaterThan(STALE_AFTER_MS)
   })
 })
 
