@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
+import { users } from '../../../db/schema/auth'
 import { billingCustomers, billingNotices } from '../../../db/schema/billing'
 import type { PlanState } from '../../../domain/billing-plans'
 import { formatDay, formatMoney } from '../../../domain/format'
@@ -202,6 +203,23 @@ describe('the reminder before each monthly payment', () => {
     const amount = formatMoney(1500, 'es', 'usd')
     const [reminder] = await mailsTo(user.email, `Tu próximo pago de Harmonize, ${amount}`)
     expect(reminder?.text).toContain(`cobraremos ${amount} de tu plan SUBSCRIPTION`)
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(1)
+  })
+
+  it('is not mailed to a blocked account (blocked by an operator, or being deleted), and comes once it is unblocked', async () => {
+    const { user, plan } = await subscriber(true)
+    await advanceQuietly(user.email, toTwoDaysBefore(plan))
+    const block = (blockedAt: Date | null) =>
+      testApp.app.db
+        .update(users)
+        .set({ blockedAt, blockedReason: blockedAt ? 'Chargeback under review' : null })
+        .where(eq(users.id, user.id))
+    await block(new Date())
+    await queueNoticesBeforeCharges(testApp.app)
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(0)
+    await block(null)
+    await queueNoticesBeforeCharges(testApp.app)
+    await mailsTo(user.email, 'Your next Harmonize payment, US$15.00')
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(1)
   })
 })

@@ -70,14 +70,24 @@ export async function queueBillingNotices(
   await sendOnce(app, userId, due)
 }
 
-/** Claims each notice not sent yet and queues its mail, in one transaction. */
+/**
+ * Claims each notice not sent yet and queues its mail, in one transaction. A blocked account
+ * (an operator's block, or its deletion under way) is sent nothing and nothing is claimed: once
+ * unblocked, the next sync or pass sends what is still due. Each mail names the member, so one
+ * queued just before the account was deleted is not delivered after it (mail.ts).
+ */
 async function sendOnce(app: FastifyInstance, userId: string, due: Due[]): Promise<void> {
   if (due.length === 0) return
   const [user] = await app.db
-    .select({ email: users.email, name: users.name, language: users.language })
+    .select({
+      email: users.email,
+      name: users.name,
+      language: users.language,
+      blockedAt: users.blockedAt,
+    })
     .from(users)
     .where(eq(users.id, userId))
-  if (!user) return
+  if (!user || user.blockedAt) return
   const language = isLanguage(user.language) ? user.language : 'en'
   await app.db.transaction(async (tx) => {
     const claimed = await tx
@@ -87,7 +97,13 @@ async function sendOnce(app: FastifyInstance, userId: string, due: Due[]): Promi
       .returning({ kind: billingNotices.kind, key: billingNotices.key })
     for (const notice of claimed) {
       const found = due.find((each) => each.kind === notice.kind && each.key === notice.key)
-      if (found) await app.mailer.send({ to: user.email, ...found.letter(language, user.name) })
+      if (found) {
+        await app.mailer.send({
+          to: user.email,
+          member: userId,
+          ...found.letter(language, user.name),
+        })
+      }
     }
   })
 }

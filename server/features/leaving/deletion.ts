@@ -150,6 +150,9 @@ async function deleteRows(
           eq(verifications.value, user.id),
         ),
       )
+    // Mail still queued about the account (a billing notice names its member) is dropped when
+    // its turn comes, the account being gone (plugins/mail.ts); the confirmation below names
+    // none, so it goes.
     await db.delete(mailOutbox).where(eq(mailOutbox.to, row.email))
     // Every other row of theirs goes with this one (on delete cascade).
     await db.delete(users).where(eq(users.id, user.id))
