@@ -178,17 +178,26 @@ describe('the reminder before each monthly payment', () => {
     await planWhen(cookie, active)
     for (const paid of [2, 3, 4]) {
       await advance(user.email, 31)
-      await planWhen(cookie, (state) => state.subscription?.installments?.paid === paid)
+      const state = await planWhen(
+        cookie,
+        (state) => state.subscription?.installments?.paid === paid,
+      )
       expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(paid - 1)
+      // My Account offers the reminder while one would come: not once the last one is paid.
+      expect(state.remindable).toBe(paid < 4)
     }
     await advance(user.email, 31)
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(3)
     expect((await planOf(cookie)).lifetime).toBe(true)
+    expect((await planOf(cookie)).remindable).toBe(false)
   })
 
   it('is not mailed once the renewal is cancelled: nothing more will be charged', async () => {
-    const { user, cookie } = await subscriber(true)
-    expect((await call('POST', '/api/billing/plan/cancel', cookie)).statusCode).toBe(200)
+    const { user, cookie, plan } = await subscriber(true)
+    expect(plan.remindable).toBe(true)
+    const cancelled = await call('POST', '/api/billing/plan/cancel', cookie)
+    expect(cancelled.statusCode).toBe(200)
+    expect((cancelled.json() as PlanState).remindable).toBe(false)
     await advance(user.email, 29)
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(0)
     expect(await noticesOf(user.id, 'plan_ends')).toHaveLength(1)

@@ -219,6 +219,14 @@ async function nextChargeOf(db: Database, userId: string): Promise<NextCharge | 
   }
 }
 
+/**
+ * Whether a reminder would come before the member's next payment (My Account offers the box
+ * then only): their plan charges again, by the rule the notices themselves follow.
+ */
+export async function remindable(db: Database, userId: string): Promise<boolean> {
+  return (await nextChargeOf(db, userId)) !== null
+}
+
 /** The default card, when it stops working before `chargeAt` (a card works to its month's end). */
 async function cardExpiringBefore(db: Database, userId: string, chargeAt: Date) {
   const [card] = await db
