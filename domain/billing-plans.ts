@@ -121,6 +121,12 @@ export const planStateSchema = z.object({
   hasDefaultCard: z.boolean(),
   /** The member asked to be mailed a few days before each monthly payment (off by default). */
   renewalReminders: z.boolean(),
+  /**
+   * A reminder would be mailed before the plan's next payment: the plan runs (not paused, late
+   * or ending) and charges again. Worked out by the same rule the server mails by, so the box
+   * is offered exactly when it would do something.
+   */
+  remindable: z.boolean(),
   actions: planActionsSchema,
 })
 export type PlanState = z.infer<typeof planStateSchema>

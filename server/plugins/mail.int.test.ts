@@ -1,6 +1,9 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net'
+import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { users } from '../../db/schema/auth'
+import { buildUser } from '../../tests/support/factories'
 import { solveHumanCheck } from '../../tests/support/human-check'
 import { outboxMessages, outboxTotal, waitForOutboxMessage } from '../../tests/support/outbox'
 import { captureLogs, emptyClientDir, runEveryStep } from '../../tests/support/scratch'
@@ -106,6 +109,34 @@ describe('the local outbox (no SMTP_URL)', () => {
     const empty = await app.inject({ method: 'GET', url: '/dev/mailbox.json?to=' })
     expect(empty.statusCode).toBe(200)
     expect(empty.json().messages.length).toBe(all.json().messages.length)
+  })
+
+  it('drops mail about an account deleted while it waited, and still delivers mail about no account', async () => {
+    const { user: kept } = await buildUser(app)
+    const { user: gone } = await buildUser(app)
+    // A billing notice queued just before its member deleted the account: the job becomes
+    // visible with the deletion (one transaction), so it runs after the account is gone. The
+    // deletion's own confirmation names no account and must still arrive.
+    await app.db.transaction(async () => {
+      await app.mailer.send({ ...message(gone.email, 'Your next payment'), member: gone.id })
+      await app.mailer.send(message(gone.email, 'Your account was deleted'))
+      await app.db.delete(users).where(eq(users.id, gone.id))
+    })
+    await app.mailer.send({ ...message(kept.email, 'Your next payment'), member: kept.id })
+
+    await waitForOutboxMessage(app, kept.email)
+    await waitForOutboxMessage(app, gone.email)
+    await vi.waitFor(() =>
+      expect(
+        logs.lines.find((entry) => entry.to === gone.email && /not delivered/.test(entry.msg)),
+      ).toBeDefined(),
+    )
+    expect((await outboxMessages(app, gone.email)).map((mail) => mail.subject)).toEqual([
+      'Your account was deleted',
+    ])
+    expect((await outboxMessages(app, kept.email)).map((mail) => mail.subject)).toEqual([
+      'Your next payment',
+    ])
   })
 
   it('shows only the newest 50 messages', async () => {

@@ -1,9 +1,10 @@
-import { desc, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import nodemailer from 'nodemailer'
 import { z } from 'zod'
+import { users } from '../../db/schema/auth'
 import { mailOutbox } from '../../db/schema/mail'
 import { noControlCharacters } from '../../domain/text'
 import type { Config } from '../config'
@@ -24,6 +25,13 @@ export interface MailMessage {
   replyTo?: { name: string; address: string }
   /** Files sent with it, such as an invoice's PDF (content in base64). */
   attachments?: MailAttachment[]
+  /**
+   * The member (user id) whose account alone the message is about, such as a billing notice:
+   * it is dropped instead of delivered when that account no longer exists, for a member who
+   * deleted it while the message waited in the queue. Left out of what must reach the address
+   * after the account is gone, such as the deletion's own confirmation.
+   */
+  member?: string
 }
 
 export interface MailAttachment {
@@ -106,7 +114,14 @@ export const mailPlugin = fp<{ config: Config }>(
     const queue = await app.jobs.define<MailJob>(
       MAIL_QUEUE,
       { ...MAIL_RETRIES, describe: (job) => job.to },
-      async (job) => deliver({ to: job.to, ...seal.open(job.sealed) }),
+      async (job) => {
+        const { member, ...content } = seal.open(job.sealed)
+        if (member && !(await accountExists(app, member))) {
+          app.log.info({ to: job.to }, 'mail not delivered: the account it is about was deleted')
+          return
+        }
+        await deliver({ to: job.to, ...content })
+      },
     )
     app.decorate('mailer', {
       async send({ to, ...content }) {
@@ -117,6 +132,11 @@ export const mailPlugin = fp<{ config: Config }>(
   },
   { name: 'mail', dependencies: ['db', 'jobs'] },
 )
+
+async function accountExists(app: FastifyInstance, userId: string): Promise<boolean> {
+  const [row] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, userId))
+  return Boolean(row)
+}
 
 function smtpDelivery(
   app: FastifyInstance,

@@ -87,6 +87,24 @@ describe('My Subscription', () => {
     await within(cancelled).findByRole('button', { name: 'Reactivar suscripción' })
     expect(within(cancelled).queryByRole('checkbox', { name: /^Avisarme por correo/ })).toBeNull()
   }, 60_000)
+
+  it('does not offer the reminder while the plan is paused, as no payment is coming, and offers it again once resumed', async () => {
+    await signedInMember(server)
+    await activeSubscription()
+    await apiRequest('/api/billing/plan/pause', planStateSchema, post())
+    await renderApp('/my-account')
+    const paused = await planSection('My Subscription')
+    await within(paused).findByRole('button', { name: /^Resume/ })
+    expect(within(paused).queryByRole('checkbox', { name: /^E-mail me/ })).toBeNull()
+
+    await apiRequest('/api/billing/plan/resume', planStateSchema, post())
+    cleanup()
+    await renderApp('/my-account')
+    const resumed = await planSection('My Subscription')
+    await within(resumed).findByRole('checkbox', {
+      name: 'E-mail me 3 days before each monthly payment',
+    })
+  }, 60_000)
 })
 
 describe('a renewal the bank refused, being tried again', () => {

@@ -3,7 +3,7 @@ import { users } from '../../../db/schema/auth'
 import { billingCustomers } from '../../../db/schema/billing'
 import { AppError } from '../../errors'
 import { syncCustomer } from './customers'
-import { noticeMoments } from './notices'
+import { clockStops } from './notices'
 import type { BillingDeps } from './service'
 
 const DAY_SECONDS = 86_400
@@ -15,7 +15,9 @@ const DAY_SECONDS = 86_400
  *
  * Real time would pass the moments at which a notice falls due before a charge (a card that
  * expires first, a reminder); the hourly pass would then mail it. So the clock stops at each of
- * those moments on its way and the member's billing is looked at there, as the pass would.
+ * those moments on its way and the member's billing is looked at there, as the pass would. It
+ * stops at each charge too: the moments before the charge after it are only known once the
+ * plan has renewed, so they are read again after every stop, until the target.
  */
 export async function advanceClock(
   deps: BillingDeps,
@@ -32,7 +34,7 @@ export async function advanceClock(
   let clock = await clocks.nowOf(row.customerId)
   const target = clock + input.days * DAY_SECONDS
   while (clock < target) {
-    const stops = (await noticeMoments(deps.db, row.userId))
+    const stops = (await clockStops(deps.db, row.userId))
       .map((moment) => Math.ceil(moment.getTime() / 1000))
       .filter((stop) => stop > clock && stop < target)
     const next = Math.min(target, ...stops)

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
-import { billingNotices } from '../../../db/schema/billing'
+import { describe, expect, it, vi } from 'vitest'
+import { users } from '../../../db/schema/auth'
+import { billingCustomers, billingNotices } from '../../../db/schema/billing'
 import type { PlanState } from '../../../domain/billing-plans'
 import { formatDay, formatMoney } from '../../../domain/format'
 import {
@@ -13,12 +14,14 @@ import {
 import { outboxMailsWith } from '../../../tests/support/outbox'
 import { QUICK_BANK, setUpTestApp } from '../../../tests/support/test-app'
 import { advanceClock } from './clock'
+import { withMemberLock } from './member-lock'
 import {
   billingDepsOf,
   cardExpiringLetter,
   queueNoticesBeforeCharges,
   renewalReminderLetter,
 } from './notices'
+import { STALE_AFTER_MS } from './resync'
 
 // The billing mails that depend on the time left before the next charge (issue 29): the
 // reminder a member turns on in My Account, and a default card that expires first. The
@@ -28,7 +31,12 @@ import {
 
 const testApp = setUpTestApp(
   {},
-  { jobs: { pollingIntervalSeconds: 0.5 }, payments: { sandboxBankDelay: QUICK_BANK } },
+  {
+    jobs: { pollingIntervalSeconds: 0.5 },
+    payments: { sandboxBankDelay: QUICK_BANK },
+    // The hourly pass is made due by one test: its worker looks as often as the others.
+    billing: { resyncPollingSeconds: 0.5 },
+  },
 )
 
 const call = apiCallsTo(() => testApp.app)
@@ -43,6 +51,15 @@ const advance = (email: string, days: number) =>
 const advanceQuietly = (email: string, days: number) =>
   advanceClock({ db: testApp.app.db, payments: testApp.app.payments }, { email, days })
 
+/**
+ * Whole days that leave the member two days (less the seconds since the plan began) before the
+ * renewal of `plan`: inside the reminder's three, whatever the month's length. A plan begun now
+ * on a member's new clock renews on its day a calendar month on (28 to 31 days).
+ */
+const toTwoDaysBefore = (plan: PlanState) =>
+  Math.ceil((new Date(plan.subscription?.currentPeriodEnd ?? 0).getTime() - Date.now()) / DAY_MS) -
+  2
+
 const mailsTo = (to: string, subject: string, count = 1) =>
   outboxMailsWith(testApp.app, to, subject, count)
 
@@ -52,6 +69,8 @@ const noticesOf = async (userId: string, kind: string) =>
     .select()
     .from(billingNotices)
     .where(and(eq(billingNotices.userId, userId), eq(billingNotices.kind, kind)))
+
+const DAY_MS = 86_400_000
 
 const active = (state: PlanState) => state.subscription?.status === 'active'
 
@@ -128,6 +147,25 @@ describe('the reminder before each monthly payment', () => {
     expect(await noticesOf(off.user.id, 'renewal_reminder')).toHaveLength(0)
   })
 
+  it('comes before each renewal that one long advance passes, not only the first', async () => {
+    const { user, cookie, plan } = await subscriber(true)
+    const firstRenewal = plan.subscription?.currentPeriodEnd ?? ''
+    // Two calendar months are at most 62 days: 65 passes two renewals and stops short of a third
+    // reminder (the third renewal is at least 89 days away).
+    await advance(user.email, 65)
+    const twice = await planWhen(cookie, (state) =>
+      Boolean(state.subscription && state.subscription.currentPeriodStart > firstRenewal),
+    )
+    const secondRenewal = twice.subscription?.currentPeriodStart ?? ''
+    for (const renewal of [firstRenewal, secondRenewal]) {
+      await mailsTo(
+        user.email,
+        `Your next Harmonize payment, US$15.00, is on ${formatDay(renewal, 'en')}`,
+      )
+    }
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(2)
+  })
+
   it('comes before each of the three later FOUR PAYMENTS, and not after the last, which ends the plan', async () => {
     const { user, cookie } = await memberWithCookie(testApp.app)
     await saveCard(cookie, '4242424242424242')
@@ -140,25 +178,34 @@ describe('the reminder before each monthly payment', () => {
     await planWhen(cookie, active)
     for (const paid of [2, 3, 4]) {
       await advance(user.email, 31)
-      await planWhen(cookie, (state) => state.subscription?.installments?.paid === paid)
+      const state = await planWhen(
+        cookie,
+        (state) => state.subscription?.installments?.paid === paid,
+      )
       expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(paid - 1)
+      // My Account offers the reminder while one would come: not once the last one is paid.
+      expect(state.remindable).toBe(paid < 4)
     }
     await advance(user.email, 31)
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(3)
     expect((await planOf(cookie)).lifetime).toBe(true)
+    expect((await planOf(cookie)).remindable).toBe(false)
   })
 
   it('is not mailed once the renewal is cancelled: nothing more will be charged', async () => {
-    const { user, cookie } = await subscriber(true)
-    expect((await call('POST', '/api/billing/plan/cancel', cookie)).statusCode).toBe(200)
+    const { user, cookie, plan } = await subscriber(true)
+    expect(plan.remindable).toBe(true)
+    const cancelled = await call('POST', '/api/billing/plan/cancel', cookie)
+    expect(cancelled.statusCode).toBe(200)
+    expect((cancelled.json() as PlanState).remindable).toBe(false)
     await advance(user.email, 29)
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(0)
     expect(await noticesOf(user.id, 'plan_ends')).toHaveLength(1)
   })
 
   it('reaches a member whose clock was moved without the server, at the next hourly pass, once', async () => {
-    const { user } = await subscriber(true, 'es')
-    await advanceQuietly(user.email, 28)
+    const { user, plan } = await subscriber(true, 'es')
+    await advanceQuietly(user.email, toTwoDaysBefore(plan))
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(0)
     await queueNoticesBeforeCharges(testApp.app)
     await queueNoticesBeforeCharges(testApp.app)
@@ -166,6 +213,70 @@ describe('the reminder before each monthly payment', () => {
     const [reminder] = await mailsTo(user.email, `Tu próximo pago de Harmonize, ${amount}`)
     expect(reminder?.text).toContain(`cobraremos ${amount} de tu plan SUBSCRIPTION`)
     expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(1)
+  })
+
+  it('is not mailed to a blocked account (blocked by an operator, or being deleted), and comes once it is unblocked', async () => {
+    const { user, plan } = await subscriber(true)
+    await advanceQuietly(user.email, toTwoDaysBefore(plan))
+    const block = (blockedAt: Date | null) =>
+      testApp.app.db
+        .update(users)
+        .set({ blockedAt, blockedReason: blockedAt ? 'Chargeback under review' : null })
+        .where(eq(users.id, user.id))
+    await block(new Date())
+    await queueNoticesBeforeCharges(testApp.app)
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(0)
+    await block(null)
+    await queueNoticesBeforeCharges(testApp.app)
+    await mailsTo(user.email, 'Your next Harmonize payment, US$15.00')
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(1)
+  })
+})
+
+describe('the hourly pass', () => {
+  it('mails the others what is due, and queues the next pass, when one member cannot be synced', async () => {
+    const { user, plan } = await subscriber(true)
+    await advanceQuietly(user.email, toTwoDaysBefore(plan))
+    // Another member not synced for a day, whose turn is taken for longer than a sync waits
+    // (another of their money actions running): their sync gives up with billing.memberBusy.
+    const busy = await subscriber(false)
+    await testApp.app.db
+      .update(billingCustomers)
+      .set({ syncedAt: new Date(Date.now() - STALE_AFTER_MS - 60_000) })
+      .where(eq(billingCustomers.userId, busy.user.id))
+    const passes = async () =>
+      (
+        await testApp.app.database.executeSql(
+          `select state, extract(epoch from start_after - now())::float8 as "inSeconds"
+             from pgboss.job where name = 'billing.resync' order by created_on`,
+        )
+      ).rows as { state: string; inSeconds: number }[]
+    await withMemberLock(testApp.app.db, busy.user.id, async () => {
+      // An hour later: the pass queued when the server started is due, and the next one, queued
+      // in the following hour, is not the same pass.
+      await testApp.app.database.executeSql(
+        `update pgboss.job set start_after = now(), singleton_on = singleton_on - interval '1 hour'
+           where name = 'billing.resync' and state = 'created'`,
+      )
+      await mailsTo(user.email, 'Your next Harmonize payment, US$15.00')
+      await vi.waitFor(
+        async () => {
+          const [done, next, ...more] = await passes()
+          expect(done?.state).toBe('completed')
+          expect(next?.state).toBe('created')
+          expect(next?.inSeconds).toBeGreaterThan(50 * 60)
+          expect(more).toEqual([])
+        },
+        { timeout: 30_000, interval: 250 },
+      )
+    })
+    expect(await noticesOf(user.id, 'renewal_reminder')).toHaveLength(1)
+    // The busy member was not synced: the next pass tries again.
+    const [stale] = await testApp.app.db
+      .select({ syncedAt: billingCustomers.syncedAt })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.userId, busy.user.id))
+    expect(Date.now() - (stale?.syncedAt.getTime() ?? 0)).toBeGreaterThan(STALE_AFTER_MS)
   })
 })
 

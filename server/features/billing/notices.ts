@@ -27,7 +27,8 @@ import type { BillingDeps } from './service'
 // left before the next charge: a default card that expires before it (14 days before) and, for
 // members who asked for it, a reminder (3 days before). Those are looked for at the member's
 // own time: by the hourly pass at real time, and by `npm run cli -- billing advance`, which
-// stops the sandbox's clock at each of their moments, so they come as real time would send them.
+// stops the sandbox's clock at each of their moments and at each charge (after which the next
+// charge's moments are known), so they come as real time would send them.
 
 /** How long before a charge the member hears that the card it would use expires first. */
 export const CARD_EXPIRING_DAYS = 14
@@ -69,14 +70,24 @@ export async function queueBillingNotices(
   await sendOnce(app, userId, due)
 }
 
-/** Claims each notice not sent yet and queues its mail, in one transaction. */
+/**
+ * Claims each notice not sent yet and queues its mail, in one transaction. A blocked account
+ * (an operator's block, or its deletion under way) is sent nothing and nothing is claimed: once
+ * unblocked, the next sync or pass sends what is still due. Each mail names the member, so one
+ * queued just before the account was deleted is not delivered after it (mail.ts).
+ */
 async function sendOnce(app: FastifyInstance, userId: string, due: Due[]): Promise<void> {
   if (due.length === 0) return
   const [user] = await app.db
-    .select({ email: users.email, name: users.name, language: users.language })
+    .select({
+      email: users.email,
+      name: users.name,
+      language: users.language,
+      blockedAt: users.blockedAt,
+    })
     .from(users)
     .where(eq(users.id, userId))
-  if (!user) return
+  if (!user || user.blockedAt) return
   const language = isLanguage(user.language) ? user.language : 'en'
   await app.db.transaction(async (tx) => {
     const claimed = await tx
@@ -86,7 +97,13 @@ async function sendOnce(app: FastifyInstance, userId: string, due: Due[]): Promi
       .returning({ kind: billingNotices.kind, key: billingNotices.key })
     for (const notice of claimed) {
       const found = due.find((each) => each.kind === notice.kind && each.key === notice.key)
-      if (found) await app.mailer.send({ to: user.email, ...found.letter(language, user.name) })
+      if (found) {
+        await app.mailer.send({
+          to: user.email,
+          member: userId,
+          ...found.letter(language, user.name),
+        })
+      }
     }
   })
 }
@@ -202,6 +219,14 @@ async function nextChargeOf(db: Database, userId: string): Promise<NextCharge | 
   }
 }
 
+/**
+ * Whether a reminder would come before the member's next payment (My Account offers the box
+ * then only): their plan charges again, by the rule the notices themselves follow.
+ */
+export async function remindable(db: Database, userId: string): Promise<boolean> {
+  return (await nextChargeOf(db, userId)) !== null
+}
+
 /** The default card, when it stops working before `chargeAt` (a card works to its month's end). */
 async function cardExpiringBefore(db: Database, userId: string, chargeAt: Date) {
   const [card] = await db
@@ -251,20 +276,22 @@ async function dueBeforeCharge(app: FastifyInstance, userId: string, at: Date): 
 }
 
 /**
- * The moments before the member's next charge at which a notice falls due (the clock's stops
- * for `billing advance`): 14 days before, when the default card expires first; 3 days before,
- * for a member who asked to be reminded.
+ * Where `billing advance` stops the member's clock on its way: the moments before the next
+ * charge at which a notice falls due (14 days before, when the default card expires first; 3
+ * days before, for a member who asked to be reminded), and the charge itself. Only once it is
+ * made does the next period, and so the next charge's moments, exist: the clock asks again
+ * after each stop, so an advance over several charges sends each one's notices.
  */
-export async function noticeMoments(db: Database, userId: string): Promise<Date[]> {
+export async function clockStops(db: Database, userId: string): Promise<Date[]> {
   const charge = await nextChargeOf(db, userId)
   if (!charge) return []
-  const moments: Date[] = []
   const at = charge.at.getTime()
+  const stops = [charge.at]
   if (await cardExpiringBefore(db, userId, charge.at)) {
-    moments.push(new Date(at - CARD_EXPIRING_DAYS * DAY_MS))
+    stops.push(new Date(at - CARD_EXPIRING_DAYS * DAY_MS))
   }
-  if (await renewalRemindersOf(db, userId)) moments.push(new Date(at - REMINDER_DAYS * DAY_MS))
-  return moments
+  if (await renewalRemindersOf(db, userId)) stops.push(new Date(at - REMINDER_DAYS * DAY_MS))
+  return stops
 }
 
 /**

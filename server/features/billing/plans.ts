@@ -25,6 +25,7 @@ import { AppError } from '../../errors'
 import { GatewayError } from '../../payments/gateway'
 import { customerIdFor, type Payer, syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
+import { remindable } from './notices'
 import { answerChargeCheck, giveUpUnansweredChecks } from './payments'
 import {
   currentPlanRow,
@@ -182,6 +183,7 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
     nextPaymentAttempt: open?.nextPaymentAttempt?.toISOString() ?? null,
     hasDefaultCard,
     renewalReminders: await renewalRemindersOf(deps.db, userId),
+    remindable: await remindable(deps.db, userId),
     actions,
   }
 }

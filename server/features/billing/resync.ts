@@ -17,44 +17,60 @@ export const STALE_AFTER_MS = 24 * 60 * 60_000
 /** How often the pass over members not synced for a day runs. */
 const RESYNC_EVERY_SECONDS = 3600
 
+/** How often a worker looks for the hourly pass: it is queued an hour ahead. */
+const RESYNC_POLLING_SECONDS = 60
+
 /** Members synced per pass; the rest wait for the next (the oldest go first). */
 const PASS_SIZE = 500
 
-async function customerIdsOf(
+interface Member {
+  customerId: string
+  userId: string
+}
+
+async function membersOf(
   deps: BillingDeps,
   which: { email: string } | { all: true } | { staleBefore: Date },
-): Promise<string[]> {
+): Promise<Member[]> {
   const select = deps.db
-    .select({ customerId: billingCustomers.customerId })
+    .select({ customerId: billingCustomers.customerId, userId: billingCustomers.userId })
     .from(billingCustomers)
     .innerJoin(users, eq(users.id, billingCustomers.userId))
   if ('email' in which) {
     const rows = await select.where(eq(users.email, which.email.trim().toLowerCase()))
     if (rows.length === 0) throw new AppError(404, 'billing.customerNotFound')
-    return rows.map((row) => row.customerId)
+    return rows
   }
-  if ('all' in which) {
-    const rows = await select.orderBy(asc(billingCustomers.syncedAt))
-    return rows.map((row) => row.customerId)
-  }
-  const rows = await select
+  if ('all' in which) return select.orderBy(asc(billingCustomers.syncedAt))
+  return select
     .where(lt(billingCustomers.syncedAt, which.staleBefore))
     .orderBy(asc(billingCustomers.syncedAt))
     .limit(PASS_SIZE)
-  return rows.map((row) => row.customerId)
 }
 
 /**
  * Re-reads members from the provider and writes our tables: one member by e-mail, every member,
- * or those not synced since `staleBefore`. Answers how many were synced.
+ * or those not synced since `staleBefore`. Answers how many were synced. Without `failed`, the
+ * first member that fails stops it with their error (the operator's command shows it); with it,
+ * each failure is handed to it and the others still go (the hourly pass: one member whose turn
+ * is taken, or whom the provider does not answer for, must not keep every other from healing).
  */
 export async function resyncCustomers(
   deps: BillingDeps,
   which: { email: string } | { all: true } | { staleBefore: Date },
+  failed?: (member: Member, error: unknown) => void,
 ): Promise<{ synced: number }> {
-  const customerIds = await customerIdsOf(deps, which)
-  for (const customerId of customerIds) await syncCustomer(deps, customerId)
-  return { synced: customerIds.length }
+  let synced = 0
+  for (const member of await membersOf(deps, which)) {
+    try {
+      await syncCustomer(deps, member.customerId)
+      synced += 1
+    } catch (error) {
+      if (!failed) throw error
+      failed(member, error)
+    }
+  }
+  return { synced }
 }
 
 /** How often a page that polls while a charge is with the bank may sync the member itself. */
@@ -67,6 +83,11 @@ export interface BillingOptions {
    * need not wait five seconds for each.
    */
   catchUpEveryMs?: number
+  /**
+   * Replaces RESYNC_POLLING_SECONDS: a test that makes the hourly pass due need not wait a
+   * minute for its worker to look.
+   */
+  resyncPollingSeconds?: number
 }
 
 /**
@@ -119,7 +140,11 @@ export async function mayAskAfterCheck(
  * members whose next charge is near are mailed what falls due before it (notices.ts). Each
  * server schedules the pass; one job an hour runs it, whichever server takes it.
  */
-export async function scheduleResyncPass(app: FastifyInstance, deps: BillingDeps): Promise<void> {
+export async function scheduleResyncPass(
+  app: FastifyInstance,
+  deps: BillingDeps,
+  pollingIntervalSeconds = RESYNC_POLLING_SECONDS,
+): Promise<void> {
   const nextPass = () => ({
     at: new Date(Date.now() + RESYNC_EVERY_SECONDS * 1000),
     once: { key: 'billing.resync', perSeconds: RESYNC_EVERY_SECONDS },
@@ -130,13 +155,26 @@ export async function scheduleResyncPass(app: FastifyInstance, deps: BillingDeps
       retryLimit: 3,
       retryDelaySeconds: 60,
       expireInSeconds: 15 * 60,
-      pollingIntervalSeconds: 60,
+      pollingIntervalSeconds,
       describe: () => '',
     },
     async () => {
-      await resyncCustomers(deps, { staleBefore: new Date(Date.now() - STALE_AFTER_MS) })
-      await queueNoticesBeforeCharges(app)
-      await resync.send({ pass: 'stale' }, nextPass())
+      // Each pass queues the next: whatever fails in this one, the chain of passes goes on (a
+      // pass that threw before queuing it would end the chain in the failed jobs for good).
+      try {
+        await resyncCustomers(
+          deps,
+          { staleBefore: new Date(Date.now() - STALE_AFTER_MS) },
+          (member, error) =>
+            app.log.error(
+              { err: error, userId: member.userId, customerId: member.customerId },
+              'billing resync of a member failed; the next pass tries again',
+            ),
+        )
+        await queueNoticesBeforeCharges(app)
+      } finally {
+        await resync.send({ pass: 'stale' }, nextPass())
+      }
     },
   )
   app.addHook('onReady', async () => {

@@ -54,7 +54,7 @@ const errors = {
 
 export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
   app,
-  { catchUpEveryMs = CATCH_UP_EVERY_MS },
+  { catchUpEveryMs = CATCH_UP_EVERY_MS, resyncPollingSeconds },
 ) => {
   if (!Number.isInteger(catchUpEveryMs) || catchUpEveryMs < 1) {
     throw new Error(`catchUpEveryMs must be a whole number of milliseconds (got ${catchUpEveryMs})`)
@@ -82,7 +82,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingOptions> = async (
   const invoiceMail = app.invoiceMail
   // The provider's word on a payment (its webhook; the sandbox posts there too) updates our
   // tables, then mails the invoices it paid.
-  await app.register(webhookRoutes, { invoiceMail })
+  await app.register(webhookRoutes, { invoiceMail, resyncPollingSeconds })
   // Invoices paid while no server ran (the operator command settles charges itself).
   await queueInvoiceMail(app, invoiceMail)
   await app.register(planRoutes, { catchUpEveryMs })

@@ -100,10 +100,10 @@ async function recordEvent(
   })
 }
 
-export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueue }> = async (
-  app,
-  { invoiceMail },
-) => {
+export const webhookRoutes: FastifyPluginAsyncZod<{
+  invoiceMail: InvoiceMailQueue
+  resyncPollingSeconds?: number
+}> = async (app, { invoiceMail, resyncPollingSeconds }) => {
   const deps = billingDepsOf(app)
   const syncs = await app.jobs.define<SyncTarget>(
     'billing.event',
@@ -123,7 +123,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ invoiceMail: InvoiceMailQueu
     },
   )
 
-  await scheduleResyncPass(app, deps)
+  await scheduleResyncPass(app, deps, resyncPollingSeconds)
 
   // The signature covers the exact bytes sent, so the body is kept as it came.
   app.addContentTypeParser(

@@ -396,6 +396,32 @@ describe('two deletions at the same moment', () => {
   })
 })
 
+describe('an account an operator has just blocked', () => {
+  it('is not deleted: the member is told it is blocked, in their language, and the block stays', async () => {
+    const { user, session } = await buildUser(app)
+    const cookie = session?.header ?? ''
+    // As the console writes a block, an instant before it ends the account's sessions.
+    const blocked = { blockedAt: new Date(), blockedReason: 'Chargebacks under review' }
+    await app.db.update(schema.users).set(blocked).where(isUser(user.id))
+    const refused = await call(
+      'POST',
+      '/api/account/delete',
+      cookie,
+      { password: TEST_PASSWORD, word: 'ELIMINAR' },
+      'es',
+    )
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().message).toBe(
+      'Esta cuenta ha sido bloqueada. Si crees que es un error, escribe a nuestro equipo de soporte.',
+    )
+    const [row] = await app.db
+      .select({ blockedAt: schema.users.blockedAt, blockedReason: schema.users.blockedReason })
+      .from(schema.users)
+      .where(isUser(user.id))
+    expect(row).toEqual(blocked)
+  })
+})
+
 describe('one-time codes', () => {
   it('go with the account, and another member’s stay, even when their address contains it', async () => {
     const { user, session } = await buildUser(app)

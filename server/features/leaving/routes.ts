@@ -113,7 +113,8 @@ export const leavingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Delete the account for good: its plan ends now, every session ends, every row and file of it goes but the invoices the law keeps',
         body: deleteAccountRequestSchema,
-        response: { 200: okResponseSchema, ...errors },
+        // 403: an operator blocked the account an instant before (its sessions not ended yet).
+        response: { 200: okResponseSchema, ...errors, 403: apiErrorSchema },
       },
     },
     async (request, reply) => {

@@ -4,12 +4,11 @@ import type { PlanState } from '../../../../domain/billing-plans'
 import { readServerError } from '../../../lib/form-mutation'
 import { useRenewalReminders } from '../plan-api'
 
-/** Plans that charge again each month, for which a reminder means something. */
-const CHARGING = new Set(['active', 'trialing', 'past_due', 'paused'])
-
 /**
  * The opt-in e-mail 3 days before each monthly payment (issue 29), off by default. Shown only
- * beside a monthly plan that will charge again; the box says at once what was saved.
+ * while the server would mail one before the next payment (`remindable`: a running plan that
+ * charges again, not paused, late, ending or in its last FOUR PAYMENTS month), so a ticked box
+ * never promises a mail that would not come; the box says at once what was saved.
  */
 export function RenewalReminders({
   state,
@@ -23,8 +22,7 @@ export function RenewalReminders({
   const change = useRenewalReminders()
   const [error, setError] = useState<string>()
   const hintId = useId()
-  const plan = state.subscription
-  if (!plan || state.lifetime || !CHARGING.has(plan.status) || plan.cancelAtPeriodEnd) return null
+  if (!state.remindable) return null
   return (
     <div className="flex flex-col gap-1 border-t border-slate-100 pt-3">
       <label className="flex items-start gap-2 text-sm text-slate-900">
