@@ -10,7 +10,7 @@ import {
   billingPrices,
   billingSubscriptions,
 } from '../../../db/schema/billing'
-import { priceLabel } from '../../../domain/billing'
+import { planName, priceLabel } from '../../../domain/billing'
 import { FOUR_PAYMENTS_INSTALLMENTS } from '../../../domain/billing-plans'
 import { formatDay, formatMoney, formatMonth } from '../../../domain/format'
 import { isLanguage, type Language } from '../../../domain/i18n'
@@ -131,7 +131,13 @@ async function dueNotices(app: FastifyInstance, userId: string): Promise<Due[]> 
       kind: 'renewal_failed',
       key: `${invoice.id}:${invoice.attemptCount}`,
       letter: (language, name) =>
-        renewalFailedLetter(language, name, invoice, label, link('/my-account')),
+        renewalFailedLetter(
+          language,
+          name,
+          invoice,
+          planName(label, language),
+          link('/my-account'),
+        ),
     })
   }
   if (!plan) return due
@@ -141,7 +147,13 @@ async function dueNotices(app: FastifyInstance, userId: string): Promise<Due[]> 
       kind: 'plan_ends',
       key: `${plan.id}:${plan.currentPeriodEnd.toISOString()}`,
       letter: (language, name) =>
-        planEndsLetter(language, name, label, plan.currentPeriodEnd, link('/my-account')),
+        planEndsLetter(
+          language,
+          name,
+          planName(label, language),
+          plan.currentPeriodEnd,
+          link('/my-account'),
+        ),
     })
   }
   if (
@@ -151,7 +163,8 @@ async function dueNotices(app: FastifyInstance, userId: string): Promise<Due[]> 
     due.push({
       kind: 'paid_in_full',
       key: plan.id,
-      letter: (language, name) => paidInFullLetter(language, name, label, link('/home')),
+      letter: (language, name) =>
+        paidInFullLetter(language, name, planName(label, language), link('/home')),
     })
   }
   return due
@@ -446,7 +459,7 @@ export function cardExpiringLetter(
     language === 'es'
       ? {
           subject: `Tu tarjeta terminada en ${card.last4} caduca antes de tu próximo pago`,
-          text: `Tu tarjeta terminada en ${card.last4} caduca en ${expiry}, antes del próximo pago de ${amount} de tu plan ${charge.label}, el ${day}.`,
+          text: `Tu tarjeta terminada en ${card.last4} caduca en ${expiry}, antes del próximo pago de ${amount} de tu plan ${planName(charge.label, 'es')}, el ${day}.`,
           fix: 'Añade una tarjeta nueva y márcala como predeterminada para que el pago no falle.',
           link: 'Añadir una tarjeta',
         }
@@ -481,7 +494,7 @@ export function renewalReminderLetter(
     language === 'es'
       ? {
           subject: `Tu próximo pago de Harmonize, ${amount}, es el ${day}`,
-          text: `El ${day} cobraremos ${amount} de tu plan ${charge.label} a tu tarjeta predeterminada.`,
+          text: `El ${day} cobraremos ${amount} de tu plan ${planName(charge.label, 'es')} a tu tarjeta predeterminada.`,
           change:
             'En Mi cuenta puedes cambiar de tarjeta o cancelar la renovación, y dejar de recibir estos recordatorios.',
           link: 'Abrir Mi cuenta',
