@@ -28,6 +28,8 @@ test('the reminder before each monthly payment is off until ticked; ticked, it i
   await page.keyboard.press('Space')
   await expect(box).toBeChecked()
   await expect(box).toBeEnabled()
+  // Saved, and the keyboard is still where it was.
+  await expect(box).toBeFocused()
   await page.reload()
   await expect(box).toBeChecked()
 

@@ -30,9 +30,13 @@ export function RenewalReminders({
           type="checkbox"
           className="mt-0.5 size-4 shrink-0 accent-brand-600"
           checked={change.isPending ? Boolean(change.variables?.on) : state.renewalReminders}
-          disabled={change.isPending || offlineReason !== undefined}
+          // While saving it only says so: disabled, it would drop the keyboard's focus.
+          disabled={offlineReason !== undefined}
+          aria-disabled={change.isPending || undefined}
+          aria-busy={change.isPending || undefined}
           aria-describedby={offlineReason ? `${hintId} ${offlineReason}` : hintId}
           onChange={(event) => {
+            if (change.isPending) return
             setError(undefined)
             change.mutate(
               { on: event.target.checked },
