@@ -81,6 +81,8 @@ test('SUBSCRIPTION: cancelled with YES, access lasts to the period end, then Rea
   await page.getByRole('dialog').getByRole('button', { name: 'YES' }).click()
   await expect(summary).toContainText('Renewal cancelled: your access lasts until')
   await expect(summary.getByRole('button', { name: 'Cancel Renewal' })).toHaveCount(0)
+  // Its button gone, the focus is on the plan's next action rather than the page.
+  await expect(summary.getByRole('button', { name: 'Reactivate Subscription' })).toBeFocused()
   await page.goto('/home')
   await expectPanelsOpen(page)
 
@@ -131,9 +133,19 @@ test('SUBSCRIPTION: Pause asks first, saying what becomes of the month paid for;
   await pause.click()
   await dialog.getByRole('button', { name: 'YES' }).click()
   await expect(summary.getByTestId('plan-status')).toHaveText('Paused')
-  await expect(summary.getByRole('button', { name: 'Resume' })).toBeVisible()
+  // Pause is gone with the dialog: the keyboard is on what comes next, not back at the top.
+  const resume = summary.getByRole('button', { name: 'Resume' })
+  await expect(resume).toBeFocused()
   await page.goto('/home')
   await expect(page.getByTestId('paused-banner')).toBeVisible({ timeout: 30_000 })
+
+  // Resumed from the keyboard: Resume goes, and the focus moves to the plan's first action.
+  await page.goto('/my-account')
+  await resume.focus()
+  await page.keyboard.press('Enter')
+  await expect(summary.getByTestId('plan-status')).toHaveText('Active')
+  await expect(resume).toHaveCount(0)
+  await expect(summary.getByRole('link', { name: 'Upgrade plan' })).toBeFocused()
 })
 
 test("/home does not download billing's screens for a member whose payments are fine", async ({

@@ -9,13 +9,25 @@ export interface DialogProps {
   title: string
   description?: string
   children: ReactNode
+  /**
+   * Where focus goes on closing when the button that opened the dialog is gone (what the
+   * dialog did removed it: a paused plan has no Pause); else the page would have it.
+   */
+  focusAfter?: () => HTMLElement | null | undefined
 }
 
 /**
  * The modal itself, with Radix's focus trap and scroll lock; pages use `Dialog` (./dialog.tsx),
  * which loads this module when it is first needed.
  */
-export function ModalDialog({ open, onOpenChange, title, description, children }: DialogProps) {
+export function ModalDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  focusAfter,
+}: DialogProps) {
   const { t } = useTranslation()
   // Our dialogs open from plain buttons, not Radix Triggers, and Radix gives focus back only
   // to a Trigger: without this, closing one left focus on the page instead of its button.
@@ -35,7 +47,8 @@ export function ModalDialog({ open, onOpenChange, title, description, children }
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault()
-            opener.current?.focus()
+            const back = opener.current?.isConnected ? opener.current : focusAfter?.()
+            back?.focus()
           }}
         >
           <div className="mb-4 flex items-center gap-2">

@@ -277,9 +277,14 @@ function PlanActions({
   // One id per try, so a repeated request of one try starts one plan.
   const attempt = useRef(crypto.randomUUID())
   const { actions, subscription } = state
-  const busy =
-    [start, reactivate, cancel, pause, resume].some((mutation) => mutation.isPending) ||
+  // Each button waits while another action runs; its own running shows as loading, which
+  // keeps the keyboard's focus on it (a disabled button would lose it).
+  const mutations = [start, reactivate, cancel, pause, resume]
+  const busyBesides = (own: (typeof mutations)[number] | null) =>
+    mutations.some((mutation) => mutation !== own && mutation.isPending) ||
     offlineReason !== undefined
+  const busy = busyBesides(null)
+  const actionsRow = useRef<HTMLDivElement>(null)
   // Reactivate before the period ends takes the cancellation back; after the plan ended it
   // starts a new one, which needs a price, as Start Now does.
   const undoesCancel =
@@ -297,8 +302,19 @@ function PlanActions({
     if (startedHere && active) navigate('/home')
   }, [startedHere, active, navigate])
 
+  // An action that ends by removing its own button (Resume, then Pause is offered) would leave
+  // the keyboard's focus on the page: it goes to the plan's next action instead.
+  const focusWasHere = useRef(false)
+  useEffect(() => {
+    if (!focusWasHere.current || !state) return
+    focusWasHere.current = false
+    const lost = document.activeElement === null || document.activeElement === document.body
+    if (lost) actionsRow.current?.querySelector<HTMLElement>('button:enabled, a[href]')?.focus()
+  }, [state])
+
   const run = async (call: () => Promise<unknown>, done: string | null) => {
     setError(undefined)
+    focusWasHere.current = actionsRow.current?.contains(document.activeElement) ?? false
     try {
       await call()
       attempt.current = crypto.randomUUID()
@@ -343,11 +359,11 @@ function PlanActions({
           </NetworkLink>
         </p>
       )}
-      <div className="flex flex-wrap gap-2">
+      <div ref={actionsRow} className="flex flex-wrap gap-2">
         {actions.startNow && (
           <Button
             loading={start.isPending}
-            disabled={busy}
+            disabled={busyBesides(start)}
             aria-describedby={offlineReason}
             onClick={() =>
               run(
@@ -366,7 +382,7 @@ function PlanActions({
         {actions.reactivate && (
           <Button
             loading={reactivate.isPending}
-            disabled={busy}
+            disabled={busyBesides(reactivate)}
             aria-describedby={offlineReason}
             onClick={() =>
               run(
@@ -388,7 +404,7 @@ function PlanActions({
         {actions.resume && (
           <Button
             loading={resume.isPending}
-            disabled={busy}
+            disabled={busyBesides(resume)}
             aria-describedby={offlineReason}
             onClick={() => run(() => resume.mutateAsync(undefined), t('billing.plan.resumed'))}
           >
@@ -408,7 +424,7 @@ function PlanActions({
           <Button
             variant="secondary"
             loading={pause.isPending}
-            disabled={busy}
+            disabled={busyBesides(pause)}
             aria-describedby={offlineReason}
             onClick={() => setConfirming('pause')}
           >
@@ -436,6 +452,8 @@ function PlanActions({
         onOpenChange={(open) => {
           if (!open) setConfirming(null)
         }}
+        // Paused or cancelled, the plan's next action (Resume, Reactivate) takes the focus.
+        focusAfter={() => actionsRow.current?.querySelector<HTMLElement>('button:enabled, a[href]')}
         title={t(confirming === 'pause' ? 'billing.plan.pauseTitle' : 'billing.plan.cancelTitle')}
         description={t(
           confirming === 'pause' ? 'billing.plan.pauseText' : 'billing.plan.cancelText',
