@@ -27,7 +27,7 @@ test('en español y en un teléfono: PAGO ÚNICO con una tarjeta de prueba, y a 
   await page.goto('/my-account/single-payment')
   await page.getByTestId('language-select').selectOption('es')
   await expect(page.getByRole('heading', { name: 'Pago único' })).toBeVisible()
-  await page.getByRole('radio', { name: /ONE PAYMENT/ }).check()
+  await page.getByRole('radio', { name: /PAGO ÚNICO/ }).check()
   await typeCard(page, '4242 4242 4242 4242')
   expect(await overflow(page)).toBe(0)
   await page.getByRole('button', { name: 'Pagar ahora' }).click()
@@ -55,7 +55,7 @@ test('en español y en un teléfono: la SUSCRIPCIÓN desde su página, y Mi susc
   await expect(page.getByRole('heading', { name: 'Empezar un plan' })).toBeVisible()
   await page.getByRole('button', { name: 'Empezar ahora' }).click()
   await expect(page.getByRole('alert')).toHaveText('*Selecciona primero un plan de precios')
-  await page.getByRole('radio', { name: /SUBSCRIPTION/ }).check()
+  await page.getByRole('radio', { name: /SUSCRIPCIÓN/ }).check()
   await expect(page.getByTestId('plan-card')).toHaveText('Se cobra a Visa terminada en 4242')
   expect(await overflow(page)).toBe(0)
   await expectAccessible(page)
@@ -89,7 +89,7 @@ test('en español y en un teléfono: el banco pide confirmar el primer pago de l
   await expect(page).toHaveURL(/\/my-account$/)
 
   await page.goto('/my-account/subscribe-payment')
-  await page.getByRole('radio', { name: /SUBSCRIPTION/ }).check()
+  await page.getByRole('radio', { name: /SUSCRIPCIÓN/ }).check()
   await page.getByRole('button', { name: 'Empezar ahora' }).click()
   const check = page.getByRole('dialog', { name: 'Confirma este pago con tu banco' })
   await expect(check).toContainText(
