@@ -163,7 +163,8 @@ export interface GatewaySubscription {
   ended_at: number | null
   default_payment_method: string | null
   latest_invoice: string | null
-  metadata: { plan: Plan; user_id: string; price_id: string }
+  /** `attempt_id`: the member's try that started it, so that try sent again answers with it. */
+  metadata: { plan: Plan; user_id: string; price_id: string; attempt_id?: string }
   created: number
 }
 

@@ -246,7 +246,7 @@ function endOf(subscription: Stripe.Subscription): number | null {
  * Its periods are its first item's, where this API version keeps them.
  */
 export function toSubscription(subscription: Stripe.Subscription): GatewaySubscription | null {
-  const { plan, user_id: userId, price_id: priceId } = subscription.metadata
+  const { plan, user_id: userId, price_id: priceId, attempt_id: attemptId } = subscription.metadata
   if (!isPlan(plan) || !userId || !priceId) return null
   const status = subscription.status
   if (!(SUBSCRIPTION_STATUSES as readonly string[]).includes(status)) return null
@@ -267,7 +267,12 @@ export function toSubscription(subscription: Stripe.Subscription): GatewaySubscr
     ended_at: subscription.ended_at,
     default_payment_method: idOf(subscription.default_payment_method),
     latest_invoice: idOf(subscription.latest_invoice),
-    metadata: { plan, user_id: userId, price_id: priceId },
+    metadata: {
+      plan,
+      user_id: userId,
+      price_id: priceId,
+      ...(attemptId ? { attempt_id: attemptId } : {}),
+    },
     created: subscription.created,
   }
 }

@@ -149,6 +149,31 @@ describe('SUBSCRIPTION', () => {
     expect(await hasAccess(cookie)).toBe(true)
   })
 
+  it('answers the same try sent again with the plan it started, and refuses a new try', async () => {
+    const { cookie } = await member()
+    await saveCard(cookie, '4242424242424242')
+    const priceId = await priceOf(cookie, 'subscription')
+    const attemptId = randomUUID()
+    const first = await call('POST', '/api/billing/plan/start', cookie, { priceId, attemptId })
+    expect(first.statusCode).toBe(200)
+    // Its answer lost (a server stopped before replying): the page sends the same try again.
+    const again = await call('POST', '/api/billing/plan/start', cookie, { priceId, attemptId })
+    expect(again.statusCode, again.body).toBe(200)
+    expect(again.json().subscription.id).toBe(first.json().subscription.id)
+    const other = await call('POST', '/api/billing/plan/start', cookie, {
+      priceId,
+      attemptId: randomUUID(),
+    })
+    expect(other.statusCode).toBe(409)
+    expect(other.json().message).toBe('You already have a plan in progress.')
+    const { rows } = await testApp.app.database.executeSql(
+      `select count(*)::int as plans from billing_subscription where user_id = (
+         select user_id from billing_subscription where id = $1)`,
+      [first.json().subscription.id],
+    )
+    expect(rows[0]?.plans).toBe(1)
+  })
+
   it('paused, charges nothing and opens no sessions; resumed, goes on', async () => {
     const { user, cookie } = await activeMember('subscription')
     const paused = await call('POST', '/api/billing/plan/pause', cookie)

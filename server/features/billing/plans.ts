@@ -260,6 +260,10 @@ export async function startPlan(
     const state = await planStateOf(deps, payer.id)
     if (!state.hasDefaultCard) throw new AppError(409, 'billing.noDefaultCard')
     if (!state.actions[action]) {
+      // The same try sent again, its first answer lost (a server stopped mid-request, a dropped
+      // connection) after the plan it started was synced: that plan is its answer.
+      const plans = await deps.payments.listSubscriptions(customerId)
+      if (plans.some((plan) => plan.metadata.attempt_id === input.attemptId)) return
       const running = state.subscription && !ENDED.includes(state.subscription.status)
       throw new AppError(409, running ? 'billing.planRunning' : 'billing.actionUnavailable')
     }
@@ -271,7 +275,12 @@ export async function startPlan(
         price: price.id,
         paymentMethod: card,
         installments: price.plan === 'four_payments' ? FOUR_PAYMENTS_INSTALLMENTS : null,
-        metadata: { plan: price.plan, user_id: payer.id, price_id: price.id },
+        metadata: {
+          plan: price.plan,
+          user_id: payer.id,
+          price_id: price.id,
+          attempt_id: input.attemptId,
+        },
       },
       { idempotencyKey: `plan-${payer.id}-${input.attemptId}` },
     )

@@ -33,19 +33,19 @@ import {
 // invoices are charged to the customer's default card, as Stripe charges a subscription with no
 // card of its own, so a card made the default is the card the renewals and retries use.
 
-const METADATA_KEYS = ['plan', 'user_id', 'price_id'] as const
+const METADATA_KEYS = ['plan', 'user_id', 'price_id', 'attempt_id'] as const
 
 function planMetadataOf(params: Params, param: string): GatewaySubscription['metadata'] {
   const metadata = metadataOf(params) ?? {}
   onlyKnownMetadata(metadata, METADATA_KEYS, 'subscription')
-  const { plan, user_id, price_id } = metadata
+  const { plan, user_id, price_id, attempt_id } = metadata
   if ((plan !== 'subscription' && plan !== 'four_payments') || !user_id || !price_id) {
     throw invalidRequest(
       `The sandbox records which plan each subscription is and whose: send ${param}[plan] (subscription or four_payments), ${param}[user_id] and ${param}[price_id].`,
       { code: 'parameter_missing', param },
     )
   }
-  return { plan, user_id, price_id }
+  return { plan, user_id, price_id, ...(attempt_id ? { attempt_id } : {}) }
 }
 
 /** `items[0][price]`: the one price a plan has. */
