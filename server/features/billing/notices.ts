@@ -209,18 +209,24 @@ interface NextCharge {
 }
 
 /** A running monthly plan that will charge at the end of its period, and what it will charge. */
+/**
+ * Whether the plan charges again at the end of its period: it runs (not paused, late or
+ * ending), and FOUR PAYMENTS has a payment left. The rule the notices are sent by, which My
+ * Account also offers the reminder by (PlanState.remindable) from the rows it has read.
+ */
+export function chargesAgain(plan: PlanRow, installmentsPaid: number): boolean {
+  if (plan.status !== 'active' && plan.status !== 'trialing') return false
+  if (plan.paused || plan.cancelAtPeriodEnd) return false
+  // FOUR PAYMENTS ends by itself (`cancel_at`) after its fourth month: that end charges nothing.
+  if (plan.cancelAt && plan.cancelAt <= plan.currentPeriodEnd) return false
+  return plan.plan !== 'four_payments' || installmentsPaid < FOUR_PAYMENTS_INSTALLMENTS
+}
+
 async function nextChargeOf(db: Database, userId: string): Promise<NextCharge | null> {
   const plan = await currentPlanRow(db, userId)
-  if (!plan || (plan.status !== 'active' && plan.status !== 'trialing')) return null
-  if (plan.paused || plan.cancelAtPeriodEnd) return null
-  // FOUR PAYMENTS ends by itself (`cancel_at`) after its fourth month: that end charges nothing.
-  if (plan.cancelAt && plan.cancelAt <= plan.currentPeriodEnd) return null
-  if (
-    plan.plan === 'four_payments' &&
-    (await installmentsPaid(db, plan)) >= FOUR_PAYMENTS_INSTALLMENTS
-  ) {
-    return null
-  }
+  if (!plan) return null
+  const paid = plan.plan === 'four_payments' ? await installmentsPaid(db, plan) : 0
+  if (!chargesAgain(plan, paid)) return null
   const price = await priceOf(db, plan)
   if (!price) return null
   return {
@@ -230,14 +236,6 @@ async function nextChargeOf(db: Database, userId: string): Promise<NextCharge | 
     currency: price.currency,
     label: priceLabel(price.nickname),
   }
-}
-
-/**
- * Whether a reminder would come before the member's next payment (My Account offers the box
- * then only): their plan charges again, by the rule the notices themselves follow.
- */
-export async function remindable(db: Database, userId: string): Promise<boolean> {
-  return (await nextChargeOf(db, userId)) !== null
 }
 
 /** The default card, when it stops working before `chargeAt` (a card works to its month's end). */

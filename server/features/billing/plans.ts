@@ -25,7 +25,7 @@ import { AppError } from '../../errors'
 import { GatewayError } from '../../payments/gateway'
 import { customerIdFor, type Payer, syncCustomer } from './customers'
 import { withMemberLock } from './member-lock'
-import { remindable } from './notices'
+import { chargesAgain } from './notices'
 import { answerChargeCheck, giveUpUnansweredChecks } from './payments'
 import {
   currentPlanRow,
@@ -183,7 +183,8 @@ export async function planStateOf(deps: BillingDeps, userId: string): Promise<Pl
     nextPaymentAttempt: open?.nextPaymentAttempt?.toISOString() ?? null,
     hasDefaultCard,
     renewalReminders: await renewalRemindersOf(deps.db, userId),
-    remindable: await remindable(deps.db, userId),
+    // From the rows read above: this answer is polled while a charge is with the bank.
+    remindable: row !== null && chargesAgain(row, installments?.paid ?? 0),
     actions,
   }
 }
